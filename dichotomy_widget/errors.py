@@ -22,6 +22,7 @@ __all__ = [
     "StoreError",
     "VersionConflict",
     "TableNotFound",
+    "TableExists",
     "SeatNotFound",
 ]
 
@@ -116,6 +117,12 @@ class VersionConflict(StoreError):
     """Another writer appended first; reload and decide again."""
 
     code = "version_conflict"
+
+
+class TableExists(StoreError):
+    """A table with that code already exists; pick another code."""
+
+    code = "table_exists"
 
 
 class TableNotFound(DichotomyError, LookupError):
