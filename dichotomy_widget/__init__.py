@@ -1,0 +1,51 @@
+"""Dichotomy: a cooperative classroom word party game (Just One plus a Foil), played inside Jupyter.
+
+Quick start::
+
+    from dichotomy_widget import Table
+    table = Table.create(deck="en", rounds=13)
+    for name in ("Ada", "Ben", "Cy"):
+        table.join(name)
+    table.pass_and_play()      # one screen for the whole table (in a notebook)
+
+Widgets (``SeatWidget``, ``TableWidget``, ``PassAndPlayWidget``) are imported on first use, so the
+engine stays cheap to import.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .decks import Card, Deck, Pair, load_deck, packaged_decks, parse_deck
+from .errors import (DeckError, DichotomyError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
+                     NotAllowed, NotYourTurn, RuleViolation, SeatNotFound, StoreError, TableFull,
+                     TableNotFound, VersionConflict, WrongPhase)
+from .rules import GameState, rank_band
+from .store import MemoryStore, SqliteStore, TableStore, open_store
+from .table import SeatTicket, Table
+from .words import is_variant, normalize, variant_reason
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Table", "SeatTicket", "GameState", "rank_band",
+    "Deck", "Card", "Pair", "load_deck", "parse_deck", "packaged_decks",
+    "TableStore", "MemoryStore", "SqliteStore", "open_store",
+    "is_variant", "variant_reason", "normalize",
+    "SeatWidget", "TableWidget", "PassAndPlayWidget",
+    "DichotomyError", "RuleViolation", "WrongPhase", "NotYourTurn", "NotAllowed", "InvalidClue",
+    "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "StoreError",
+    "VersionConflict", "TableNotFound", "SeatNotFound",
+    "__version__",
+]
+
+_WIDGETS = ("SeatWidget", "TableWidget", "PassAndPlayWidget")
+
+
+def __getattr__(name: str) -> Any:
+    """Import the widget classes lazily (anywidget and traitlets are not needed by the engine)."""
+    if name in _WIDGETS:
+        from . import widgets
+
+        return getattr(widgets, name)
+    raise AttributeError(f"module 'dichotomy_widget' has no attribute {name!r}")

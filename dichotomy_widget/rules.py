@@ -1,0 +1,656 @@
+"""The rules of Dichotomy as a pure core: commands in, events out, state as the fold of events.
+
+``decide(state, command)`` checks a command against the rules and returns the events it causes, or
+raises a :class:`~dichotomy_widget.errors.RuleViolation` (nothing changes). ``evolve(state, event)``
+applies one event and never raises. ``replay(events)`` folds a whole history. No I/O, no clock, no
+global randomness: times come in on commands, randomness from the table's seed.
+
+Seats have stable ids (join order); ``GameState.order`` is the clockwise order. "Left of" a seat is
+the next seat clockwise.
+"""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable
+
+from . import words
+from .errors import (InvalidAction, InvalidClue, InvalidGuess, NameTaken, NotAllowed, NotYourTurn,
+                     RuleViolation, TableFull, WrongPhase)
+from .events import (ClueSubmitted, CluesPurged, Event, GameEnded, GameStarted, GuessJudged,
+                     PairLocked, RecapConfirmed, SeatJoined, SeatRemoved, SeatsReordered, TableCreated)
+
+__all__ = [
+    "MIN_SEATS", "MAX_SEATS", "MAX_CLUE_LENGTH", "MAX_GUESS_LENGTH", "MAX_NAME_LENGTH",
+    "Seat", "ClueResult", "RoundRecord", "GameState", "Command", "Join", "Act",
+    "initial_state", "decide", "evolve", "replay", "parse_action", "allowed_actions",
+    "writer_order", "left_of", "rank_band", "clean_name",
+]
+
+MIN_SEATS, MAX_SEATS = 3, 7
+MAX_CLUE_LENGTH = 40
+MAX_GUESS_LENGTH = 40
+MAX_NAME_LENGTH = 24
+PHASES = ("lobby", "reveal", "clues", "guess", "recap", "over")
+
+Pairs = tuple  # a card as a tuple of (target, foil) tuples
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player at the table."""
+
+    id: int
+    name: str
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class ClueResult:
+    """One writer's clue in a round, with its fate after the purge."""
+
+    seat: int
+    text: str | None  # None: timeout
+    cause: str = "clue"
+    eliminated: bool = False
+    reason: str | None = None  # why it cancelled: a words reason code
+    matched: tuple = ()  # seats whose clues it matched
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """Everything about a resolved round: what the recap shows."""
+
+    number: int
+    guesser: int
+    drawer: int
+    pair_number: int  # 1..5
+    target: str
+    foil: str
+    clues: tuple  # of ClueResult, in writing order
+    guess: str | None
+    outcome: str  # correct | wrong | foil | pass
+    reason: str | None
+    cause: str
+    penalty_discarded: bool
+    score_card_removed: bool
+    score: int
+    discard: int
+    deck_left: int
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The whole state of a table: the fold of its events."""
+
+    seed: int = 0
+    lang: str = "en"
+    rounds: int = 13
+    deck_name: str = ""
+    deck: tuple = ()  # every card of the chosen deck, as Pairs
+    time_limit: float | None = None
+    seats: tuple = ()  # of Seat, by id order
+    order: tuple = ()  # seat ids clockwise
+    phase: str = "lobby"
+    round: int = 0
+    dealt: int = 0
+    round_deck: tuple = ()  # cards not yet drawn, top first
+    score_pile: tuple = ()
+    discard_pile: tuple = ()
+    current: Pairs | None = None  # the card in play (drawn; in recap: the next round's card)
+    pair: int | None = None  # locked pair index of ``current`` (None until locked)
+    guesser: int | None = None
+    clues: tuple = ()  # of ClueResult for the current round, writing order
+    turn_since: float = 0.0
+    recap: RoundRecord | None = None  # the last resolved round while its recap is open
+    confirmed: frozenset = frozenset()
+    history: tuple = ()  # of RoundRecord
+    ended_by_host: bool = False
+    version: int = 0  # number of events folded
+
+    # --- derived -----------------------------------------------------------------------------
+    def seat(self, seat_id: int) -> Seat | None:
+        for s in self.seats:
+            if s.id == seat_id:
+                return s
+        return None
+
+    def name(self, seat_id: int | None) -> str:
+        s = self.seat(seat_id) if seat_id is not None else None
+        return s.name if s else "?"
+
+    @property
+    def drawer(self) -> int | None:
+        return left_of(self.order, self.guesser) if self.guesser is not None else None
+
+    @property
+    def writers(self) -> tuple:
+        return writer_order(self.order, self.guesser) if self.guesser is not None else ()
+
+    @property
+    def current_writer(self) -> int | None:
+        if self.phase != "clues":
+            return None
+        done = len(self.clues)
+        return self.writers[done] if done < len(self.writers) else None
+
+    @property
+    def target(self) -> str | None:
+        return self.current[self.pair][0] if self.current is not None and self.pair is not None else None
+
+    @property
+    def foil(self) -> str | None:
+        return self.current[self.pair][1] if self.current is not None and self.pair is not None else None
+
+    @property
+    def in_play(self) -> int:
+        return 1 if self.current is not None else 0
+
+    @property
+    def drawer_can_pick(self) -> bool:
+        """True while the card in play waits for its pair (reveal, or the recap before it)."""
+        return self.current is not None and self.pair is None and self.phase in ("reveal", "recap")
+
+
+# --- commands ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Command:
+    """Base of commands; ``seat`` is the acting seat id or ``None`` for the host."""
+
+    seat: int | None
+    now: float = 0.0
+
+
+@dataclass(frozen=True)
+class Join(Command):
+    """Claim a seat (the table layer makes the token and passes its hash)."""
+
+    name: str = ""
+    token_hash: str = ""
+
+
+@dataclass(frozen=True)
+class Act(Command):
+    """A JSON action from a seat or the host, already shape-checked by :func:`parse_action`."""
+
+    kind: str = ""
+    args: dict = field(default_factory=dict)
+
+
+SEAT_ACTIONS = ("pick", "clue", "guess", "pass", "continue")
+HOST_ACTIONS = ("start", "reorder", "remove", "timeout", "confirm_absent", "random_pick", "end", "expire")
+
+
+def parse_action(seat: int | None, action: Any, now: float = 0.0) -> Act:
+    """Check the JSON shape of an action (``{"type": ..., ...}``) and make it a command."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise InvalidAction('An action is an object like {"type": "clue", "text": "..."}.')
+    kind = action["type"]
+    allowed = HOST_ACTIONS if seat is None else SEAT_ACTIONS + ("expire",)
+    if kind not in allowed:
+        who = "the host" if seat is None else "a seat"
+        raise InvalidAction(f"{kind[:30]!r} is not an action {who} can send.", code="unknown_action")
+    args = {k: v for k, v in action.items() if k not in ("type", "id")}
+    if kind == "pick":
+        pair = args.get("pair")
+        if isinstance(pair, bool) or not isinstance(pair, int) or not 1 <= pair <= 5:
+            raise InvalidAction("Pick a pair by its number, 1 to 5.", code="invalid_pair")
+    if kind in ("clue", "guess"):
+        text = args.get("text", "")
+        if text is None:
+            text = ""
+        if not isinstance(text, str):
+            raise InvalidAction("The text must be a string.")
+        args["text"] = text
+    return Act(seat=seat, now=float(now), kind=kind, args=args)
+
+
+# --- helpers -------------------------------------------------------------------------------------
+def left_of(order: tuple, seat_id: int) -> int:
+    """The seat to the left (next clockwise) of ``seat_id``."""
+    i = order.index(seat_id)
+    return order[(i + 1) % len(order)]
+
+
+def writer_order(order: tuple, guesser: int) -> tuple:
+    """Clue-Givers in writing order: clockwise from the Drawer, skipping the Guesser."""
+    i = order.index(guesser)
+    n = len(order)
+    return tuple(order[(i + k) % n] for k in range(1, n))
+
+
+_BANDS = (  # (minimum score out of 13, label)
+    (13, "Perfect telepathy"),
+    (12, "Mind readers"),
+    (11, "Word wizards"),
+    (9, "Sharp crew"),
+    (7, "Good company"),
+    (4, "Warming up"),
+    (0, "Fresh start"),
+)
+
+
+def rank_band(score: int, rounds: int = 13) -> str:
+    """The project's own band label for a final score, scaled to the round deck's length."""
+    if rounds <= 0:
+        return _BANDS[-1][1]
+    if score >= rounds:
+        return _BANDS[0][1]
+    scaled = score * 13 / rounds
+    for minimum, label in _BANDS[1:]:
+        if scaled >= minimum:
+            return label
+    return _BANDS[-1][1]
+
+
+def _has_control(text: str) -> bool:
+    return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text)
+
+
+def clean_name(name: Any) -> str:
+    """Check and tidy a player name (trimmed, inner spaces collapsed)."""
+    if not isinstance(name, str):
+        raise InvalidAction("A name is text.", code="invalid_name")
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise InvalidAction("Please type a name.", code="invalid_name")
+    if len(cleaned) > MAX_NAME_LENGTH:
+        raise InvalidAction(f"Names are at most {MAX_NAME_LENGTH} characters.", code="invalid_name")
+    if _has_control(cleaned):
+        raise InvalidAction("A name cannot hold control characters.", code="invalid_name")
+    return cleaned
+
+
+def _clean_clue(text: str) -> str:
+    clue = text.strip()
+    if len(clue) > MAX_CLUE_LENGTH:
+        raise InvalidClue(f"A clue is at most {MAX_CLUE_LENGTH} characters. Try a shorter word.",
+                          code="clue_too_long")
+    if any(ch.isspace() for ch in clue):
+        raise InvalidClue("A clue is one word: remove the spaces.", code="clue_not_one_word")
+    if _has_control(clue):
+        raise InvalidClue("A clue cannot hold control characters.", code="clue_control_character")
+    return clue
+
+
+def _clean_guess(text: str) -> str:
+    guess = " ".join(text.split())
+    if len(guess) > MAX_GUESS_LENGTH:
+        raise InvalidGuess(f"A guess is at most {MAX_GUESS_LENGTH} characters.", code="guess_too_long")
+    if _has_control(guess):
+        raise InvalidGuess("A guess cannot hold control characters.", code="guess_control_character")
+    return guess
+
+
+def purge(clues: Iterable[ClueResult], lang: str) -> list[list]:
+    """Rows ``[seat, reason, [matching seats]]`` for every clue that matches at least one other."""
+    written = [c for c in clues if c.text is not None]
+    rows: list[list] = []
+    for c in written:
+        matched, reason = [], None
+        for other in written:
+            if other is c:
+                continue
+            why = words.variant_reason(c.text, other.text, lang)
+            if why is not None:
+                matched.append(other.seat)
+                reason = reason or why
+        if matched:
+            rows.append([c.seat, reason, matched])
+    return rows
+
+
+# --- decide --------------------------------------------------------------------------------------
+def initial_state() -> GameState:
+    """The state before any event."""
+    return GameState()
+
+
+def _need_phase(state: GameState, *phases: str) -> None:
+    if state.phase not in phases:
+        raise WrongPhase(_phase_message(state))
+
+
+def _phase_message(state: GameState) -> str:
+    return {
+        "lobby": "The game has not started yet.",
+        "reveal": f"Waiting for {state.name(state.drawer)} to pick a pair.",
+        "clues": f"Clues are being written; it is {state.name(state.current_writer)}'s turn.",
+        "guess": f"{state.name(state.guesser)} is guessing now.",
+        "recap": "The round is over; read the recap and press Continue.",
+        "over": "The game is over.",
+    }.get(state.phase, "Not now.")
+
+
+def decide(state: GameState, command: Command) -> list[Event]:
+    """Check ``command`` against the rules; return its events or raise a RuleViolation."""
+    if isinstance(command, Join):
+        return _decide_join(state, command)
+    if not isinstance(command, Act):
+        raise InvalidAction("Unknown command.")
+    if command.seat is not None and state.seat(command.seat) is None:
+        raise NotAllowed("That seat is not at this table.", code="unknown_seat")
+    handler = _HANDLERS[command.kind]
+    return handler(state, command)
+
+
+def _decide_join(state: GameState, cmd: Join) -> list[Event]:
+    name = clean_name(cmd.name)
+    if state.phase != "lobby":
+        raise TableFull("This game has already started; ask the host for a new table.",
+                        code="game_started")
+    if len(state.seats) >= MAX_SEATS:
+        raise TableFull(f"This table is full ({MAX_SEATS} players).")
+    if any(words.normalize(s.name) == words.normalize(name) for s in state.seats):
+        raise NameTaken(f"Someone at this table is already called {name}. Pick another name.")
+    new_id = max((s.id for s in state.seats), default=-1) + 1
+    return [SeatJoined(seat=new_id, name=name, token_hash=cmd.token_hash)]
+
+
+def _host_only(cmd: Act) -> None:
+    if cmd.seat is not None:
+        raise NotAllowed("Only the host can do that.", code="host_only")
+
+
+def _start(state: GameState, cmd: Act) -> list[Event]:
+    _host_only(cmd)
+    _need_phase(state, "lobby")
+    n = len(state.seats)
+    if not MIN_SEATS <= n <= MAX_SEATS:
+        raise RuleViolation(f"Dichotomy needs {MIN_SEATS} to {MAX_SEATS} players; {n} joined.",
+                            code="seat_count")
+    if len(state.deck) < state.rounds:
+        raise RuleViolation(f"The deck has {len(state.deck)} cards but the round deck needs {state.rounds}.",
+                            code="deck_too_small")
+    rng = random.Random(state.seed)
+    indices = list(range(len(state.deck)))
+    rng.shuffle(indices)
+    dealt = tuple(state.deck[i] for i in indices[: state.rounds])
+    first = state.order[rng.randrange(n)]
+    return [GameStarted(round_deck=dealt, first_guesser=first)]
+
+
+def _reorder(state: GameState, cmd: Act) -> list[Event]:
+    _host_only(cmd)
+    _need_phase(state, "lobby")
+    order = cmd.args.get("order")
+    if not isinstance(order, list) or sorted(order) != sorted(state.order):
+        raise InvalidAction("The new order must list every seat exactly once.", code="invalid_order")
+    return [SeatsReordered(order=tuple(order))]
+
+
+def _remove(state: GameState, cmd: Act) -> list[Event]:
+    _host_only(cmd)
+    _need_phase(state, "lobby")
+    seat = cmd.args.get("seat")
+    if seat not in state.order:
+        raise InvalidAction("No such seat.", code="unknown_seat")
+    return [SeatRemoved(seat=seat)]
+
+
+def _pick(state: GameState, cmd: Act) -> list[Event]:
+    if not state.drawer_can_pick:
+        raise WrongPhase("There is no card waiting for a pair right now.")
+    if cmd.seat != state.drawer:
+        raise NotYourTurn(f"{state.name(state.drawer)} picks the pair this round.")
+    return [PairLocked(pair=cmd.args["pair"] - 1, by=cmd.seat, at=cmd.now)]
+
+
+def _random_pick(state: GameState, cmd: Act) -> list[Event]:
+    _host_only(cmd)
+    if not state.drawer_can_pick:
+        raise WrongPhase("There is no card waiting for a pair right now.")
+    rng = random.Random(f"{state.seed}:pick:{state.round}:{len(state.history)}")
+    return [PairLocked(pair=rng.randrange(len(state.current)), by=None, random=True, at=cmd.now)]
+
+
+def _clue_events(state: GameState, seat: int, text: str | None, cause: str, now: float) -> list[Event]:
+    events: list[Event] = [ClueSubmitted(seat=seat, text=text, cause=cause, at=now)]
+    if len(state.clues) + 1 == len(state.writers):
+        clues = state.clues + (ClueResult(seat=seat, text=text, cause=cause),)
+        events.append(CluesPurged(eliminated=tuple(tuple(r) for r in purge(clues, state.lang))))
+    return events
+
+
+def _clue(state: GameState, cmd: Act) -> list[Event]:
+    _need_phase(state, "clues")
+    if cmd.seat == state.guesser:
+        raise NotAllowed("You are guessing this round: wait for the clues.", code="guesser_cannot_clue")
+    if cmd.seat != state.current_writer:
+        if any(c.seat == cmd.seat for c in state.clues):
+            raise NotYourTurn("You already gave your clue this round.", code="already_submitted")
+        raise NotYourTurn(f"Wait for your turn: {state.name(state.current_writer)} is writing.")
+    clue = _clean_clue(cmd.args["text"])
+    if not clue:
+        return _clue_events(state, cmd.seat, None, "empty", cmd.now)
+    if words.is_variant(clue, state.target, state.lang):
+        raise InvalidClue("That clue is the Target or a form of it. Write another word.",
+                          code="clue_matches_target")
+    if words.is_variant(clue, state.foil, state.lang):
+        raise InvalidClue("That clue is the Foil or a form of it. Write another word.",
+                          code="clue_matches_foil")
+    return _clue_events(state, cmd.seat, clue, "clue", cmd.now)
+
+
+def _timeout(state: GameState, cmd: Act) -> list[Event]:
+    _host_only(cmd)
+    if state.phase == "clues":
+        return _clue_events(state, state.current_writer, None, "host", cmd.now)
+    if state.phase == "guess":
+        return _judge(state, None, "host")
+    raise WrongPhase("Nobody is writing or guessing right now.")
+
+
+def _expire(state: GameState, cmd: Act) -> list[Event]:
+    _need_phase(state, "clues")
+    if state.time_limit is None:
+        raise NotAllowed("This table has no time limit.", code="no_time_limit")
+    if cmd.now < state.turn_since + state.time_limit:
+        raise RuleViolation("The writer still has time.", code="time_left")
+    return _clue_events(state, state.current_writer, None, "time_limit", cmd.now)
+
+
+def _judge(state: GameState, guess: str | None, cause: str) -> list[Event]:
+    if not guess:
+        return [GuessJudged(guess=None, outcome="pass", reason=None, cause=cause)]
+    why = words.guess_reason(guess, state.target, state.lang)
+    if why is not None:
+        return [GuessJudged(guess=guess, outcome="correct", reason=why, cause=cause)]
+    why = words.guess_reason(guess, state.foil, state.lang)
+    if why is not None:
+        return [GuessJudged(guess=guess, outcome="foil", reason=why, cause=cause)]
+    return [GuessJudged(guess=guess, outcome="wrong", reason=None, cause=cause)]
+
+
+def _guess(state: GameState, cmd: Act) -> list[Event]:
+    _need_phase(state, "guess")
+    if cmd.seat != state.guesser:
+        raise NotAllowed(f"Only {state.name(state.guesser)} guesses this round.", code="not_guesser")
+    guess = _clean_guess(cmd.args["text"])
+    return _judge(state, guess or None, "guess" if guess else "empty")
+
+
+def _pass(state: GameState, cmd: Act) -> list[Event]:
+    _need_phase(state, "guess")
+    if cmd.seat != state.guesser:
+        raise NotAllowed(f"Only {state.name(state.guesser)} can pass this round.", code="not_guesser")
+    return _judge(state, None, "pass")
+
+
+def _continue(state: GameState, cmd: Act) -> list[Event]:
+    _need_phase(state, "recap")
+    if cmd.seat in state.confirmed:
+        raise RuleViolation("You already pressed Continue.", code="already_confirmed")
+    return [RecapConfirmed(seats=(cmd.seat,))]
+
+
+def _confirm_absent(state: GameState, cmd: Act) -> list[Event]:
+    _host_only(cmd)
+    _need_phase(state, "recap")
+    missing = tuple(s for s in state.order if s not in state.confirmed)
+    return [RecapConfirmed(seats=missing, by_host=True)]
+
+
+def _end(state: GameState, cmd: Act) -> list[Event]:
+    _host_only(cmd)
+    if state.phase == "over":
+        raise WrongPhase("The game is already over.")
+    return [GameEnded(by_host=True)]
+
+
+_HANDLERS = {
+    "start": _start, "reorder": _reorder, "remove": _remove, "pick": _pick, "random_pick": _random_pick,
+    "clue": _clue, "timeout": _timeout, "expire": _expire, "guess": _guess, "pass": _pass,
+    "continue": _continue, "confirm_absent": _confirm_absent, "end": _end,
+}
+
+
+def allowed_actions(state: GameState, seat: int | None) -> list[str]:
+    """The action types ``seat`` (``None``: the host) may send now, as a view lists them."""
+    if seat is None:
+        return _host_actions(state)
+    out: list[str] = []
+    if state.phase in ("over", "lobby"):
+        return out
+    if state.drawer_can_pick and seat == state.drawer:
+        out.append("pick")
+    if state.phase == "clues" and seat == state.current_writer:
+        out.append("clue")
+    if state.phase == "guess" and seat == state.guesser:
+        out += ["guess", "pass"]
+    if state.phase == "recap" and seat not in state.confirmed:
+        out.append("continue")
+    return out
+
+
+def _host_actions(state: GameState) -> list[str]:
+    phase = state.phase
+    out: list[str] = []
+    if phase == "lobby":
+        if MIN_SEATS <= len(state.seats) <= MAX_SEATS and len(state.deck) >= state.rounds:
+            out.append("start")
+        if state.seats:
+            out += ["reorder", "remove"]
+    if phase in ("clues", "guess"):
+        out.append("timeout")
+    if state.drawer_can_pick:
+        out.append("random_pick")
+    if phase == "recap":
+        out.append("confirm_absent")
+    if phase != "over":
+        out.append("end")
+    return out
+
+
+# --- evolve --------------------------------------------------------------------------------------
+def _as_card(raw: Any) -> Pairs:
+    return tuple((str(t), str(f)) for t, f in raw)
+
+
+def _draw(state: GameState) -> GameState:
+    if not state.round_deck:
+        return replace(state, current=None, pair=None)
+    return replace(state, current=state.round_deck[0], round_deck=state.round_deck[1:], pair=None)
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    """Apply one event; pure and total (an event is a fact, never refused)."""
+    state = _APPLY[type(event)](state, event)
+    return replace(state, version=state.version + 1)
+
+
+def _on_created(s: GameState, e: TableCreated) -> GameState:
+    return replace(s, seed=e.seed, lang=e.lang, rounds=e.rounds, deck_name=e.deck_name,
+                   deck=tuple(_as_card(c) for c in e.cards), time_limit=e.time_limit)
+
+
+def _on_joined(s: GameState, e: SeatJoined) -> GameState:
+    return replace(s, seats=s.seats + (Seat(e.seat, e.name, e.token_hash),), order=s.order + (e.seat,))
+
+
+def _on_removed(s: GameState, e: SeatRemoved) -> GameState:
+    return replace(s, seats=tuple(x for x in s.seats if x.id != e.seat),
+                   order=tuple(x for x in s.order if x != e.seat))
+
+
+def _on_reordered(s: GameState, e: SeatsReordered) -> GameState:
+    return replace(s, order=tuple(e.order))
+
+
+def _on_started(s: GameState, e: GameStarted) -> GameState:
+    deck = tuple(_as_card(c) for c in e.round_deck)
+    s = replace(s, phase="reveal", round=1, dealt=len(deck), round_deck=deck, guesser=e.first_guesser,
+                clues=(), confirmed=frozenset())
+    return _draw(s)
+
+
+def _on_locked(s: GameState, e: PairLocked) -> GameState:
+    next_round = s.round + 1 if s.phase == "recap" else s.round
+    return replace(s, phase="clues", pair=e.pair, round=next_round, clues=(), recap=None,
+                   confirmed=frozenset(), turn_since=e.at)
+
+
+def _on_clue(s: GameState, e: ClueSubmitted) -> GameState:
+    return replace(s, clues=s.clues + (ClueResult(seat=e.seat, text=e.text, cause=e.cause),),
+                   turn_since=e.at)
+
+
+def _on_purged(s: GameState, e: CluesPurged) -> GameState:
+    fate = {row[0]: (row[1], tuple(row[2])) for row in e.eliminated}
+    clues = tuple(replace(c, eliminated=True, reason=fate[c.seat][0], matched=fate[c.seat][1])
+                  if c.seat in fate else c for c in s.clues)
+    return replace(s, phase="guess", clues=clues)
+
+
+def _on_judged(s: GameState, e: GuessJudged) -> GameState:
+    card = s.current
+    score, discard, deck = s.score_pile, s.discard_pile, s.round_deck
+    penalty = removed = False
+    if e.outcome == "correct":
+        score = score + (card,)
+    else:
+        discard = discard + (card,)
+        if e.outcome in ("wrong", "foil") and deck:
+            discard, deck, penalty = discard + (deck[0],), deck[1:], True
+        if e.outcome == "foil" and score:
+            discard, score, removed = discard + (score[-1],), score[:-1], True
+    record = RoundRecord(
+        number=s.round, guesser=s.guesser, drawer=s.drawer, pair_number=s.pair + 1,
+        target=s.target, foil=s.foil, clues=s.clues, guess=e.guess, outcome=e.outcome, reason=e.reason,
+        cause=e.cause, penalty_discarded=penalty, score_card_removed=removed, score=len(score),
+        discard=len(discard), deck_left=len(deck))
+    s = replace(s, phase="recap", score_pile=score, discard_pile=discard, round_deck=deck, recap=record,
+                history=s.history + (record,), guesser=left_of(s.order, s.guesser), confirmed=frozenset())
+    return _draw(s)
+
+
+def _on_confirmed(s: GameState, e: RecapConfirmed) -> GameState:
+    confirmed = s.confirmed | frozenset(e.seats)
+    s = replace(s, confirmed=confirmed)
+    if s.phase == "recap" and all(seat in confirmed for seat in s.order):
+        if s.current is None:
+            return replace(s, phase="over")
+        return replace(s, phase="reveal", round=s.round + 1, recap=None, confirmed=frozenset(), clues=())
+    return s
+
+
+def _on_ended(s: GameState, e: GameEnded) -> GameState:
+    return replace(s, phase="over", ended_by_host=e.by_host)
+
+
+_APPLY = {
+    TableCreated: _on_created, SeatJoined: _on_joined, SeatRemoved: _on_removed,
+    SeatsReordered: _on_reordered, GameStarted: _on_started, PairLocked: _on_locked,
+    ClueSubmitted: _on_clue, CluesPurged: _on_purged, GuessJudged: _on_judged,
+    RecapConfirmed: _on_confirmed, GameEnded: _on_ended,
+}
+
+
+def replay(events: Iterable[Event], state: GameState | None = None) -> GameState:
+    """Fold events onto ``state`` (default: the initial state)."""
+    state = state or initial_state()
+    for event in events:
+        state = evolve(state, event)
+    return state

@@ -1,0 +1,273 @@
+"""A table binds the rules to a store: create/open/join/start/act/view, with retries and a change feed.
+
+Every action is checked by the engine against the newest events in the store. When two kernels act at
+once, the store refuses the second append (:class:`VersionConflict`); the loser reloads and decides
+again, so nothing is lost, duplicated or reordered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from . import rules
+from .decks import Deck, load_deck
+from .errors import (DeckError, DichotomyError, SeatNotFound, StoreError, TableNotFound,
+                     VersionConflict)
+from .events import Event, TableCreated, event_from_dict
+from .store import TableStore, open_store
+from .views import seat_view
+
+__all__ = ["Table", "SeatTicket", "new_table_code", "normalize_code"]
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no O/0, I/1
+CODE_LENGTH = 6
+MAX_RETRIES = 50
+
+
+@dataclass(frozen=True)
+class SeatTicket:
+    """A claimed seat: its id, name and the secret token that proves it (keep it private)."""
+
+    seat: int
+    name: str
+    token: str
+
+    def __repr__(self) -> str:  # never print the token by accident
+        return f"SeatTicket(seat={self.seat}, name={self.name!r})"
+
+
+def _as_store(store: "TableStore | str | Path | None") -> TableStore:
+    """A store object as is; a path, URL, "memory" or None opened with :func:`open_store`."""
+    if store is None or isinstance(store, (str, Path)):
+        return open_store(None if store is None else str(store))
+    return store
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_table_code() -> str:
+    """A short, unambiguous, random table code such as ``K7QX2M``."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(code: Any) -> str:
+    """Upper-case and strip a typed table code; refuse anything that cannot be a code."""
+    text = str(code or "").strip().upper()
+    if not (1 <= len(text) <= 32) or not all(ch in CODE_ALPHABET for ch in text):
+        raise TableNotFound("That is not a table code. Check the link or ask the host for the code.")
+    return text
+
+
+class Table:
+    """One game table, backed by a :class:`TableStore`."""
+
+    def __init__(self, code: str, store: TableStore) -> None:
+        self.code = code
+        self.store = store
+        self.state = rules.initial_state()
+        self.events: list[Event] = []
+        self.seq = 0
+        self.host_token: str | None = None
+        self._listeners: list[Callable[["Table"], None]] = []
+        self._watch_task: asyncio.Task | None = None
+        self.refresh()
+
+    # --- creating and opening ----------------------------------------------------------------
+    @classmethod
+    def create(cls, deck: "str | Path | Deck" = "en", seed: int | None = None, rounds: int = 13,
+               store: "TableStore | str | None" = None, lang: str | None = None,
+               time_limit: float | None = None, code: str | None = None) -> "Table":
+        """Create a table in ``store`` (default: a new in-memory store) and return it."""
+        the_deck = load_deck(deck, lang=lang)
+        if not isinstance(rounds, int) or rounds < 1:
+            raise DeckError("The number of rounds must be a whole number of at least 1.", code="invalid_rounds")
+        if len(the_deck) < rounds:
+            raise DeckError(f"The deck {the_deck.name!r} has {len(the_deck)} cards; a game of {rounds} "
+                            f"rounds needs at least {rounds}. Choose fewer rounds or a bigger deck.",
+                            code="deck_too_small")
+        if time_limit is not None and not (5 <= float(time_limit) <= 3600):
+            raise DichotomyError("A clue time limit is between 5 and 3600 seconds.", code="invalid_time_limit")
+        the_store = _as_store(store)
+        if seed is None:
+            seed = secrets.randbits(63)
+        host_token = secrets.token_urlsafe(18)
+        for _ in range(20):
+            table_code = normalize_code(code) if code else new_table_code()
+            if not the_store.table_exists(table_code):
+                break
+            if code:
+                raise StoreError(f"A table with code {table_code} already exists.", code="table_exists")
+        meta = {"host_token_hash": _hash(host_token), "created_at": time.time(), "deck": the_deck.name,
+                "lang": the_deck.lang}
+        the_store.create_table(table_code, meta)
+        created = TableCreated(seed=int(seed), lang=the_deck.lang, rounds=rounds, deck_name=the_deck.name,
+                               cards=tuple(c.to_json() for c in the_deck.cards),
+                               time_limit=float(time_limit) if time_limit else None)
+        the_store.append(table_code, 0, [(created.type, created.payload())])
+        table = cls(table_code, the_store)
+        table.host_token = host_token
+        return table
+
+    @classmethod
+    def open(cls, code: str, store: "TableStore | str | None") -> "Table":
+        """Open an existing table by its code; :class:`TableNotFound` if there is none."""
+        the_store = _as_store(store)
+        table_code = normalize_code(code)
+        if not the_store.table_exists(table_code):
+            raise TableNotFound(f"No table has the code {table_code}. Check the link or ask the host.")
+        return cls(table_code, the_store)
+
+    # --- identity ----------------------------------------------------------------------------
+    def is_host(self, token: Any) -> bool:
+        """True when ``token`` is this table's host token."""
+        if not isinstance(token, str) or not token:
+            return False
+        expected = self.store.table_meta(self.code).get("host_token_hash", "")
+        return hmac.compare_digest(_hash(token), expected)
+
+    def seat_for_token(self, token: Any) -> int:
+        """The seat id a secret token belongs to; :class:`SeatNotFound` for a wrong token."""
+        if isinstance(token, str) and token:
+            self.refresh()
+            digest = _hash(token)
+            for seat in self.state.seats:
+                if hmac.compare_digest(seat.token_hash, digest):
+                    return seat.id
+        raise SeatNotFound("This seat link is not valid for this table. Ask the host for the join link.")
+
+    # --- commands ----------------------------------------------------------------------------
+    def join(self, name: str) -> SeatTicket:
+        """Claim a seat in the lobby; returns the seat with its secret token."""
+        token = secrets.token_urlsafe(18)
+        events = self._execute(rules.Join(seat=None, now=time.time(), name=name, token_hash=_hash(token)))
+        joined = events[0]
+        return SeatTicket(seat=joined.seat, name=joined.name, token=token)  # type: ignore[attr-defined]
+
+    def start(self) -> None:
+        """Start the game (host)."""
+        self.act(None, {"type": "start"})
+
+    def act(self, seat: "int | SeatTicket | None", action: Any, now: float | None = None) -> list[Event]:
+        """Apply one JSON action from ``seat`` (``None``: the host); raises a RuleViolation if refused."""
+        seat_id = seat.seat if isinstance(seat, SeatTicket) else seat
+        if seat_id is not None and (isinstance(seat_id, bool) or not isinstance(seat_id, int)):
+            raise SeatNotFound("Unknown seat.")
+        command = rules.parse_action(seat_id, action, time.time() if now is None else now)
+        return self._execute(command)
+
+    def tick(self, now: float | None = None) -> bool:
+        """Record a timeout if the clue time limit ran out; True when it did."""
+        self.refresh()
+        s = self.state
+        now = time.time() if now is None else now
+        if s.phase != "clues" or not s.time_limit or now < s.turn_since + s.time_limit:
+            return False
+        try:
+            self.act(None, {"type": "expire"}, now=now)
+        except DichotomyError:
+            return False
+        return True
+
+    def _execute(self, command: rules.Command) -> list[Event]:
+        for _ in range(MAX_RETRIES):
+            self.refresh(notify=False)
+            events = rules.decide(self.state, command)
+            try:
+                records = self.store.append(self.code, self.seq, [(e.type, e.payload()) for e in events])
+            except VersionConflict:
+                continue
+            self._fold(events, records[-1].seq if records else self.seq)
+            self._notify()
+            return events
+        raise StoreError("The table is very busy right now; please try again.", code="store_busy")
+
+    # --- state -------------------------------------------------------------------------------
+    def _fold(self, events: list[Event], seq: int) -> None:
+        self.state = rules.replay(events, self.state)
+        self.events.extend(events)
+        self.seq = seq
+
+    def refresh(self, notify: bool = True) -> bool:
+        """Fold events other kernels appended; True (and listeners told) if anything changed."""
+        records = self.store.load(self.code, after_seq=self.seq)
+        if not records:
+            return False
+        self._fold([event_from_dict(r.type, r.payload) for r in records], records[-1].seq)
+        if notify:
+            self._notify()
+        return True
+
+    def view(self, seat: "int | SeatTicket | None" = None) -> dict[str, Any]:
+        """The JSON-ready view of ``seat`` (``None``: the public projector / host view)."""
+        seat_id = seat.seat if isinstance(seat, SeatTicket) else seat
+        if seat_id is not None and self.state.seat(seat_id) is None:
+            raise SeatNotFound("No such seat at this table.")
+        out = seat_view(self.state, seat_id)
+        out["table"] = self.code
+        return out
+
+    def replayed(self) -> rules.GameState:
+        """The state rebuilt from every stored event (for checks: equals :attr:`state`)."""
+        records = self.store.load(self.code)
+        return rules.replay(event_from_dict(r.type, r.payload) for r in records)
+
+    # --- change feed -------------------------------------------------------------------------
+    def subscribe(self, listener: Callable[["Table"], None]) -> Callable[[], None]:
+        """Call ``listener(table)`` after every change; returns a function that unsubscribes."""
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _notify(self) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(self)
+            except Exception:  # a broken widget must not break the table  # noqa: BLE001
+                pass
+
+    async def watch(self, timeout: float = 5.0) -> None:
+        """Follow the store forever: refresh and notify when another kernel appends."""
+        marker = self.store.change_marker()
+        while True:
+            marker = await self.store.wait_for_change(marker, timeout)
+            self.refresh()
+            if self.state.time_limit:
+                self.tick()
+
+    def start_watching(self) -> "asyncio.Task | None":
+        """Run :meth:`watch` on the running asyncio loop (one task per table); None without a loop."""
+        if self._watch_task is not None and not self._watch_task.done():
+            return self._watch_task
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            try:
+                loop = asyncio.get_event_loop()
+            except RuntimeError:
+                return None
+        self._watch_task = loop.create_task(self.watch())
+        return self._watch_task
+
+    def stop_watching(self) -> None:
+        """Cancel the watch task, if any."""
+        if self._watch_task is not None:
+            self._watch_task.cancel()
+            self._watch_task = None
+
+    def __repr__(self) -> str:
+        s = self.state
+        return (f"<Table {self.code}: {len(s.seats)} seats, phase {s.phase}, round {s.round}/{s.rounds}, "
+                f"score {len(s.score_pile)}>")

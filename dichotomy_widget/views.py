@@ -1,0 +1,193 @@
+"""Per-seat views: the only place hidden information is filtered.
+
+``seat_view(state, seat)`` returns the JSON-ready dict that one seat's browser may receive;
+``seat_view(state, None)`` is the public, projector-safe view (also the host's: the host never sees
+hidden words). What each seat may see follows the table in SPEC.md:
+
+- reveal: only the Drawer sees the card's five pairs;
+- clues: Clue-Givers see the locked pair and their own slate; everyone sees who has submitted;
+- guess: everyone sees the surviving clues, sorted, without authors; Clue-Givers also see the pair
+  and whether their own clue survived;
+- recap / over: everything about the resolved round.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .rules import ClueResult, GameState, RoundRecord, allowed_actions, rank_band
+from .words import REASON_TEXT
+
+__all__ = ["seat_view", "OUTCOME_TEXT"]
+
+OUTCOME_TEXT = {
+    "correct": "Right! The card goes on the score pile.",
+    "wrong": "Not it. The card is discarded, and the next card too as a penalty.",
+    "foil": "That was the Foil! Card discarded, a penalty card discarded, and one scored card lost.",
+    "pass": "Passed. The card is discarded, with no penalty.",
+}
+
+
+def _seat_phase(state: GameState, seat: int | None) -> str:
+    """A seat that confirmed a recap moves on to the next reveal while others still read."""
+    if (state.phase == "recap" and seat is not None and seat in state.confirmed
+            and state.current is not None):
+        return "reveal"
+    return state.phase
+
+
+def _role(state: GameState, seat: int | None) -> str:
+    if seat is None:
+        return "host"
+    if state.phase in ("lobby", "over"):
+        return "player"
+    if seat == state.guesser:
+        return "guesser"
+    return "drawer" if seat == state.drawer else "writer"
+
+
+def _clue_status(state: GameState, seat: int) -> str:
+    if state.phase not in ("clues", "guess") or seat == state.guesser:
+        return ""
+    for clue in state.clues:
+        if clue.seat == seat:
+            return "timeout" if clue.text is None else "submitted"
+    return "writing" if seat == state.current_writer else "waiting"
+
+
+def _players(state: GameState, you: int | None) -> list[dict[str, Any]]:
+    playing = state.phase not in ("lobby",)
+    return [
+        {
+            "seat": sid,
+            "name": state.name(sid),
+            "you": sid == you,
+            "guesser": playing and state.phase != "over" and sid == state.guesser,
+            "drawer": playing and state.phase != "over" and sid == state.drawer,
+            "turn": sid == state.current_writer,
+            "clue": _clue_status(state, sid),
+            "confirmed": state.phase == "recap" and sid in state.confirmed,
+        }
+        for sid in state.order
+    ]
+
+
+def _status(state: GameState, phase: str, seat: int | None) -> str:
+    """One line saying what the table is waiting for, for the waiting state and live region."""
+    name = state.name
+    if phase == "lobby":
+        return f"Waiting for players: {len(state.seats)} joined (3 to 7 can play)."
+    if phase == "reveal":
+        return "Pick a pair for this round." if seat == state.drawer else f"{name(state.drawer)} is picking a pair…"
+    if phase == "clues":
+        writer = state.current_writer
+        return "Your turn: write one clue." if seat == writer else f"{name(writer)} is writing a clue…"
+    if phase == "guess":
+        return "Your turn to guess." if seat == state.guesser else f"{name(state.guesser)} is guessing…"
+    if phase == "recap":
+        waiting = [name(s) for s in state.order if s not in state.confirmed]
+        if seat is not None and seat in state.confirmed:
+            return "Waiting for " + ", ".join(waiting) + " to continue…"
+        return "Round over: read the recap, then Continue."
+    return "Game over." if not state.ended_by_host else "The host ended the game."
+
+
+def _clue_json(state: GameState, clue: ClueResult) -> dict[str, Any]:
+    return {
+        "seat": clue.seat,
+        "author": state.name(clue.seat),
+        "text": clue.text,
+        "timeout": clue.text is None,
+        "cause": clue.cause,
+        "eliminated": clue.eliminated,
+        "reason": clue.reason,
+        "reason_text": REASON_TEXT.get(clue.reason, "") if clue.reason else "",
+        "matched": [state.name(s) for s in clue.matched],
+    }
+
+
+def recap_json(state: GameState, record: RoundRecord) -> dict[str, Any]:
+    """Everything about a resolved round, as the recap shows it."""
+    return {
+        "round": record.number,
+        "guesser": state.name(record.guesser),
+        "drawer": state.name(record.drawer),
+        "pair_number": record.pair_number,
+        "target": record.target,
+        "foil": record.foil,
+        "clues": [_clue_json(state, c) for c in record.clues],
+        "guess": record.guess,
+        "passed": record.outcome == "pass",
+        "cause": record.cause,
+        "outcome": record.outcome,
+        "outcome_text": OUTCOME_TEXT[record.outcome],
+        "reason": record.reason,
+        "reason_text": REASON_TEXT.get(record.reason, "") if record.reason else "",
+        "penalty_discarded": record.penalty_discarded,
+        "score_card_removed": record.score_card_removed,
+        "score": record.score,
+        "discard": record.discard,
+        "deck_left": record.deck_left,
+    }
+
+
+def _history(state: GameState) -> list[dict[str, Any]]:
+    return [
+        {"round": r.number, "guesser": state.name(r.guesser), "target": r.target, "foil": r.foil,
+         "guess": r.guess, "outcome": r.outcome, "score": r.score}
+        for r in state.history
+    ]
+
+
+def _surviving(state: GameState) -> list[str]:
+    words = [c.text for c in state.clues if c.text is not None and not c.eliminated]
+    return sorted(words, key=lambda w: (w.casefold(), w))
+
+
+def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
+    """The JSON-ready view for ``seat`` (``None``: public projector / host view)."""
+    phase = _seat_phase(state, seat)
+    giver = seat is not None and seat != state.guesser and phase in ("clues", "guess")
+    view: dict[str, Any] = {
+        "phase": phase,
+        "round": state.round,
+        "rounds": state.rounds,
+        "score": len(state.score_pile),
+        "discard": len(state.discard_pile),
+        "deck_left": len(state.round_deck),
+        "lang": state.lang,
+        "deck": state.deck_name,
+        "you": None if seat is None else {"seat": seat, "name": state.name(seat), "role": _role(state, seat)},
+        "players": _players(state, seat),
+        "turn": state.current_writer,
+        "status": _status(state, phase, seat),
+        "actions": allowed_actions(state, seat),
+        "card": None,
+        "pair": None,
+        "slate": None,
+        "clues": None,
+        "recap": None,
+        "history": _history(state),
+        "final": None,
+        "deadline": None,
+        "version": state.version,
+    }
+    if state.drawer_can_pick and seat is not None and seat == state.drawer:
+        view["card"] = [{"number": i + 1, "target": t, "foil": f} for i, (t, f) in enumerate(state.current)]
+    if giver:
+        view["pair"] = {"number": state.pair + 1, "target": state.target, "foil": state.foil}
+        mine = next((c for c in state.clues if c.seat == seat), None)
+        if mine is not None:
+            view["slate"] = {"text": mine.text, "timeout": mine.text is None,
+                             "eliminated": phase == "guess" and mine.eliminated}
+    if phase == "guess":
+        view["clues"] = _surviving(state)
+    if phase == "clues" and state.time_limit:
+        view["deadline"] = state.turn_since + state.time_limit
+    if phase in ("recap", "over") and state.recap is not None:
+        view["recap"] = recap_json(state, state.recap)
+    if phase == "over":
+        view["final"] = {"score": len(state.score_pile), "rounds": state.rounds,
+                         "band": rank_band(len(state.score_pile), state.rounds),
+                         "ended_by_host": state.ended_by_host}
+    return view
