@@ -220,6 +220,39 @@ class Table:
         records = self.store.load(self.code)
         return rules.replay(event_from_dict(r.type, r.payload) for r in records)
 
+    # --- widgets (imported lazily: the engine does not need anywidget) -----------------------
+    def seat_id(self, who: "int | str | SeatTicket") -> int:
+        """Resolve a seat id, a :class:`SeatTicket` or a player's name to a seat id."""
+        if isinstance(who, SeatTicket):
+            who = who.seat
+        if isinstance(who, int) and not isinstance(who, bool) and self.state.seat(who) is not None:
+            return who
+        if isinstance(who, str):
+            from .words import normalize
+
+            for seat in self.state.seats:
+                if normalize(seat.name) == normalize(who):
+                    return seat.id
+        raise SeatNotFound(f"No seat {who!r} at this table.")
+
+    def seat(self, who: "int | str | SeatTicket"):
+        """One seat's widget (by seat id, name or ticket): shows only what that seat may see."""
+        from .widgets import SeatWidget
+
+        return SeatWidget(self, self.seat_id(who))
+
+    def projector(self):
+        """The public view for a big screen, with the host's buttons (never shows hidden words)."""
+        from .widgets import TableWidget
+
+        return TableWidget(self)
+
+    def pass_and_play(self):
+        """One widget for the whole table on one screen, with a curtain before private screens."""
+        from .widgets import PassAndPlayWidget
+
+        return PassAndPlayWidget(self)
+
     # --- change feed -------------------------------------------------------------------------
     def subscribe(self, listener: Callable[["Table"], None]) -> Callable[[], None]:
         """Call ``listener(table)`` after every change; returns a function that unsubscribes."""
