@@ -470,13 +470,18 @@ def test_store_import_is_light() -> None:
 
 WORKER = r"""
 import json, os, random, sys, time
-from dichotomy_widget.errors import VersionConflict
+from dichotomy_widget.errors import TableExists, VersionConflict
 from dichotomy_widget.store import SqliteStore
 
 path, table, name, count, go = sys.argv[1:6]
-store = SqliteStore(path)
 while not os.path.exists(go):
     time.sleep(0.002)
+store = SqliteStore(path)  # all processes create the file, its schema and the table at once
+try:
+    store.create_table(table, {"by": name})
+    created = True
+except TableExists:
+    created = False
 conflicts = 0
 for i in range(int(count)):
     # every 7th action is a two-event batch that must stay contiguous
@@ -491,7 +496,7 @@ for i in range(int(count)):
         except VersionConflict:
             conflicts += 1
 store.close()
-print(json.dumps({"name": name, "conflicts": conflicts}))
+print(json.dumps({"name": name, "conflicts": conflicts, "created": created}))
 """
 
 
@@ -530,9 +535,7 @@ def check_interleaving(records: list[Record], actions: dict[str, int]) -> None:
 
 
 def test_processes_race_on_one_sqlite_table(tmp_path: Path) -> None:
-    path, go = tmp_path / "race.sqlite3", tmp_path / "go"
-    with SqliteStore(path) as store:
-        store.create_table("RACE", {})
+    path, go = tmp_path / "fresh" / "race.sqlite3", tmp_path / "go"
     names, per_process = [f"p{n}" for n in range(5)], 200
     procs = [
         subprocess.Popen(
@@ -544,14 +547,16 @@ def test_processes_race_on_one_sqlite_table(tmp_path: Path) -> None:
         )
         for name in names
     ]
-    time.sleep(0.5)  # let every process import and connect before the start signal
+    time.sleep(0.5)  # let every process import before the start signal
     go.touch()
     start = time.perf_counter()
     results = [p.communicate(timeout=60) for p in procs]
     elapsed = time.perf_counter() - start
     for proc, (out, err) in zip(procs, results):
         assert proc.returncode == 0, err
-    conflicts = sum(json.loads(out)["conflicts"] for out, _ in results)
+    reports = [json.loads(out) for out, _ in results]
+    assert sum(r["created"] for r in reports) == 1  # exactly one process created the table
+    conflicts = sum(r["conflicts"] for r in reports)
     with SqliteStore(path) as store:
         records = store.load("RACE")
     batches = sum(2 if i % 7 == 0 else 1 for i in range(per_process))
