@@ -1,19 +1,49 @@
-"""Word normalisation and variant matching (first version: Snowball stems plus irregular forms).
+"""Word normalisation and variant matching for en, es, fr and de.
 
 Public contract (the engine depends on exactly these):
 
 - ``normalize(text) -> str``: trimmed, NFKC, case-folded.
 - ``variant_reason(a, b, lang) -> str | None``: why two words count as the same word for clues
-  ("same", "inflection", "family", "spelling") or ``None``.
+  ("same", "spelling", "accents", "inflection", "family", "compound") or ``None``.
 - ``is_variant(a, b, lang) -> bool``: ``variant_reason(...) is not None``.
-- ``guess_reason(guess, word, lang) -> str | None``: the (stricter) judgement of a guess.
-- ``SUPPORTED_LANGUAGES``: languages with full support; others fall back to exact matching.
+- ``guess_reason(guess, word, lang) -> str | None``: the stricter judgement of a guess.
+- ``SUPPORTED_LANGUAGES``: languages with full support.
+
+How it decides (in this order; every rule is symmetric):
+
+1. ``same``: equal after ``normalize`` (NFKC, trim, case fold; German ß folds to ss).
+2. ``spelling``: British/American spelling (colour/color, organise/organize, travelled/traveled).
+3. ``accents``: equal once accents are dropped *and* at least one side is not a known word, so a
+   learner's "cafe" matches "café" but Spanish "el"/"él" or German "schon"/"schön" stay apart.
+4. ``inflection``: the two forms share a lemma in the shipped lexicon (``wordsdata/<lang>.sqlite``,
+   built by ``tools/build_word_data.py`` from simplemma, lemminflect and WordNet): mice/mouse,
+   went/go, tengo/tener, ging/gehen.  A word missing from the lexicon falls back to a Snowball stem.
+5. ``family``: the lemmas are linked by derivation (WordNet links for English, affix rules checked
+   against the lemma list): teach/teacher, decide/decision, prince/princess.  Stems alone never
+   count for known words, so universe/university, organ/organization, pero/pera, pape/papa differ.
+6. ``compound`` (German only): one word is the other with a known word or prefix in front
+   (Halbmond/Mond).
+
+Guesses (``guess_reason``) are judged more strictly, since accepting a wrong guess is the worse
+mistake: only ``same``, ``spelling``, ``accents`` and lexicon ``inflection`` count (a plural or a
+verb form of the word is right); a word of the same family ("teacher" for "teach"), a compound or
+a stem-only match is not.
+
+Other languages fall back to ``same`` and ``accents`` with no lexicon: exact match after
+normalisation, plus accent-insensitive match.  Nothing is downloaded: the lexicon files ship in
+the package and are opened read-only (shared by all kernels through the page cache); nltk is
+imported lazily, only for words missing from the lexicon.
 """
 
 from __future__ import annotations
 
+import re
+import sqlite3
+import threading
 import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 __all__ = [
     "SUPPORTED_LANGUAGES",
@@ -26,26 +56,92 @@ __all__ = [
 
 SUPPORTED_LANGUAGES = ("en", "es", "fr", "de")
 
-_SNOWBALL_NAMES = {"en": "english", "es": "spanish", "fr": "french", "de": "german"}
-
 REASON_TEXT = {
     "same": "the same word",
+    "spelling": "a spelling variant",
+    "accents": "the same word without accents",
     "inflection": "a form of the same word",
     "family": "the same word family",
-    "spelling": "a spelling variant",
+    "compound": "a compound of the same word",
 }
 
-_IRREGULAR_EN = {
-    "mice": "mouse", "men": "man", "women": "woman", "children": "child", "teeth": "tooth",
-    "feet": "foot", "geese": "goose", "people": "person", "ran": "run", "went": "go", "gone": "go",
-    "was": "be", "were": "be", "been": "be", "is": "be", "am": "be", "are": "be", "ate": "eat",
-    "eaten": "eat", "better": "good", "best": "good", "worse": "bad", "worst": "bad",
-}
+_DATA = Path(__file__).with_name("wordsdata")
+_SNOWBALL_NAMES = {"en": "english", "es": "spanish", "fr": "french", "de": "german"}
+_MAX_LEN = 40
+_WORD_RE = re.compile(r"^[^\W\d_]+(?:['’-][^\W\d_]+)*$")
+_GUESS_REASONS = frozenset({"same", "spelling", "accents", "inflection"})
+_DE_COMPOUND_PREFIXES = frozenset(
+    "un ver ent be er zer ab an auf aus ein mit nach vor zu hoch heim rück halb unter über um durch "
+    "wider wieder miss fort weg her hin zurück dar".split()
+)
+
+# British -> American rewrites (pattern, replacement); applied to both words before comparing.
+_US_SPELLING = [
+    (re.compile(r"(?<=[a-z]{2})our(?=$|s$|ed$|ing$|ite|hood|able|ful|er|ism|less)"), "or"),
+    (re.compile(r"(?<=[a-z]{2})is(?=e$|es$|ed$|ing$|er$|ers$|ation|ations$|able$)"), "iz"),
+    (re.compile(r"(?<=[a-z])ys(?=e$|es$|ed$|ing$|er$|ers$)"), "yz"),
+    (re.compile(r"(?<=[a-z]{2})([tb])re(?=$|s$)"), r"\1er"),
+    (re.compile(r"(?<=[aeiou])ll(?=ed$|ing$|er$|ers$|ation|ous)"), "l"),
+    (re.compile(r"(?<=[a-z])ae(?=[a-z]{2})"), "e"),
+    (re.compile(r"(?<=[a-z])oe(?=[a-z]{2})"), "e"),
+    (re.compile(r"(?<=[a-z]{2})ogue(?=$|s$)"), "og"),
+    (re.compile(r"(?<=[a-z]{2})ence(?=$|s$)"), "ense"),
+    (re.compile(r"(?<=[a-z])gement"), "gment"),
+    (re.compile(r"(?<=[a-z]{2})ible(?=$|s$)"), "able"),
+    (re.compile(r"(?<=[a-z]{3})ie(?=$|s$)"), "y"),
+    (re.compile(r"(?<=[a-z]{2})mme(?=$|s$)"), "m"),
+]
 
 
 def normalize(text: str) -> str:
     """Trim, apply Unicode NFKC and case-fold."""
+    if not isinstance(text, str):
+        return ""
     return unicodedata.normalize("NFKC", text).strip().casefold()
+
+
+def _strip_accents(word: str) -> str:
+    """Drop combining marks: "café" -> "cafe", "schön" -> "schon"."""
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+def _is_word(word: str) -> bool:
+    """A plausible dictionary word (letters, inner hyphen or apostrophe; not too long)."""
+    return 0 < len(word) <= _MAX_LEN and _WORD_RE.match(word) is not None
+
+
+class _Lexicon:
+    """Read-only view of one language's SQLite table (one connection per thread)."""
+
+    def __init__(self, path: Path) -> None:
+        self._uri = f"file:{path}?mode=ro&immutable=1"
+        self._local = threading.local()
+
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
+            db.execute("PRAGMA cache_size=-2000")
+            self._local.db = db
+        return db
+
+    def lemmas(self, form: str) -> frozenset[int]:
+        row = self._db().execute("SELECT lems FROM lex WHERE form=?", (form,)).fetchone()
+        return frozenset(int(x) for x in row[0].split()) if row else frozenset()
+
+    def family(self, lemma: int) -> frozenset[int]:
+        row = self._db().execute("SELECT rel FROM fam WHERE lem=?", (lemma,)).fetchone()
+        return frozenset(int(x) for x in row[0].split()) if row else frozenset()
+
+    def word(self, lemma: int) -> str:
+        row = self._db().execute("SELECT word FROM lem WHERE id=?", (lemma,)).fetchone()
+        return row[0] if row else ""
+
+
+@lru_cache(maxsize=8)
+def _lexicon(lang: str) -> _Lexicon | None:
+    path = _DATA / f"{lang}.sqlite"
+    return _Lexicon(path) if lang in SUPPORTED_LANGUAGES and path.is_file() else None
 
 
 @lru_cache(maxsize=8)
@@ -55,25 +151,110 @@ def _stemmer(lang: str):
     return SnowballStemmer(_SNOWBALL_NAMES[lang])
 
 
-@lru_cache(maxsize=65536)
-def _stem(word: str, lang: str) -> str:
-    if lang == "en":
-        word = _IRREGULAR_EN.get(word, word)
-    return _stemmer(lang).stem(word)
+@dataclass(frozen=True)
+class _Word:
+    """What the lexicon knows about one normalised word."""
+
+    text: str
+    lemmas: frozenset[int]
+    family: frozenset[int]
+    stems: frozenset[str]
+
+    @property
+    def known(self) -> bool:
+        return bool(self.lemmas)
 
 
-def variant_reason(a: str, b: str, lang: str = "en") -> str | None:
-    """Why ``a`` and ``b`` count as one word for clue purposes, or ``None``."""
+@lru_cache(maxsize=200_000)
+def _analyse(word: str, lang: str) -> _Word:
+    lex = _lexicon(lang)
+    if lex is None or not _is_word(word):
+        return _Word(word, frozenset(), frozenset(), frozenset())
+    lemmas = lex.lemmas(word)
+    family = frozenset().union(*(lex.family(l) for l in lemmas)) if lemmas else frozenset()
+    stem = _stemmer(lang).stem
+    stems = {stem(word)} | {stem(lex.word(l)) for l in lemmas}
+    return _Word(word, lemmas, family, frozenset(stems))
+
+
+def _us_spelling(word: str) -> str:
+    """American spelling of an English word (a no-op for words already American)."""
+    for pattern, repl in _US_SPELLING:
+        word = pattern.sub(repl, word)
+    return word
+
+
+def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
+    """Inflection / family / compound relation of two different normalised words."""
+    wa, wb = _analyse(a, lang), _analyse(b, lang)
+    if wa.lemmas & wb.lemmas:
+        return "inflection"
+    if not (wa.known and wb.known):
+        if not strict and wa.stems & wb.stems:
+            return "inflection"
+        return None
+    if strict:
+        return None
+    if wa.family & wb.lemmas or wb.family & wa.lemmas:
+        return "family"
+    if lang == "de" and _is_compound(wa, wb, lang):
+        return "compound"
+    return None
+
+
+def _is_compound(wa: _Word, wb: _Word, lang: str) -> bool:
+    """German: the longer word is a known word or prefix followed by the shorter one."""
+    lex = _lexicon(lang)
+    long, short = (wa, wb) if len(wa.text) > len(wb.text) else (wb, wa)
+    heads = {long.text} | {lex.word(l) for l in long.lemmas}
+    tails = {short.text} | {lex.word(l) for l in short.lemmas}
+    for head in heads:
+        for tail in tails:
+            if len(tail) >= 4 and head.endswith(tail) and head != tail:
+                front = head[: -len(tail)]
+                if front in _DE_COMPOUND_PREFIXES or (len(front) >= 3 and lex.lemmas(front)):
+                    return True
+    return False
+
+
+def _reason(a: str, b: str, lang: str, strict: bool) -> str | None:
     na, nb = normalize(a), normalize(b)
     if not na or not nb:
         return None
     if na == nb:
         return "same"
+    if len(na) > _MAX_LEN or len(nb) > _MAX_LEN:
+        return None
+    if lang == "en" and _us_spelling(na) == _us_spelling(nb):
+        return "spelling"
+    if _strip_accents(na) == _strip_accents(nb) and not (
+        _analyse(na, lang).known and _analyse(nb, lang).known
+    ):
+        return "accents"
     if lang not in SUPPORTED_LANGUAGES:
         return None
-    if _stem(na, lang) == _stem(nb, lang):
-        return "inflection"
-    return None
+    reason = _morph_reason(na, nb, lang, strict)
+    if reason is None and lang == "en":
+        ua, ub = _us_spelling(na), _us_spelling(nb)
+        if (ua, ub) != (na, nb):
+            reason = _morph_reason(ua, ub, lang, strict)
+    return reason
+
+
+@lru_cache(maxsize=200_000)
+def _cached_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
+    try:
+        return _reason(a, b, lang, strict)
+    except Exception:  # never let an odd input or a broken data file crash a game
+        return None
+
+
+def variant_reason(a: str, b: str, lang: str = "en") -> str | None:
+    """Why ``a`` and ``b`` count as one word for clue purposes (a ``REASON_TEXT`` key), or ``None``."""
+    if not isinstance(a, str) or not isinstance(b, str) or not isinstance(lang, str):
+        return None
+    a, b = (a, b) if a <= b else (b, a)
+    return _cached_reason(a, b, lang, False)
 
 
 def is_variant(a: str, b: str, lang: str = "en") -> bool:
@@ -82,5 +263,9 @@ def is_variant(a: str, b: str, lang: str = "en") -> bool:
 
 
 def guess_reason(guess: str, word: str, lang: str = "en") -> str | None:
-    """Judge a guess against a Target or Foil (may be stricter than clue cancelling)."""
-    return variant_reason(guess, word, lang)
+    """Judge a guess against a Target or Foil: only same, spelling, accents or a lexicon inflection."""
+    if not isinstance(guess, str) or not isinstance(word, str) or not isinstance(lang, str):
+        return None
+    a, b = (guess, word) if guess <= word else (word, guess)
+    reason = _cached_reason(a, b, lang, True)
+    return reason if reason in _GUESS_REASONS else None
