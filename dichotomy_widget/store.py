@@ -104,8 +104,17 @@ class TableStore(Protocol):
 # Validation and encoding shared by both stores
 
 
+def _is_utf8(text: str) -> bool:
+    """False for strings with lone surrogates, which SQLite cannot store."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _check_table_id(table_id: object) -> str:
-    if not isinstance(table_id, str) or not table_id:
+    if not isinstance(table_id, str) or not table_id or not _is_utf8(table_id):
         raise StoreError(f"a table code must be a non-empty string, not {table_id!r}")
     return table_id
 
@@ -120,9 +129,12 @@ def _to_json(value: object, what: str) -> str:
     if not isinstance(value, dict):
         raise StoreError(f"{what} must be a dict, not {type(value).__name__}")
     try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
         raise StoreError(f"{what} is not JSON-ready: {exc}") from None
+    if not _is_utf8(text):  # lone surrogates: keep them, escaped as \udXXX
+        text = json.dumps(value, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+    return text
 
 
 def _encode_events(events: list[tuple[str, dict]]) -> list[tuple[str, str]]:
@@ -133,7 +145,7 @@ def _encode_events(events: list[tuple[str, dict]]) -> list[tuple[str, str]]:
             event_type, payload = item
         except (TypeError, ValueError):
             raise StoreError(f"event {index} must be a (type, payload) pair, not {item!r}") from None
-        if not isinstance(event_type, str) or not event_type:
+        if not isinstance(event_type, str) or not event_type or not _is_utf8(event_type):
             raise StoreError(f"event {index} needs a non-empty string type, not {event_type!r}")
         encoded.append((event_type, _to_json(payload, f"payload of event {index} ({event_type})")))
     return encoded

@@ -200,6 +200,7 @@ def test_unknown_table(store: TableStore) -> None:
         [tick(1), ("", {})],
         [tick(1), ("bad", ["not", "a", "dict"])],
         [tick(1), "not a pair"],
+        [tick(1), ("\ud800", {})],
     ],
 )
 def test_invalid_events_write_nothing(store: TableStore, events: list) -> None:
@@ -209,9 +210,19 @@ def test_invalid_events_write_nothing(store: TableStore, events: list) -> None:
     assert store.last_seq("T1") == 0
 
 
+def test_lone_surrogates_round_trip(store: TableStore) -> None:
+    store.create_table("T1", {"m": "a\udc80b"})
+    store.append("T1", 0, [("guess", {"text": "x\ud800y", "ok": "é"})])
+    assert store.table_meta("T1") == {"m": "a\udc80b"}
+    assert store.load("T1")[0].payload == {"text": "x\ud800y", "ok": "é"}
+
+
 def test_invalid_arguments(store: TableStore) -> None:
-    with pytest.raises(StoreError):
-        store.create_table("", {})
+    for bad_id in ("", "\ud800", None, 7):
+        with pytest.raises(StoreError):
+            store.create_table(bad_id, {})  # type: ignore[arg-type]
+        with pytest.raises(StoreError):
+            store.table_exists(bad_id)  # type: ignore[arg-type]
     with pytest.raises(StoreError):
         store.create_table("T2", {"x": {1, 2}})
     assert not store.table_exists("T2")
