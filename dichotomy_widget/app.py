@@ -1,0 +1,521 @@
+"""The logic of the two voila pages (host and seat), importable and testable without voila.
+
+The packaged notebooks (``dichotomy_widget/pages/host.ipynb`` and ``seat.ipynb``) are two lines each::
+
+    from dichotomy_widget.app import seat_page
+    seat_page()
+
+Voila gives a page's URL query to its kernel in the ``QUERY_STRING`` environment variable (and the full
+URL in ``VOILA_REQUEST_URL``); the table store comes from ``DICHOTOMY_STORE`` (a path or
+``sqlite:///path``; default: :func:`dichotomy_widget.store.default_store_path`).
+
+Seat page:
+    ``?table=CODE``             asks for a name and claims a seat with a fresh secret token, then writes
+                                ``?table=CODE&seat=TOKEN`` into the address bar (``history.replaceState``)
+                                so a reload resumes the same seat;
+    ``?table=CODE&seat=TOKEN``  resumes that seat;
+    no query                    asks for the table code and a name.
+    A seat page's kernel holds only that seat's widget: never the projector, the host controls or
+    another seat's view.
+
+Host page:
+    no query                    a form to create a table (deck, rounds, clue time limit); creating it
+                                writes ``?table=CODE&host=TOKEN`` into the address bar;
+    ``?table=CODE&host=TOKEN``  resumes hosting: code, join link, QR code, lobby, Start, the host
+                                controls and the projector view (``TableWidget(table, host=True)``).
+
+Every refusal (unknown code, forged token, full or started table, taken or bad name) shows a clear
+message and creates nothing. Names and codes are always rendered as text, never as HTML.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+from typing import Mapping
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+
+import anywidget
+import ipywidgets as W
+import traitlets
+
+from .decks import load_deck, packaged_decks
+from .errors import DichotomyError, SeatNotFound
+from .rules import MAX_NAME_LENGTH
+from .store import TableStore, default_store_path, open_store
+from .table import Table
+
+__all__ = ["host_page", "seat_page", "HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
+           "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
+
+#: Environment variable with the table store (path or URL) the pages use.
+STORE_ENV = "DICHOTOMY_STORE"
+#: Optional environment variable: the address of the seat page that join links point to
+#: (e.g. ``https://hub.example.org/hub/user-redirect/voila/render/dichotomy/seat.ipynb``).
+SEAT_URL_ENV = "DICHOTOMY_SEAT_URL"
+
+MAX_QUERY_VALUE = 200  # a token is 24 characters; anything much longer is not ours
+DEFAULT_ROUNDS = 13
+
+_STORES: dict[str, TableStore] = {}
+
+
+# --------------------------------------------------------------------------------------------------
+# Small helpers
+
+
+def parse_query(query: str | None) -> dict[str, str]:
+    """``"table=AB&seat=x"`` -> ``{"table": "AB", "seat": "x"}``; first value wins, junk is dropped."""
+    text = (query or "").lstrip("?")
+    out: dict[str, str] = {}
+    for key, values in parse_qs(text[:4096], keep_blank_values=True).items():
+        if key in ("table", "seat", "host") and values:
+            value = values[0].strip()
+            out[key] = value if len(value) <= MAX_QUERY_VALUE else "\x00invalid"
+    return out
+
+
+def page_store(store: "TableStore | str | os.PathLike[str] | None" = None) -> TableStore:
+    """The store the pages use: ``store``, else ``$DICHOTOMY_STORE``, else the user's data dir file.
+
+    Stores opened from a path are cached per path, so one kernel keeps one SQLite connection.
+    """
+    if store is not None and not isinstance(store, (str, os.PathLike)):
+        return store
+    where = os.fspath(store) if store is not None else (os.environ.get(STORE_ENV) or str(default_store_path()))
+    if where not in _STORES:
+        _STORES[where] = open_store(where)
+    return _STORES[where]
+
+
+def join_link(code: str, env: Mapping[str, str] | None = None) -> str:
+    """The seat page address for table ``code``.
+
+    ``$DICHOTOMY_SEAT_URL`` wins; else the host page's own address (``$VOILA_REQUEST_URL``) with
+    ``host.ipynb`` replaced by ``seat.ipynb``; else a relative ``seat.ipynb``.
+    """
+    env = os.environ if env is None else env
+    base = env.get(SEAT_URL_ENV, "").strip()
+    if not base:
+        request_url = env.get("VOILA_REQUEST_URL", "").strip()
+        if request_url:
+            parts = urlsplit(request_url)
+            path = parts.path
+            head, _, _last = path.rpartition("/")
+            path = f"{head}/seat.ipynb"
+            base = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+        else:
+            base = "seat.ipynb"
+    base = base.split("?", 1)[0].split("#", 1)[0]
+    return f"{base}?{urlencode({'table': code})}"
+
+
+def _is_loopback_link(link: str) -> bool:
+    host = (urlsplit(link).hostname or "").lower()
+    return host in ("localhost", "::1", "ip6-localhost") or host.startswith("127.")
+
+
+def qr_svg(data: str, scale: int = 6) -> str:
+    """An inline ``<svg>`` QR code of ``data`` (segno), with a white quiet zone."""
+    import io
+
+    import segno
+
+    qr = segno.make(data, error="m")
+    buf = io.BytesIO()
+    qr.save(buf, kind="svg", scale=scale, border=2, xmldecl=False, svgns=True, light="#fff", dark="#000",
+            title="Join link QR code")
+    return buf.getvalue().decode("utf-8")
+
+
+def _message_box(title: str, body: str, kind: str = "error", link: tuple[str, str] | None = None) -> W.HTML:
+    """A clear message, escaped (never HTML from users)."""
+    colour = {"error": "#a40000", "info": "#1a4d8f", "ok": "#1d6b2a"}.get(kind, "#333")
+    extra = ""
+    if link is not None:
+        extra = f'<p><a href="{html.escape(link[0], quote=True)}">{html.escape(link[1])}</a></p>'
+    return W.HTML(
+        f'<div class="dichotomy-message dichotomy-{kind}" role="{"alert" if kind == "error" else "status"}" '
+        f'style="border-left:6px solid {colour};padding:0.6em 1em;margin:0.5em 0;font-size:1.1em">'
+        f'<h2 style="margin:0 0 0.3em 0;color:{colour}">{html.escape(title)}</h2>'
+        f'<p style="margin:0">{html.escape(body)}</p>{extra}</div>'
+    )
+
+
+def _error_text(exc: BaseException) -> str:
+    if isinstance(exc, DichotomyError):
+        return exc.message
+    return "Something went wrong. Please try again, or ask the host."
+
+
+class UrlQuery(anywidget.AnyWidget):
+    """An invisible widget that writes ``query`` into the address bar with ``history.replaceState``.
+
+    Voila pages cannot run arbitrary JavaScript; this tiny widget is how a page puts the seat or host
+    token into its own URL, so a reload resumes the same seat or table.
+    """
+
+    _esm = """
+    function apply(model) {
+      const q = model.get("query");
+      if (!q) return;
+      try {
+        const url = new URL(window.location.href);
+        url.search = "?" + q;
+        window.history.replaceState(window.history.state, "", url.toString());
+      } catch (e) { /* a page without history API: the link shown on the page still works */ }
+    }
+    export default {
+      render({ model, el }) {
+        el.style.display = "none";
+        el.classList.add("dichotomy-url-query");
+        apply(model);
+        model.on("change:query", () => apply(model));
+      }
+    };
+    """
+    query = traitlets.Unicode("").tag(sync=True)
+
+
+def _widgets():
+    """The real widgets (imported lazily: they need anywidget's front end)."""
+    try:
+        from . import widgets
+    except ImportError as exc:  # TEMPORARY until widgets.py lands
+        if getattr(exc, "name", "") != "dichotomy_widget.widgets":
+            raise
+        return _Placeholders
+
+    return widgets
+
+
+class _PlaceholderSeat(W.VBox):  # TEMPORARY stand-in for widgets.SeatWidget
+    def __init__(self, table: Table, seat: "int | None", host: bool = False) -> None:
+        super().__init__()
+        self.table, self.seat, self.host = table, seat, host
+        self.out = W.HTML()
+        self.text = W.Text()
+        self.buttons = W.HBox()
+        self.children = [self.out, self.text, self.buttons]
+        table.subscribe(lambda _t: self._render())
+        self._render()
+
+    def _send(self, action: dict) -> None:
+        try:
+            self.table.act(self.seat, action)
+        except DichotomyError as exc:
+            self.out.value += f"<p>{html.escape(exc.message)}</p>"
+
+    def _render(self) -> None:
+        import json
+
+        view = self.table.view(self.seat)
+        self.view = view
+        self.out.value = f"<pre>{html.escape(json.dumps(view, indent=1)[:3000])}</pre>"
+        buttons = []
+        for kind in view["actions"]:
+            b = W.Button(description=kind)
+            if kind == "pick":
+                b.on_click(lambda _b: self._send({"type": "pick", "pair": 1}))
+            elif kind in ("clue", "guess"):
+                b.on_click(lambda _b, k=kind: self._send({"type": k, "text": self.text.value}))
+            else:
+                b.on_click(lambda _b, k=kind: self._send({"type": k}))
+            buttons.append(b)
+        self.buttons.children = buttons
+
+
+class _Placeholders:  # TEMPORARY
+    SeatWidget = _PlaceholderSeat
+
+    @staticmethod
+    def TableWidget(table: Table, host: bool = True) -> W.Widget:  # noqa: N802
+        return _PlaceholderSeat(table, None, host=host)
+
+
+# --------------------------------------------------------------------------------------------------
+# Seat page
+
+
+class SeatPage(W.VBox):
+    """The whole seat page. ``state``: ``"form"``, ``"seat"`` or ``"refused"``.
+
+    After a successful join or resume, ``seat`` is the seat id, ``widget`` the ``SeatWidget`` and
+    ``url.query`` holds ``table=CODE&seat=TOKEN``.
+    """
+
+    def __init__(self, query: str | None = None, store: "TableStore | str | None" = None) -> None:
+        super().__init__(layout=W.Layout(width="100%"))
+        self.add_class("dichotomy-seat-page")
+        self.store = page_store(store)
+        self.url = UrlQuery()
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.widget: W.Widget | None = None
+        self.state = "form"
+        self.message = ""
+        self.code_input: W.Text | None = None
+        self.name_input = W.Text(placeholder="Your name", description="Name",
+                                 layout=W.Layout(width="22em"))
+        self.name_input.add_class("dichotomy-name")
+        self.join_button = W.Button(description="Join the table", button_style="primary")
+        self.join_button.add_class("dichotomy-join")
+        self.feedback = W.Label("")
+        self.feedback.add_class("dichotomy-feedback")
+        self.join_button.on_click(lambda _b: self.join(self.name_input.value))
+        self._route(parse_query(query))
+
+    # -- routing --------------------------------------------------------------------------------
+    def _route(self, params: dict[str, str]) -> None:
+        code = params.get("table")
+        if not code:
+            self._show_form(ask_code=True)
+            return
+        try:
+            self.table = Table.open(code, self.store)
+        except DichotomyError as exc:
+            self._refuse("No such table", _error_text(exc))
+            return
+        token = params.get("seat")
+        if token is not None:
+            try:
+                seat = self.table.seat_for_token(token)
+            except SeatNotFound as exc:
+                self._refuse("This seat link is not valid", exc.message)
+                return
+            self._show_seat(seat, token)
+            return
+        if self.table.state.phase != "lobby":
+            self._refuse("This game has already started",
+                         "New players cannot join a game that has started. If you had a seat, open your "
+                         "own seat link again (the address your page had while you played).")
+            return
+        self._show_form(ask_code=False)
+
+    def _refuse(self, title: str, body: str) -> None:
+        self.state = "refused"
+        self.message = body
+        self.children = [self.url, _message_box(title, body)]
+
+    def _show_form(self, ask_code: bool) -> None:
+        self.state = "form"
+        rows: list[W.Widget] = [self.url]
+        if ask_code:
+            self.code_input = W.Text(placeholder="Table code, e.g. K7QX2M", description="Table",
+                                     layout=W.Layout(width="22em"))
+            self.code_input.add_class("dichotomy-code")
+            rows.append(W.HTML("<h2>Join a Dichotomy table</h2>"))
+            rows.append(self.code_input)
+        else:
+            assert self.table is not None
+            title = W.HTML(f"<h2>Join table {html.escape(self.table.code)}</h2>")
+            rows.append(title)
+        rows += [self.name_input, self.join_button, self.feedback]
+        self.children = rows
+
+    def _show_seat(self, seat: int, token: str) -> None:
+        assert self.table is not None
+        self.seat = seat
+        self.state = "seat"
+        self.message = ""
+        self.url.query = urlencode({"table": self.table.code, "seat": token})
+        self.widget = _widgets().SeatWidget(self.table, seat)
+        self.children = [self.url, self.widget]
+        self.table.start_watching()
+
+    # -- actions --------------------------------------------------------------------------------
+    def join(self, name: str) -> bool:
+        """Claim a seat with ``name``; True on success. A refusal sets ``feedback`` and creates nothing."""
+        if self.state != "form":
+            return False
+        if self.code_input is not None:  # no code in the link: open the typed one, every time
+            try:
+                self.table = Table.open(self.code_input.value, self.store)
+            except DichotomyError as exc:
+                self.table = None
+                return self._feedback(_error_text(exc))
+        if self.table is None:
+            return self._feedback("Type the table code first.")
+        if not isinstance(name, str) or len(name) > 10 * MAX_NAME_LENGTH:
+            return self._feedback(f"Names are at most {MAX_NAME_LENGTH} characters.")
+        try:
+            ticket = self.table.join(name)
+        except DichotomyError as exc:
+            return self._feedback(_error_text(exc))
+        except Exception:  # noqa: BLE001 - never show a traceback to a student
+            return self._feedback("Something went wrong. Please try again.")
+        self._show_seat(ticket.seat, ticket.token)
+        return True
+
+    def _feedback(self, text: str) -> bool:
+        self.message = text
+        self.feedback.value = text
+        return False
+
+
+def seat_page(query: str | None = None, store: "TableStore | str | None" = None) -> SeatPage:
+    """The seat page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
+    if query is None:
+        query = os.environ.get("QUERY_STRING", "")
+    return SeatPage(query, store=store)
+
+
+# --------------------------------------------------------------------------------------------------
+# Host page
+
+
+def _deck_options() -> list[tuple[str, str]]:
+    options = []
+    for key, title in packaged_decks().items():
+        try:
+            deck = load_deck(key)
+            options.append((f"{title} ({deck.lang}, {len(deck)} cards)", key))
+        except DichotomyError:
+            continue
+    return options
+
+
+class HostPage(W.VBox):
+    """The whole host page. ``state``: ``"create"``, ``"host"`` or ``"refused"``."""
+
+    def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
+                 env: Mapping[str, str] | None = None) -> None:
+        super().__init__(layout=W.Layout(width="100%"))
+        self.add_class("dichotomy-host-page")
+        self.store = page_store(store)
+        self.env = dict(os.environ if env is None else env)
+        self.url = UrlQuery()
+        self.table: Table | None = None
+        self.host_token: str | None = None
+        self.widget: W.Widget | None = None
+        self.state = "create"
+        self.message = ""
+        self.link = ""
+        self._route(parse_query(query))
+
+    def _route(self, params: dict[str, str]) -> None:
+        code, token = params.get("table"), params.get("host")
+        if not code and not token:
+            self._show_create()
+            return
+        try:
+            table = Table.open(code or "", self.store)
+        except DichotomyError as exc:
+            self._refuse("No such table", _error_text(exc))
+            return
+        if not table.is_host(token):
+            self._refuse("This host link is not valid",
+                         "Only the teacher who created this table can host it, with the link of the page "
+                         "that created it. You can create a new table instead.")
+            return
+        self._show_host(table, token or "")
+
+    def _refuse(self, title: str, body: str) -> None:
+        self.state = "refused"
+        self.message = body
+        self.children = [self.url, _message_box(title, body, link=("?", "Create a new table"))]
+
+    # -- create form ----------------------------------------------------------------------------
+    def _show_create(self) -> None:
+        self.state = "create"
+        options = _deck_options()
+        self.deck_input = W.Dropdown(options=options, description="Deck",
+                                     value=options[0][1] if options else None,
+                                     layout=W.Layout(width="28em"))
+        self.deck_input.add_class("dichotomy-deck")
+        self.lang_label = W.Label("")
+        self.rounds_input = W.BoundedIntText(value=DEFAULT_ROUNDS, min=1, max=DEFAULT_ROUNDS,
+                                             description="Cards")
+        self.rounds_input.add_class("dichotomy-rounds")
+        self.limit_input = W.BoundedIntText(value=0, min=0, max=3600, description="Clue time (s)",
+                                            style={"description_width": "initial"})
+        self.limit_input.add_class("dichotomy-time-limit")
+        self.create_button = W.Button(description="Create the table", button_style="primary")
+        self.create_button.add_class("dichotomy-create")
+        self.feedback = W.Label("")
+        self.feedback.add_class("dichotomy-feedback")
+        self.deck_input.observe(lambda _c: self._deck_changed(), names="value")
+        self.create_button.on_click(lambda _b: self.create())
+        self._deck_changed()
+        self.children = [
+            self.url,
+            W.HTML("<h2>Create a Dichotomy table</h2>"
+                   "<p>Choose a deck and the number of cards (one card per round). "
+                   "The clue time limit is optional: 0 means no limit (otherwise 5 to 3600 seconds).</p>"),
+            W.HBox([self.deck_input, self.lang_label]), self.rounds_input, self.limit_input,
+            self.create_button, self.feedback,
+        ]
+
+    def _deck_changed(self) -> None:
+        key = self.deck_input.value
+        if not key:
+            self.lang_label.value = "No deck is installed."
+            self.create_button.disabled = True
+            return
+        deck = load_deck(key)
+        self.lang_label.value = f"Language: {deck.lang}"
+        self.rounds_input.max = len(deck)
+        self.rounds_input.value = min(max(1, self.rounds_input.value), len(deck))
+
+    def create(self, deck: str | None = None, rounds: int | None = None, time_limit: float | None = None,
+               seed: int | None = None) -> bool:
+        """Create the table from the form (or the arguments); True on success."""
+        if self.state != "create":
+            return False
+        deck = deck if deck is not None else self.deck_input.value
+        rounds = rounds if rounds is not None else int(self.rounds_input.value)
+        if time_limit is None:
+            time_limit = float(self.limit_input.value) or None
+        try:
+            table = Table.create(deck=deck, rounds=rounds, store=self.store, time_limit=time_limit, seed=seed)
+        except DichotomyError as exc:
+            self.message = exc.message
+            self.feedback.value = exc.message
+            return False
+        assert table.host_token is not None
+        self._show_host(table, table.host_token)
+        return True
+
+    # -- hosting --------------------------------------------------------------------------------
+    def _show_host(self, table: Table, token: str) -> None:
+        self.table = table
+        self.host_token = token
+        self.state = "host"
+        self.message = ""
+        self.url.query = urlencode({"table": table.code, "host": token})
+        self.link = join_link(table.code, self.env)
+        code = html.escape(table.code)
+        link = html.escape(self.link, quote=True)
+        warn = ""
+        if _is_loopback_link(self.link):
+            warn = ('<p class="dichotomy-warning" style="color:#a40000">This link points to this computer '
+                    "only (localhost). For students on other devices, open this page with the address "
+                    "<code>dichotomy serve</code> printed for the network, or start it with "
+                    "<code>--public-url</code>.</p>")
+        self.join_info = W.HTML(
+            '<div class="dichotomy-join-info" style="display:flex;gap:2em;align-items:center;flex-wrap:wrap">'
+            f'<div class="dichotomy-qr" style="width:220px">{qr_svg(self.link)}</div>'
+            '<div><p style="margin:0">Table code</p>'
+            f'<p class="dichotomy-table-code" style="font-size:3em;font-weight:bold;letter-spacing:0.15em;'
+            f'margin:0;font-family:monospace">{code}</p>'
+            f'<p>Join link: <a class="dichotomy-join-link" href="{link}" target="_blank" '
+            f'rel="noopener">{html.escape(self.link)}</a></p>{warn}'
+            "<p>Keep this page's address private: it lets you host this table.</p></div></div>"
+        )
+        self.widget = _widgets().TableWidget(table, host=True)
+        self.children = [self.url, self.join_info, self.widget]
+        table.start_watching()
+
+
+def host_page(query: str | None = None, store: "TableStore | str | None" = None,
+              env: Mapping[str, str] | None = None) -> HostPage:
+    """The host page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
+    if query is None:
+        query = os.environ.get("QUERY_STRING", "")
+    return HostPage(query, store=store, env=env)
+
+
+def packaged_pages() -> Path:
+    """The folder with the packaged ``host.ipynb`` and ``seat.ipynb``."""
+    return Path(__file__).with_name("pages")

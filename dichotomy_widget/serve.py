@@ -1,0 +1,224 @@
+"""``dichotomy serve``: run the packaged host and seat pages with voila, for a classroom.
+
+    dichotomy serve                       # all network interfaces, port 8866, store in the user's data dir
+    dichotomy serve --ip 127.0.0.1        # this computer only (a trial run)
+    dichotomy serve --store /srv/dichotomy/tables.sqlite3 --port 8900
+    dichotomy pages ~/dichotomy           # copy host.ipynb and seat.ipynb (e.g. for JupyterHub)
+
+Voila runs as a child process in its own process group with: no tracebacks shown to students,
+idle kernels culled, no browser opened, and the store path in ``$DICHOTOMY_STORE`` for the pages.
+Ctrl-C (SIGINT) or SIGTERM stops voila (its kernels shut down) and, if it lingers, kills its group.
+
+``--ip`` defaults to ``0.0.0.0`` (every interface): students join from their own devices on the
+classroom network, which 127.0.0.1 would not allow. Use ``--ip 127.0.0.1`` to keep it on one computer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+__all__ = ["main", "voila_command", "host_url", "lan_address", "build_parser"]
+
+DEFAULT_PORT = 8866
+DEFAULT_IP = "0.0.0.0"
+CULL_IDLE_TIMEOUT = 600  # seconds without activity before an unconnected kernel is shut down
+CULL_INTERVAL = 60
+
+
+def _pages_dir() -> Path:
+    return Path(__file__).with_name("pages")
+
+
+def lan_address() -> str | None:
+    """A non-loopback IPv4 address of this computer from its host name, or None (no traffic is sent)."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return None
+    for info in infos:
+        addr = str(info[4][0])
+        if not addr.startswith("127."):
+            return addr
+    return None
+
+
+def _norm_base_url(base_url: str) -> str:
+    base = "/" + base_url.strip().strip("/")
+    return base if base == "/" else base + "/"
+
+
+def host_url(ip: str, port: int, base_url: str = "/", public_url: str | None = None) -> str:
+    """The address of the host page (to open on the teacher's computer)."""
+    if public_url:
+        root = public_url.rstrip("/") + "/"
+    else:
+        host = ip
+        if ip in ("0.0.0.0", "", "::"):
+            host = lan_address() or "localhost"
+        if ":" in host and not host.startswith("["):
+            host = f"[{host}]"
+        root = f"http://{host}:{port}{_norm_base_url(base_url)}"
+    return root + "voila/render/host.ipynb"
+
+
+def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
+                  cull_idle_timeout: int = CULL_IDLE_TIMEOUT, cull_interval: int = CULL_INTERVAL,
+                  extra: Sequence[str] = ()) -> list[str]:
+    """The voila command line ``dichotomy serve`` runs."""
+    return [
+        sys.executable, "-m", "voila", str(pages),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.port_retries=0",
+        f"--Voila.ip={ip}",
+        f"--Voila.base_url={_norm_base_url(base_url)}",
+        "--show_tracebacks=False",
+        "--strip_sources=True",
+        f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
+        f"--MappingKernelManager.cull_interval={cull_interval}",
+        "--MappingKernelManager.cull_connected=False",
+        *extra,
+    ]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dichotomy", description="Dichotomy: a cooperative classroom word game.")
+    sub = parser.add_subparsers(dest="command")
+    serve = sub.add_parser("serve", help="serve the host and seat pages with voila (for a classroom)",
+                           description="Serve the Dichotomy host and seat pages with voila.")
+    serve.add_argument("--store", default=None,
+                       help="table store: an SQLite file path or sqlite:///path (default: tables.sqlite3 in "
+                            "the user's data directory)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    serve.add_argument("--ip", default=DEFAULT_IP,
+                       help="address to listen on (default 0.0.0.0: every interface, so students on the "
+                            "classroom network can join; 127.0.0.1 for this computer only)")
+    serve.add_argument("--base-url", default="/", help="URL prefix, e.g. /dichotomy/ behind a proxy")
+    serve.add_argument("--public-url", default=None,
+                       help="address students use to reach this server (e.g. http://10.0.0.5:8866/); "
+                            "join links and QR codes use it")
+    serve.add_argument("--cull-idle-timeout", type=int, default=CULL_IDLE_TIMEOUT,
+                       help=f"seconds before an idle, unconnected kernel is shut down (default {CULL_IDLE_TIMEOUT})")
+    serve.add_argument("--voila-arg", action="append", default=[], metavar="ARG",
+                       help="extra argument passed to voila (repeatable)")
+    pages = sub.add_parser("pages", help="copy host.ipynb and seat.ipynb into a folder (e.g. for JupyterHub)")
+    pages.add_argument("dest", help="folder to copy the pages into")
+    return parser
+
+
+def _resolve_store(store: str | None) -> str:
+    from .store import default_store_path, open_store
+
+    if not store:
+        path = str(default_store_path())
+    elif "://" in store:
+        path = store
+    else:
+        path = str(Path(store).expanduser().resolve())
+    if path.strip().lower() in ("memory", ":memory:", "memory://", "mem://"):
+        raise SystemExit("dichotomy serve needs a store shared by kernels: give an SQLite file path.")
+    open_store(path).close()  # create it now: a clear error here beats one inside a page
+    return path
+
+
+def _stop(proc: subprocess.Popen, grace: float = 10.0) -> int:
+    """SIGTERM voila's process group (voila shuts its kernels down), then SIGKILL what is left."""
+    if proc.poll() is not None:
+        return proc.returncode
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    try:
+        return proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    return proc.wait()
+
+
+def serve(args: argparse.Namespace) -> int:
+    store = _resolve_store(args.store)
+    pages = _pages_dir()
+    env = dict(os.environ)
+    env["DICHOTOMY_STORE"] = store
+    # the kernels import this very package, even when it runs from a source checkout
+    package_parent = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH", "")) if p)
+    url = host_url(args.ip, args.port, args.base_url, args.public_url)
+    if args.public_url:
+        env["DICHOTOMY_SEAT_URL"] = args.public_url.rstrip("/") + "/voila/render/seat.ipynb"
+    cmd = voila_command(pages, args.port, args.ip, args.base_url,
+                        cull_idle_timeout=args.cull_idle_timeout, extra=args.voila_arg)
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+    stopping = {"signal": None}
+
+    def on_signal(signum: int, _frame: object) -> None:
+        stopping["signal"] = signum
+
+    old = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        if _wait_listening(args.ip, args.port, proc, stopping):
+            print(f"\nDichotomy is running. Table store: {store}\n"
+                  f"  Host page (open it on the teacher's computer): {url}\n"
+                  "  Students join with the link or QR code the host page shows.\n"
+                  "  Press Ctrl-C to stop.\n", flush=True)
+        while proc.poll() is None and stopping["signal"] is None:
+            time.sleep(0.2)
+        if stopping["signal"] is not None:
+            print("\nStopping Dichotomy...", flush=True)
+            _stop(proc)
+            return 0
+        return proc.returncode or 0
+    finally:
+        _stop(proc)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def _wait_listening(ip: str, port: int, proc: subprocess.Popen, stopping: dict, timeout: float = 60.0) -> bool:
+    host = "127.0.0.1" if ip in ("0.0.0.0", "", "::") else ip
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None and stopping["signal"] is None:
+        try:
+            with socket.create_connection((host, port), timeout=0.5):
+                return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
+def copy_pages(dest: str) -> int:
+    target = Path(dest).expanduser()
+    target.mkdir(parents=True, exist_ok=True)
+    for name in ("host.ipynb", "seat.ipynb"):
+        shutil.copyfile(_pages_dir() / name, target / name)
+    print(f"Copied host.ipynb and seat.ipynb to {target}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return serve(args)
+    if args.command == "pages":
+        return copy_pages(args.dest)
+    parser.print_help()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
