@@ -1,0 +1,310 @@
+"""Jupyter widgets for Dichotomy (anywidget): one seat, the projector/host screen, and pass-and-play.
+
+Who is who lives in the kernel. A widget's seat is a plain Python attribute, never a synced trait, and
+the browser can only *ask*: intents go up as custom messages ``{"id": n, "type": "clue", "text": ...}``
+and the kernel answers ``{"ack": n}`` or ``{"refused": n, "code": ..., "message": ...}``. Every synced
+trait is written by the kernel only; a state update sent by a browser is dropped and the true state is
+sent back (see :meth:`_DichotomyWidget.set_state`).
+
+What a widget syncs is exactly what :meth:`Table.view` returns for its seat (``None`` for the
+projector), so the filtering rules of ``views.py`` are the only privacy rules.
+
+Pass-and-play (:class:`PassAndPlayWidget`) shows one table on one screen. Before every private screen
+(the Drawer's pick, each writer's clue, the Guesser's guess) it drops a curtain naming the next player;
+while the curtain is down the synced ``view`` is empty. The recap and the final screen are public: they
+are shown once to everybody and one **Continue** confirms the recap for every seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from .errors import DichotomyError
+
+__all__ = ["SeatWidget", "TableWidget", "PassAndPlayWidget", "JS_DIR"]
+
+
+def _js_dir() -> Path:
+    """``js/`` inside the installed package (wheel), else the source checkout's ``js/``."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "js"
+    return packaged if packaged.is_dir() else here.parent / "js"
+
+
+JS_DIR = _js_dir()
+
+SEAT_ACTIONS = ("pick", "clue", "guess", "pass", "continue", "expire")
+HOST_ACTIONS = ("start", "reorder", "remove", "timeout", "confirm_absent", "random_pick", "end")
+INTERNAL_ERROR = "Something went wrong in the kernel; please try again."
+
+
+def _message_id(content: Any) -> Any:
+    """The intent's ``id``, echoed back only when it is a small JSON scalar."""
+    mid = content.get("id") if isinstance(content, dict) else None
+    if isinstance(mid, bool) or not isinstance(mid, (int, str)):
+        return None
+    if isinstance(mid, str) and len(mid) > 64:
+        return None
+    return mid
+
+
+def _start_watching(table: Any) -> None:
+    """Follow other kernels (voila, several tabs) when an asyncio loop is running; else do nothing."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    try:
+        table.start_watching()
+    except Exception:  # noqa: BLE001 - a store without a change feed still plays in one kernel
+        pass
+
+
+class _DichotomyWidget(anywidget.AnyWidget):
+    """Shared plumbing: kernel-owned state, message ids, acks and refusals, subscription."""
+
+    _esm = JS_DIR / "widget.js"
+    _css = JS_DIR / "widget.css"
+
+    kind = traitlets.Unicode("seat").tag(sync=True)
+    view = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, table: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._table = table
+        self._latest: dict[str, Any] = {}
+        self._syncing = False
+        self.last_reply: dict[str, Any] | None = None  # the last ack/refusal (handy in tests)
+        self._unsubscribe = table.subscribe(self._on_table_change)
+        self.on_msg(self._on_msg)
+        self._sync()
+        _start_watching(table)
+
+    # --- kernel-owned state --------------------------------------------------------------------
+    @property
+    def table(self) -> Any:
+        """The :class:`~dichotomy_widget.Table` this widget shows."""
+        return self._table
+
+    def _state(self) -> dict[str, Any]:
+        """The synced traits as the kernel wants them now (subclasses add their own)."""
+        raise NotImplementedError
+
+    def _sync(self) -> None:
+        state = self._state()
+        self._latest = state
+        self._syncing = True
+        try:
+            with self.hold_sync():
+                for name, value in state.items():
+                    setattr(self, name, value)
+        finally:
+            self._syncing = False
+
+    def _on_table_change(self, _table: Any) -> None:
+        if getattr(self, "_unsubscribe", None) is None:  # closed
+            return
+        self._sync()
+
+    @traitlets.observe("view")
+    def _restore_view(self, change: dict[str, Any]) -> None:
+        """Only the kernel writes ``view``: anything else is overwritten with the real view."""
+        if not self._syncing and change["new"] != self._latest.get("view"):
+            self._sync()
+
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """A state update from a browser: ignored, and the true values are sent back.
+
+        The front end never needs to write a trait (it sends intents as messages), so any update is
+        either a bug or a forgery. Dropping it keeps identity and hidden words in the kernel.
+        """
+        keys = [k for k in sync_data if k in self.keys]
+        if keys:
+            self.send_state(keys)
+
+    def close(self) -> None:
+        """Stop following the table, then close the widget."""
+        unsubscribe, self._unsubscribe = getattr(self, "_unsubscribe", None), None
+        if unsubscribe is not None:
+            unsubscribe()
+        super().close()
+
+    # --- messages -------------------------------------------------------------------------------
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        mid = _message_id(content)
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            self._reply({"refused": mid, "code": "invalid_action",
+                         "message": "That button sent something the game does not understand."})
+            return
+        try:
+            self._handle(content)
+        except DichotomyError as err:
+            self._reply({"refused": mid, **err.to_dict()})
+        except Exception:  # noqa: BLE001 - never leak internals (or hidden words) to the browser
+            self._reply({"refused": mid, "code": "internal_error", "message": INTERNAL_ERROR})
+        else:
+            self._reply({"ack": mid})
+
+    def _reply(self, message: dict[str, Any]) -> None:
+        self.last_reply = message
+        self.send(message)
+
+    def _handle(self, content: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    @staticmethod
+    def _action(content: dict[str, Any]) -> dict[str, Any]:
+        """The engine action inside a widget message (without the widget's ``id``)."""
+        return {k: v for k, v in content.items() if k != "id"}
+
+    def _names(self) -> list[str]:
+        return [p["name"] for p in self._table.view(None)["players"]]
+
+    def _repr_phase(self) -> str:
+        return self._table.view(None)["phase"]
+
+
+class SeatWidget(_DichotomyWidget):
+    """One seat's screen: syncs only ``table.view(seat)``; the seat id never leaves the kernel."""
+
+    def __init__(self, table: Any, seat: int) -> None:
+        self._seat = int(seat)
+        table.view(self._seat)  # SeatNotFound for an unknown seat, before any widget exists
+        super().__init__(table, kind="seat")
+
+    @property
+    def seat(self) -> int:
+        """The seat this widget plays for (read-only, kernel side)."""
+        return self._seat
+
+    def _state(self) -> dict[str, Any]:
+        return {"view": self._table.view(self._seat)}
+
+    def _handle(self, content: dict[str, Any]) -> None:
+        if content["type"] not in SEAT_ACTIONS:
+            raise DichotomyError("That is not something a player can do.", code="not_allowed")
+        self._table.act(self._seat, self._action(content))
+
+    def __repr__(self) -> str:
+        view = self._table.view(self._seat)
+        return (f"SeatWidget(table={self._table.code!r}, seat={self._seat}, "
+                f"name={view['you']['name']!r}, phase={view['phase']!r})")
+
+
+class TableWidget(_DichotomyWidget):
+    """The public screen for a projector, with the host's buttons (``host=True``).
+
+    It syncs ``table.view(None)``, which never holds a hidden word, so the Guesser may watch it.
+    """
+
+    host = traitlets.Bool(True).tag(sync=True)
+
+    def __init__(self, table: Any, host: bool = True) -> None:
+        self._host = bool(host)
+        super().__init__(table, kind="table", host=self._host)
+
+    def _state(self) -> dict[str, Any]:
+        return {"view": self._table.view(None), "host": self._host}
+
+    def _handle(self, content: dict[str, Any]) -> None:
+        if content["type"] not in HOST_ACTIONS:
+            raise DichotomyError("The projector screen only has the host's buttons.", code="not_allowed")
+        if not self._host:
+            raise DichotomyError("This screen is a projector without host buttons.", code="host_only")
+        self._table.act(None, self._action(content))
+
+    def __repr__(self) -> str:
+        return (f"TableWidget(table={self._table.code!r}, players={self._names()!r}, "
+                f"phase={self._repr_phase()!r}, host={self._host})")
+
+
+class PassAndPlayWidget(_DichotomyWidget):
+    """The whole table on one screen, with a curtain before each private screen.
+
+    The kernel decides whose screen comes next from the public view: the Drawer in ``reveal``, the
+    current writer in ``clues``, the Guesser in ``guess``. ``lobby``, ``recap`` and ``over`` are public.
+    While the curtain is down, ``view`` is empty and ``curtain`` holds only a name and a task. Tapping
+    the curtain (message ``{"type": "lift", "seat": n}``) fills ``view`` with that seat's view. When the
+    screen's owner changes, the curtain drops again. One **Continue** on the public recap confirms it for
+    every seat (message ``{"type": "continue_all"}``).
+    """
+
+    curtain = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, table: Any) -> None:
+        self._lifted: int | None = None
+        super().__init__(table, kind="pass")
+
+    @property
+    def lifted(self) -> int | None:
+        """The seat whose private screen is showing, or None (curtain down or a public screen)."""
+        return self._lifted
+
+    @staticmethod
+    def _owner(public: dict[str, Any]) -> int | None:
+        phase = public["phase"]
+        players = public["players"]
+        if phase == "reveal":
+            return next((p["seat"] for p in players if p["drawer"]), None)
+        if phase == "clues":
+            return public["turn"]
+        if phase == "guess":
+            return next((p["seat"] for p in players if p["guesser"]), None)
+        return None
+
+    def _state(self) -> dict[str, Any]:
+        public = self._table.view(None)
+        owner = self._owner(public)
+        if owner is None:
+            self._lifted = None
+            return {"view": public, "curtain": {}}
+        if self._lifted == owner:
+            return {"view": self._table.view(owner), "curtain": {}}
+        self._lifted = None
+        names = {p["seat"]: p["name"] for p in public["players"]}
+        guesser = next((p["name"] for p in public["players"] if p["guesser"]), "")
+        task = {"reveal": "pick this round's pair", "clues": "write a clue",
+                "guess": "guess the word"}[public["phase"]]
+        return {"view": {}, "curtain": {
+            "seat": owner, "name": names.get(owner, "?"), "task": task, "phase": public["phase"],
+            "guesser": guesser, "round": public["round"], "rounds": public["rounds"],
+            "score": public["score"], "deck_left": public["deck_left"], "version": public["version"],
+        }}
+
+    def _handle(self, content: dict[str, Any]) -> None:
+        kind = content["type"]
+        if kind == "lift":
+            public = self._table.view(None)
+            owner = self._owner(public)
+            if owner is None or content.get("seat") != owner:
+                self._sync()
+                raise DichotomyError("The table moved on. Check the name and tap again.", code="stale_curtain")
+            self._lifted = owner
+            self._sync()
+        elif kind == "hide":
+            self._lifted = None
+            self._sync()
+        elif kind == "continue_all":
+            public = self._table.view(None)
+            if public["phase"] != "recap":
+                raise DichotomyError("There is no recap to continue from.", code="wrong_phase")
+            for player in public["players"]:
+                if not player["confirmed"]:
+                    self._table.act(player["seat"], {"type": "continue"})
+        elif kind in ("start", "end"):
+            self._table.act(None, {"type": kind})
+        elif kind in SEAT_ACTIONS:
+            if self._lifted is None:
+                raise DichotomyError("Tap the screen with your name first.", code="curtain_down")
+            self._table.act(self._lifted, self._action(content))
+        else:
+            raise DichotomyError("That is not something this screen can do.", code="not_allowed")
+
+    def __repr__(self) -> str:
+        return (f"PassAndPlayWidget(table={self._table.code!r}, players={self._names()!r}, "
+                f"phase={self._repr_phase()!r})")

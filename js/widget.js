@@ -1,0 +1,708 @@
+// @ts-check
+/**
+ * Dichotomy widgets: one ES module for the three screens (kind = "seat" | "table" | "pass").
+ *
+ * The kernel owns every synced trait. This module only reads `view` (and `curtain`, `host`) and sends
+ * intents as custom messages `{id, type, ...}`; the kernel answers `{ack: id}` or
+ * `{refused: id, code, message}`. Every name, clue and guess is inserted as text (textContent or text
+ * nodes), never as HTML.
+ */
+
+/**
+ * @typedef {{seat: number, name: string, you: boolean, guesser: boolean, drawer: boolean,
+ *   turn: boolean, clue: string, confirmed: boolean}} Player
+ * @typedef {{seat: number, author: string, text: string|null, timeout: boolean, cause: string,
+ *   eliminated: boolean, reason: string|null, reason_text: string, matched: string[]}} RecapClue
+ * @typedef {{round: number, guesser: string, drawer: string, pair_number: number, target: string,
+ *   foil: string, clues: RecapClue[], guess: string|null, passed: boolean, cause: string,
+ *   outcome: string, outcome_text: string, reason: string|null, reason_text: string,
+ *   penalty_discarded: boolean, score_card_removed: boolean, score: number, discard: number,
+ *   deck_left: number}} Recap
+ * @typedef {{round: number, guesser: string, target: string, foil: string, guess: string|null,
+ *   outcome: string, score: number}} HistoryRow
+ * @typedef {{phase: string, round: number, rounds: number, score: number, discard: number,
+ *   deck_left: number, you: {seat: number, name: string, role: string}|null, players: Player[],
+ *   turn: number|null, status: string, actions: string[],
+ *   card: {number: number, target: string, foil: string}[]|null,
+ *   pair: {number: number, target: string, foil: string}|null,
+ *   slate: {text: string|null, timeout: boolean, eliminated: boolean}|null,
+ *   clues: string[]|null, recap: Recap|null, history: HistoryRow[],
+ *   final: {score: number, rounds: number, band: string, ended_by_host: boolean}|null,
+ *   deadline: number|null, version: number, table?: string}} View
+ * @typedef {{seat: number, name: string, task: string, phase: string, guesser: string, round: number,
+ *   rounds: number, score: number, deck_left: number, version: number}} Curtain
+ * @typedef {{get: (name: string) => any, send: (content: any) => void,
+ *   on: (event: string, cb: Function) => void, off: (event: string, cb: Function) => void}} Model
+ * @typedef {{button: HTMLButtonElement|null, slot: HTMLElement|null, input: HTMLInputElement|null,
+ *   timer: number, type: string}} Pending
+ */
+
+const REPLY_TIMEOUT_MS = 20000;
+
+/** Words a student understands for how a clue went missing. */
+const NO_CLUE_TEXT = /** @type {Record<string, string>} */ ({
+  empty: "skipped (no clue)",
+  host: "no clue (timed out by the host)",
+  time_limit: "no clue (ran out of time)",
+  clue: "no clue",
+});
+
+const OUTCOME_LABEL = /** @type {Record<string, string>} */ ({
+  correct: "Right!",
+  wrong: "Not it",
+  foil: "The Foil!",
+  pass: "Passed",
+});
+
+const MARK = /** @type {Record<string, [string, string]>} */ ({
+  submitted: ["✓", "clue in"],
+  writing: ["✎", "writing…"],
+  waiting: ["·", "waiting"],
+  timeout: ["–", "no clue"],
+});
+
+/**
+ * Create an element. Children that are strings become text nodes (never parsed as HTML).
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...(Node|string|null|undefined|false)} children
+ * @returns {HTMLElement}
+ */
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = String(value);
+    else if (key === "text") el.textContent = String(value);
+    else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "disabled" || key === "hidden") /** @type {any} */ (el)[key] = Boolean(value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return el;
+}
+
+let uidCounter = 0;
+/** @param {string} prefix */
+function uid(prefix) {
+  uidCounter += 1;
+  return `dw-${prefix}-${uidCounter}-${Math.floor(Math.random() * 1e6)}`;
+}
+
+/** A quoted word, as text. @param {string} word */
+function quoted(word) {
+  return `“${word}”`;
+}
+
+class App {
+  /**
+   * @param {Model} model
+   * @param {HTMLElement} el
+   */
+  constructor(model, el) {
+    this.model = model;
+    this.kind = String(model.get("kind") || "seat");
+    this.nextId = Math.floor(Math.random() * 1e6) * 1000;
+    /** @type {Map<number, Pending>} */
+    this.pending = new Map();
+    this.screenKey = "";
+    this.lastStatus = "";
+    /** @type {number|undefined} */
+    this.clock = undefined;
+    /** @type {number|undefined} */
+    this.expireSentFor = undefined;
+
+    this.root = h("div", { class: `dw-root dw-kind-${this.kind}`, "data-testid": "dw-root" });
+    this.header = h("header", { class: "dw-header" });
+    this.players = h("ul", { class: "dw-players", "aria-label": "Players" });
+    this.statusEl = h("p", {
+      class: "dw-status", role: "status", "aria-live": "polite", "aria-atomic": "true",
+      "data-testid": "dw-status",
+    });
+    this.notice = h("p", { class: "dw-notice", role: "alert" });
+    this.main = h("section", { class: "dw-main", "data-testid": "dw-main" });
+    this.hostBar = h("div", { class: "dw-host", role: "group", "aria-label": "Host controls" });
+    this.root.append(this.header, this.statusEl, this.players, this.notice, this.main, this.hostBar);
+    el.append(this.root);
+
+    this.onChange = () => this.render();
+    this.onMsg = (/** @type {any} */ msg) => this.receive(msg);
+    for (const name of ["change:view", "change:curtain", "change:host"]) model.on(name, this.onChange);
+    model.on("msg:custom", this.onMsg);
+    this.render();
+  }
+
+  destroy() {
+    for (const name of ["change:view", "change:curtain", "change:host"]) this.model.off(name, this.onChange);
+    this.model.off("msg:custom", this.onMsg);
+    if (this.clock !== undefined) window.clearInterval(this.clock);
+    for (const p of this.pending.values()) window.clearTimeout(p.timer);
+  }
+
+  // --- talking to the kernel ----------------------------------------------------------------------
+
+  /**
+   * Send an intent; the button shows a busy state until the kernel answers.
+   * @param {Record<string, any>} action
+   * @param {{button?: HTMLButtonElement|null, slot?: HTMLElement|null, input?: HTMLInputElement|null}} [ui]
+   */
+  act(action, ui = {}) {
+    this.nextId += 1;
+    const id = this.nextId;
+    const button = ui.button || null;
+    const input = ui.input || null;
+    if (button) {
+      if (button.getAttribute("aria-busy") === "true") return;
+      button.setAttribute("aria-busy", "true");
+      button.classList.add("dw-busy");
+    }
+    if (input) input.readOnly = true;
+    if (ui.slot) ui.slot.textContent = "";
+    this.notice.textContent = "";
+    const timer = window.setTimeout(() => {
+      this.settle(id, "No answer from the kernel yet. Is it still running? Try again.");
+    }, REPLY_TIMEOUT_MS);
+    this.pending.set(id, { button, slot: ui.slot || null, input, timer, type: String(action.type) });
+    this.model.send({ ...action, id });
+  }
+
+  /** @param {any} msg */
+  receive(msg) {
+    if (!msg || typeof msg !== "object") return;
+    if ("ack" in msg) this.settle(msg.ack, "");
+    else if ("refused" in msg) this.settle(msg.refused, String(msg.message || "That did not work."));
+  }
+
+  /**
+   * @param {any} id
+   * @param {string} error
+   */
+  settle(id, error) {
+    const p = this.pending.get(id);
+    if (!p) return; // another browser's intent (a shared kernel) or already settled
+    this.pending.delete(id);
+    window.clearTimeout(p.timer);
+    if (p.button) {
+      p.button.removeAttribute("aria-busy");
+      p.button.classList.remove("dw-busy");
+    }
+    if (p.input) p.input.readOnly = false;
+    if (!error || p.type === "expire") return;
+    const slot = p.slot && p.slot.isConnected ? p.slot : this.notice;
+    slot.textContent = error;
+    if (p.input && p.input.isConnected) {
+      p.input.focus();
+      p.input.select();
+    }
+  }
+
+  // --- rendering ----------------------------------------------------------------------------------
+
+  render() {
+    const view = /** @type {View} */ (this.model.get("view") || {});
+    const curtain = /** @type {Curtain} */ (this.model.get("curtain") || {});
+    const curtainDown = this.kind === "pass" && curtain && typeof curtain.seat === "number";
+    this.root.classList.toggle("dw-curtained", Boolean(curtainDown));
+    if (curtainDown) {
+      this.renderCurtain(curtain);
+      return;
+    }
+    if (!view || !view.phase) {
+      this.header.replaceChildren(h("span", { class: "dw-title", text: "Dichotomy" }));
+      this.setStatus("Connecting to the table…", true);
+      this.main.replaceChildren();
+      return;
+    }
+    this.root.dataset.phase = view.phase;
+    this.renderHeader(view);
+    this.renderPlayers(view);
+    const mine = view.actions.length > 0 && view.you !== null;
+    const waiting = !mine && !["lobby", "over", "recap"].includes(view.phase);
+    this.setStatus(view.status, waiting);
+    const key = JSON.stringify([
+      this.kind, view.phase, view.round, view.you && view.you.role, view.actions, view.card, view.pair,
+      view.slate, view.clues, view.recap && view.recap.round, view.final, view.deadline !== null,
+      this.kind === "table" ? view.players.map((p) => p.confirmed) : null,
+    ]);
+    if (key !== this.screenKey) {
+      const hadFocus = this.root.contains(document.activeElement);
+      const nothingFocused = !document.activeElement || document.activeElement === document.body;
+      this.screenKey = key;
+      this.main.replaceChildren(this.buildScreen(view));
+      const target = /** @type {HTMLElement|null} */ (this.main.querySelector("[data-autofocus]"));
+      if (target && (hadFocus || nothingFocused)) target.focus({ preventScroll: true });
+    }
+    this.renderHost(view);
+    this.startClock(view);
+  }
+
+  /**
+   * @param {string} text
+   * @param {boolean} waiting
+   */
+  setStatus(text, waiting) {
+    this.statusEl.classList.toggle("dw-waiting", waiting);
+    if (text !== this.lastStatus) {
+      this.lastStatus = text;
+      this.statusEl.textContent = text; // the live region announces only real changes
+    }
+  }
+
+  /** @param {View} view */
+  renderHeader(view) {
+    /** @param {string} label @param {string|number} value @param {string} name */
+    const stat = (label, value, name) =>
+      h("span", { class: "dw-stat", "data-stat": name },
+        h("span", { class: "dw-stat-label", text: label }), " ",
+        h("span", { class: "dw-stat-value", text: String(value) }));
+    const title = view.you
+      ? h("span", { class: "dw-title" }, "Dichotomy", h("span", { class: "dw-you", text: ` · ${view.you.name}` }))
+      : h("span", { class: "dw-title", text: this.kind === "table" ? "Dichotomy · table" : "Dichotomy" });
+    const stats = h("span", { class: "dw-stats" },
+      stat("Round", view.phase === "lobby" ? `– of ${view.rounds}` : `${view.round} of ${view.rounds}`, "round"),
+      stat("Score", view.score, "score"),
+      stat("Discarded", view.discard, "discard"),
+      stat("Cards left", view.deck_left, "deck"));
+    const code = this.kind === "table" && view.table ? h("span", { class: "dw-code", text: `Table ${view.table}` }) : null;
+    const hide = this.kind === "pass" && view.you
+      ? h("button", { class: "dw-button dw-quiet", type: "button", onclick: () => this.act({ type: "hide" }) }, "Hide my screen")
+      : null;
+    this.header.replaceChildren(title, code || "", stats, hide || "");
+  }
+
+  /** @param {View} view */
+  renderPlayers(view) {
+    const items = view.players.map((p) => {
+      const badges = [];
+      if (p.guesser) badges.push(h("span", { class: "dw-badge dw-badge-guesser", text: "Guesser" }));
+      if (p.drawer) badges.push(h("span", { class: "dw-badge dw-badge-drawer", text: "Drawer" }));
+      const mark = p.clue ? MARK[p.clue] : null;
+      const done = view.phase === "recap" && p.confirmed;
+      const state = mark
+        ? h("span", { class: `dw-mark dw-mark-${p.clue}`, "data-mark": p.clue },
+          h("span", { "aria-hidden": "true", text: mark[0] }), ` ${mark[1]}`)
+        : done ? h("span", { class: "dw-mark dw-mark-submitted", "data-mark": "confirmed" },
+          h("span", { "aria-hidden": "true", text: "✓" }), " read")
+          : h("span", { class: "dw-mark" });
+      return h("li", {
+        class: `dw-player${p.you ? " dw-me" : ""}${p.turn ? " dw-turn" : ""}${p.guesser ? " dw-is-guesser" : ""}`,
+        "data-seat": p.seat, "data-testid": `player-${p.name}`,
+      }, h("span", { class: "dw-name", text: p.name + (p.you ? " (you)" : "") }), ...badges, state);
+    });
+    this.players.replaceChildren(...items);
+  }
+
+  /** @param {View} view */
+  renderHost(view) {
+    if (this.kind !== "table" || !this.model.get("host")) {
+      this.hostBar.replaceChildren();
+      this.hostBar.hidden = true;
+      return;
+    }
+    this.hostBar.hidden = false;
+    const key = JSON.stringify([view.phase, view.actions, view.turn, view.players.map((p) => [p.name, p.confirmed, p.drawer, p.guesser])]);
+    if (this.hostBar.dataset.key === key) return;
+    this.hostBar.dataset.key = key;
+    const name = (/** @type {(p: Player) => boolean} */ test) => (view.players.find(test) || { name: "?" }).name;
+    const slot = h("p", { class: "dw-error", role: "alert" });
+    /** @param {string} label @param {Record<string, any>} action @param {string} [confirmLabel] */
+    const button = (label, action, confirmLabel) => {
+      const b = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button dw-host-button", type: "button", "data-action": action.type }, label));
+      let armed = false;
+      b.addEventListener("click", () => {
+        if (confirmLabel && !armed) {
+          armed = true;
+          b.textContent = confirmLabel;
+          return;
+        }
+        this.act(action, { button: b, slot });
+      });
+      return b;
+    };
+    const buttons = [];
+    const a = view.actions;
+    if (a.includes("start")) buttons.push(button("Start the game", { type: "start" }));
+    if (a.includes("random_pick")) buttons.push(button(`Pick a pair at random for ${name((p) => p.drawer)}`, { type: "random_pick" }));
+    if (a.includes("timeout")) {
+      if (view.phase === "clues") {
+        const writer = name((p) => p.turn);
+        buttons.push(button(`Time out ${writer} (no clue)`, { type: "timeout" }));
+      } else {
+        buttons.push(button(`Time out ${name((p) => p.guesser)} (counts as a pass)`, { type: "timeout" }));
+      }
+    }
+    if (a.includes("confirm_absent")) {
+      const missing = view.players.filter((p) => !p.confirmed).map((p) => p.name).join(", ");
+      buttons.push(button(`Continue for ${missing || "everyone"}`, { type: "confirm_absent" }));
+    }
+    if (a.includes("end")) buttons.push(button("End the game", { type: "end" }, "Really end the game? Press again"));
+    this.hostBar.replaceChildren(h("span", { class: "dw-host-label", text: "Host" }), ...buttons, slot);
+  }
+
+  /** @param {Curtain} curtain */
+  renderCurtain(curtain) {
+    const key = JSON.stringify(["curtain", curtain.seat, curtain.version]);
+    this.header.replaceChildren(h("span", { class: "dw-title", text: "Dichotomy" }),
+      h("span", { class: "dw-stats" },
+        h("span", { class: "dw-stat" }, h("span", { class: "dw-stat-label", text: "Round" }), " ",
+          h("span", { class: "dw-stat-value", text: `${curtain.round} of ${curtain.rounds}` })),
+        h("span", { class: "dw-stat" }, h("span", { class: "dw-stat-label", text: "Score" }), " ",
+          h("span", { class: "dw-stat-value", text: String(curtain.score) }))));
+    this.players.replaceChildren();
+    this.hostBar.replaceChildren();
+    this.setStatus(`Hand the screen to ${curtain.name}.`, false);
+    if (key === this.screenKey) return;
+    const hadFocus = this.root.contains(document.activeElement);
+    const nothingFocused = !document.activeElement || document.activeElement === document.body;
+    this.screenKey = key;
+    const slot = h("p", { class: "dw-error", role: "alert" });
+    const lift = /** @type {HTMLButtonElement} */ (h("button", {
+      class: "dw-curtain-button", type: "button", "data-autofocus": true, "data-testid": "curtain",
+    },
+    h("span", { class: "dw-curtain-big", text: `Hand the screen to ${curtain.name}, then tap to show` }),
+    h("span", { class: "dw-curtain-small", text: `${curtain.name}: it is your turn to ${curtain.task}.` })));
+    lift.addEventListener("click", () => this.act({ type: "lift", seat: curtain.seat }, { button: lift, slot }));
+    const guesserNote = curtain.guesser && curtain.guesser !== curtain.name
+      ? h("p", { class: "dw-curtain-note", text: `${curtain.guesser} is guessing this round: ${curtain.guesser}, look away until you are called.` })
+      : null;
+    this.main.replaceChildren(h("div", { class: "dw-curtain" }, lift, guesserNote || "", slot));
+    if (hadFocus || nothingFocused) lift.focus({ preventScroll: true });
+  }
+
+  /**
+   * @param {View} view
+   * @returns {HTMLElement}
+   */
+  buildScreen(view) {
+    const role = view.you ? view.you.role : "public";
+    switch (view.phase) {
+      case "lobby": return this.lobbyScreen(view);
+      case "reveal":
+        if (view.card && view.actions.includes("pick")) return this.pickScreen(view);
+        if (role === "guesser") return this.guesserWaitScreen(view);
+        return this.waitScreen(view, "The Drawer is choosing one of five pairs.");
+      case "clues":
+        if (role === "guesser") return this.guesserWaitScreen(view);
+        if (role === "public") return this.waitScreen(view, "Clues are being written, one at a time.");
+        return this.writerScreen(view);
+      case "guess":
+        if (role === "guesser") return this.guessScreen(view);
+        return this.watchGuessScreen(view);
+      case "recap": return this.recapScreen(view);
+      case "over": return this.finalScreen(view);
+      default: return h("p", { text: view.status });
+    }
+  }
+
+  /** @param {View} view */
+  lobbyScreen(view) {
+    const names = view.players.length;
+    const box = h("div", { class: "dw-panel dw-lobby" },
+      h("h2", { class: "dw-h", text: "Waiting to start" }),
+      h("p", { text: `${names} player${names === 1 ? "" : "s"} at the table. Dichotomy needs 3 to 7.` }));
+    if (this.kind === "pass") {
+      if (view.actions.includes("start")) {
+        const slot = h("p", { class: "dw-error", role: "alert" });
+        const b = /** @type {HTMLButtonElement} */ (h("button", {
+          class: "dw-button dw-primary", type: "button", "data-autofocus": true, "data-action": "start",
+        }, "Start the game"));
+        b.addEventListener("click", () => this.act({ type: "start" }, { button: b, slot }));
+        box.append(h("p", { text: "Sit together around this screen. Each private screen is behind a curtain: pass the screen to the player it names." }), b, slot);
+      } else {
+        box.append(h("p", { text: "Add players in the notebook with table.join(\"Name\"), then come back here." }));
+      }
+    } else if (this.kind === "seat") {
+      box.append(h("p", { text: "The host starts the game when everyone is here." }));
+    }
+    return box;
+  }
+
+  /** @param {View} view */
+  pickScreen(view) {
+    const slot = h("p", { class: "dw-error", role: "alert" });
+    const list = h("ol", { class: "dw-pairs", "aria-label": "Pairs on this card" });
+    /** @type {HTMLButtonElement[]} */
+    const buttons = [];
+    for (const pair of view.card || []) {
+      const b = /** @type {HTMLButtonElement} */ (h("button", {
+        class: "dw-pair", type: "button", "data-pair": pair.number,
+        "aria-label": `Pair ${pair.number}: Target ${pair.target}, Foil ${pair.foil}`,
+        "data-autofocus": pair.number === 1 ? true : null,
+      },
+      h("span", { class: "dw-pair-number", text: String(pair.number) }),
+      h("span", { class: "dw-pair-words" },
+        h("span", { class: "dw-target" }, h("span", { class: "dw-word-label", text: "Target " }), pair.target),
+        h("span", { class: "dw-foil" }, h("span", { class: "dw-word-label", text: "Foil " }), pair.foil))));
+      b.addEventListener("click", () => this.act({ type: "pick", pair: pair.number }, { button: b, slot }));
+      buttons.push(b);
+      list.append(h("li", {}, b));
+    }
+    list.addEventListener("keydown", (ev) => {
+      const n = Number(/** @type {KeyboardEvent} */ (ev).key);
+      if (n >= 1 && n <= buttons.length) buttons[n - 1].click();
+    });
+    return h("div", { class: "dw-panel" },
+      h("h2", { class: "dw-h", text: "You are the Drawer: pick one pair" }),
+      h("p", { class: "dw-help", text: "Your team writes clues for the Target. The Guesser must not say the Foil. Press 1 to 5 or click a pair." }),
+      list, slot);
+  }
+
+  /** @param {View} view */
+  guesserWaitScreen(view) {
+    return h("div", { class: "dw-panel dw-guesser-wait" },
+      h("div", { class: "dw-eye", "aria-hidden": "true", text: "◉" }),
+      h("h2", { class: "dw-h", text: "You are guessing this round" }),
+      h("p", { text: "The others are choosing a word and writing clues. Don't look at their screens." }),
+      h("p", { class: "dw-help", text: "Your guess box appears here when the clues are ready." }),
+      this.writerProgress(view));
+  }
+
+  /**
+   * @param {View} view
+   * @param {string} text
+   */
+  waitScreen(view, text) {
+    return h("div", { class: "dw-panel dw-wait" },
+      h("p", { class: "dw-big-status", text: view.status }),
+      h("p", { class: "dw-help", text }),
+      view.phase === "clues" ? this.writerProgress(view) : "");
+  }
+
+  /** Who has written, in writing order (names and marks only). @param {View} view */
+  writerProgress(view) {
+    const writers = view.players.filter((p) => p.clue);
+    if (!writers.length) return h("span");
+    return h("ul", { class: "dw-progress", "aria-label": "Clues so far" }, ...writers.map((p) => {
+      const mark = MARK[p.clue] || ["", ""];
+      return h("li", { class: `dw-slot dw-slot-${p.clue}`, "data-mark": p.clue },
+        h("span", { class: "dw-slot-mark", "aria-hidden": "true", text: mark[0] }),
+        h("span", { class: "dw-name", text: p.name }), h("span", { class: "dw-slot-state", text: mark[1] }));
+    }));
+  }
+
+  /** @param {View} view */
+  pairBox(view) {
+    if (!view.pair) return h("span");
+    return h("div", { class: "dw-pairbox", "aria-label": "This round's pair" },
+      h("span", { class: "dw-pairbox-item dw-target" }, h("span", { class: "dw-word-label", text: "Target" }),
+        h("span", { class: "dw-word", "data-testid": "target", text: view.pair.target })),
+      h("span", { class: "dw-pairbox-item dw-foil" }, h("span", { class: "dw-word-label", text: "Foil" }),
+        h("span", { class: "dw-word", "data-testid": "foil", text: view.pair.foil })));
+  }
+
+  /**
+   * A text box with its submit button and inline error slot. Enter submits; an empty submit asks
+   * once more before it sends (a skipped clue or a pass).
+   * @param {{label: string, send: string, empty: string, confirmEmpty: string, testid: string,
+   *   action: (text: string) => Record<string, any>, extra?: HTMLElement[]}} opts
+   */
+  entry(opts) {
+    const id = uid("in");
+    const errId = uid("err");
+    const slot = h("p", { class: "dw-error", id: errId, role: "alert" });
+    const input = /** @type {HTMLInputElement} */ (h("input", {
+      id, class: "dw-input", type: "text", maxlength: 40, autocomplete: "off", autocapitalize: "off",
+      spellcheck: "false", "aria-describedby": errId, "data-autofocus": true, "data-testid": opts.testid,
+    }));
+    const button = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button dw-primary", type: "submit" }));
+    let armed = false;
+    const label = () => {
+      button.textContent = armed ? opts.confirmEmpty : input.value.trim() ? opts.send : opts.empty;
+    };
+    label();
+    input.addEventListener("input", () => {
+      armed = false;
+      slot.textContent = "";
+      label();
+    });
+    const form = h("form", { class: "dw-entry", novalidate: true },
+      h("label", { class: "dw-label", for: id, text: opts.label }),
+      h("div", { class: "dw-entry-row" }, input, button, ...(opts.extra || [])), slot);
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const text = input.value.trim();
+      if (!text && !armed) {
+        armed = true;
+        label();
+        slot.textContent = `Nothing typed. Press Enter or “${opts.confirmEmpty}” again to confirm.`;
+        return;
+      }
+      armed = false;
+      this.act(opts.action(text), { button, slot, input });
+      label();
+    });
+    return { form, input, slot, button };
+  }
+
+  /** @param {View} view */
+  writerScreen(view) {
+    const panel = h("div", { class: "dw-panel dw-writer" }, this.pairBox(view));
+    if (view.actions.includes("clue")) {
+      const entry = this.entry({
+        label: "Your clue: one word that leads to the Target (not the Foil)",
+        send: "Send clue", empty: "Skip (no clue)", confirmEmpty: "Yes, skip my clue", testid: "clue-input",
+        action: (text) => ({ type: "clue", text }),
+      });
+      panel.append(entry.form);
+      if (view.deadline) panel.append(h("p", { class: "dw-clock", "data-deadline": view.deadline }));
+    } else if (view.slate) {
+      panel.append(h("p", { class: "dw-slate" }, view.slate.timeout
+        ? "You gave no clue this round."
+        : h("span", {}, "Your clue: ", h("strong", { class: "dw-word", text: view.slate.text || "" }))));
+    } else {
+      panel.append(h("p", { class: "dw-help", text: "Think of a clue now; you can type it when it's your turn. If someone writes the same clue, both are eliminated." }));
+    }
+    panel.append(this.writerProgress(view));
+    return panel;
+  }
+
+  /** @param {string[]|null} clues @param {string} label */
+  clueChips(clues, label) {
+    const list = clues || [];
+    if (!list.length) {
+      return h("p", { class: "dw-noclues", text: "No clues survived: every clue was eliminated." });
+    }
+    return h("ul", { class: "dw-clues", "aria-label": label }, ...list.map((c) => h("li", { class: "dw-clue", text: c })));
+  }
+
+  /** @param {View} view */
+  guessScreen(view) {
+    const pass = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button", type: "button", "data-action": "pass" }, "Pass"));
+    const entry = this.entry({
+      label: "Your guess", send: "Guess", empty: "Pass", confirmEmpty: "Yes, pass",
+      testid: "guess-input", action: (text) => (text ? { type: "guess", text } : { type: "pass" }), extra: [pass],
+    });
+    pass.addEventListener("click", () => this.act({ type: "pass" }, { button: pass, slot: entry.slot, input: entry.input }));
+    return h("div", { class: "dw-panel dw-guess" },
+      h("h2", { class: "dw-h", text: "Your turn to guess" }),
+      this.clueChips(view.clues, "Clues for you"),
+      h("p", { class: "dw-help", text: "One word. Beware the Foil: guessing it costs a scored card. Passing costs nothing." }),
+      entry.form);
+  }
+
+  /** @param {View} view */
+  watchGuessScreen(view) {
+    const panel = h("div", { class: "dw-panel dw-watch" }, this.pairBox(view),
+      h("h3", { class: "dw-h3", text: "The Guesser sees these clues" }),
+      this.clueChips(view.clues, "Surviving clues"));
+    const s = view.slate;
+    if (s) {
+      panel.append(h("p", { class: `dw-slate${s.eliminated ? " dw-eliminated" : ""}` },
+        s.timeout ? "You gave no clue this round."
+          : s.eliminated ? h("span", {}, "Your clue ", h("s", { text: s.text || "" }), " was eliminated: it matched another clue.")
+            : h("span", {}, "Your clue ", h("strong", { text: s.text || "" }), " survived.")));
+    }
+    return panel;
+  }
+
+  /** @param {Recap} r */
+  recapBlock(r) {
+    const clues = h("ul", { class: "dw-recap-clues", "aria-label": "Clues" }, ...r.clues.map((c) => {
+      const li = h("li", { class: `dw-recap-clue${c.eliminated ? " dw-eliminated" : ""}${c.timeout ? " dw-timeout" : ""}` },
+        h("span", { class: "dw-author", text: `${c.author}:` }), " ");
+      if (c.timeout) {
+        li.append(h("span", { class: "dw-noclue", text: NO_CLUE_TEXT[c.cause] || "no clue" }));
+      } else if (c.eliminated) {
+        const why = c.reason_text || "it matched another clue";
+        const withWhom = c.matched.length ? ` (same as ${c.matched.join(", ")})` : "";
+        li.append(h("s", { class: "dw-word", text: c.text || "" }), " ",
+          h("span", { class: "dw-reason", text: `eliminated: ${why}${withWhom}` }));
+      } else {
+        li.append(h("strong", { class: "dw-word", text: c.text || "" }));
+      }
+      return li;
+    }));
+    let guessLine;
+    if (r.passed) {
+      guessLine = r.cause === "host" ? `${r.guesser} was timed out by the host (counts as a pass).` : `${r.guesser} passed.`;
+    } else {
+      guessLine = `${r.guesser} guessed ${quoted(r.guess || "")}.`;
+    }
+    const extras = [];
+    if (r.penalty_discarded) extras.push("The next card was discarded as a penalty.");
+    if (r.score_card_removed) extras.push("One scored card was lost.");
+    return h("div", { class: "dw-recap", "data-testid": "recap" },
+      h("h2", { class: "dw-h", text: `Round ${r.round}` }),
+      h("p", { class: "dw-recap-pair" },
+        h("span", { class: "dw-target" }, h("span", { class: "dw-word-label", text: "Target " }), h("strong", { text: r.target })), " ",
+        h("span", { class: "dw-foil" }, h("span", { class: "dw-word-label", text: "Foil " }), h("strong", { text: r.foil })), " ",
+        h("span", { class: "dw-help", text: `(pair ${r.pair_number}, picked by ${r.drawer})` })),
+      clues,
+      h("p", { class: "dw-guessline", text: guessLine }),
+      h("p", { class: `dw-outcome dw-outcome-${r.outcome}`, "data-outcome": r.outcome },
+        h("strong", { text: OUTCOME_LABEL[r.outcome] || r.outcome }), " ", r.outcome_text,
+        r.reason_text && r.outcome === "correct" ? ` (${r.reason_text})` : ""),
+      extras.length ? h("p", { class: "dw-help", text: extras.join(" ") }) : "",
+      h("p", { class: "dw-recap-stats", text: `Score ${r.score} · Discarded ${r.discard} · Cards left ${r.deck_left}` }));
+  }
+
+  /** @param {View} view */
+  recapScreen(view) {
+    const panel = h("div", { class: "dw-panel" });
+    if (view.recap) panel.append(this.recapBlock(view.recap));
+    const slot = h("p", { class: "dw-error", role: "alert" });
+    const last = view.deck_left === 0;
+    if (this.kind === "pass" && view.actions.includes("confirm_absent")) {
+      const b = /** @type {HTMLButtonElement} */ (h("button", {
+        class: "dw-button dw-primary", type: "button", "data-autofocus": true, "data-action": "continue",
+      }, last ? "See the final score" : "Continue (for everyone)"));
+      b.addEventListener("click", () => this.act({ type: "continue_all" }, { button: b, slot }));
+      panel.append(b, slot);
+    } else if (view.actions.includes("continue")) {
+      const b = /** @type {HTMLButtonElement} */ (h("button", {
+        class: "dw-button dw-primary", type: "button", "data-autofocus": true, "data-action": "continue",
+      }, "Continue"));
+      b.addEventListener("click", () => this.act({ type: "continue" }, { button: b, slot }));
+      panel.append(b, slot);
+    }
+    return panel;
+  }
+
+  /** @param {View} view */
+  finalScreen(view) {
+    const f = view.final || { score: view.score, rounds: view.rounds, band: "", ended_by_host: false };
+    const rows = (view.history || []).map((r) => h("li", { class: `dw-history-row dw-outcome-${r.outcome}` },
+      h("span", { class: "dw-history-round", text: `Round ${r.round}` }),
+      h("span", { class: "dw-history-pair" }, h("strong", { text: r.target }), " / ", r.foil),
+      h("span", { class: "dw-history-guess", text: `${r.guesser}: ${r.guess ? quoted(r.guess) : "passed"}` }),
+      h("span", { class: "dw-history-outcome", text: `${OUTCOME_LABEL[r.outcome] || r.outcome} · score ${r.score}` })));
+    return h("div", { class: "dw-panel dw-final", "data-testid": "final" },
+      h("h2", { class: "dw-h", text: "Game over" }),
+      h("p", { class: "dw-final-score" }, h("span", { class: "dw-final-number", text: String(f.score) }),
+        h("span", { text: ` of ${f.rounds} cards scored` })),
+      h("p", { class: "dw-band", text: f.band }),
+      f.ended_by_host ? h("p", { class: "dw-help", text: "The host ended the game early." }) : "",
+      rows.length ? h("h3", { class: "dw-h3", text: "Round by round" }) : "",
+      rows.length ? h("ol", { class: "dw-history" }, ...rows) : "",
+      view.recap ? h("details", { class: "dw-last-recap" }, h("summary", { text: "Last round in detail" }), this.recapBlock(view.recap)) : "");
+  }
+
+  /** A countdown while a writer has a time limit; the writer's screen reports the expiry. @param {View} view */
+  startClock(view) {
+    if (this.clock !== undefined) window.clearInterval(this.clock);
+    this.clock = undefined;
+    if (!view.deadline || view.phase !== "clues") return;
+    const deadline = view.deadline;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
+      for (const el of this.main.querySelectorAll(".dw-clock")) el.textContent = `${left} s left`;
+      if (left === 0 && view.actions.includes("clue") && this.expireSentFor !== deadline) {
+        this.expireSentFor = deadline;
+        window.setTimeout(() => this.act({ type: "expire" }), 1000);
+      }
+    };
+    tick();
+    this.clock = window.setInterval(tick, 1000);
+  }
+}
+
+/** @param {{model: Model, el: HTMLElement}} ctx */
+function render({ model, el }) {
+  const app = new App(model, el);
+  return () => app.destroy();
+}
+
+export default { render };
