@@ -1,0 +1,180 @@
+"""Property-based playthroughs: thousands of random games of 3 to 7 seats, checked after every event.
+
+After every event: cards are conserved; folding the event's JSON round-trip gives the same state
+(replay equals state); no view holds a word its seat may not see yet. Every game ends. Refused
+actions change nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dichotomy_widget import rules
+from dichotomy_widget.errors import RuleViolation
+from dichotomy_widget.events import GameStarted, SeatJoined, TableCreated, event_from_dict
+from dichotomy_widget.views import seat_view
+
+EXAMPLES = int(os.environ.get("DICHOTOMY_PROPERTY_EXAMPLES", "1500"))
+POOL = ["poolamber", "poolcobalt"]  # shared clue words, to make clues cancel
+
+
+def word(card: int, pair: int, side: str) -> str:
+    return f"w{card:02d}{'tf'[side == 'f']}{pair}x"
+
+
+def synthetic_cards(n: int) -> tuple:
+    return tuple(tuple((word(c, p, "t"), word(c, p, "f")) for p in range(5)) for c in range(n))
+
+
+def quoted(text: str) -> str:
+    return json.dumps(text)
+
+
+class Game:
+    """A game driven through decide/evolve, checking invariants after each event."""
+
+    def __init__(self, seats: int, rounds: int, seed: int, time_limit: float | None) -> None:
+        self.state = rules.initial_state()
+        self.mirror = rules.initial_state()  # folded from JSON round-tripped events
+        self.events = []
+        self.apply([TableCreated(seed=seed, lang="en", rounds=rounds, deck_name="synthetic",
+                                 cards=synthetic_cards(rounds + 3), time_limit=time_limit)])
+        for i in range(seats):
+            self.apply([SeatJoined(seat=i, name=f"P{i}", token_hash=f"h{i}")])
+
+    def apply(self, events) -> None:
+        for event in events:
+            self.state = rules.evolve(self.state, event)
+            payload = json.loads(json.dumps(event.payload()))
+            self.mirror = rules.evolve(self.mirror, event_from_dict(event.type, payload))
+            self.events.append(event)
+            self.check()
+
+    def act(self, seat, action, now: float = 0.0) -> bool:
+        before = self.state
+        try:
+            events = rules.decide(self.state, rules.parse_action(seat, action, now))
+        except RuleViolation as err:
+            assert self.state is before
+            assert err.code and err.message
+            self.check_error(err)
+            return False
+        self.apply(events)
+        return True
+
+    # --- invariants -------------------------------------------------------------------------
+    def check(self) -> None:
+        s = self.state
+        assert self.mirror == s
+        if s.dealt:
+            assert len(s.round_deck) + len(s.score_pile) + len(s.discard_pile) + s.in_play == s.dealt
+        for seat in (None, *s.order):
+            self.check_view(seat, json.dumps(seat_view(s, seat)))
+
+    def hidden_words(self, seat) -> set[str]:
+        """Words ``seat`` must not see in the current state."""
+        s = self.state
+        hidden: set[str] = set()
+        if s.current is not None:
+            locked = s.pair is not None and s.phase in ("clues", "guess")
+            for i, (t, f) in enumerate(s.current):
+                sees_card = s.drawer_can_pick and seat == s.drawer
+                sees_pair = locked and i == s.pair and seat is not None and seat != s.guesser
+                if not (sees_card or sees_pair):
+                    hidden |= {t, f}
+        if s.phase == "clues":
+            mine = {c.text for c in s.clues if c.seat == seat}
+            hidden |= {c.text for c in s.clues if c.text and c.seat != seat and c.text not in mine}
+        if s.phase == "guess":
+            survivors = {c.text for c in s.clues if c.text and not c.eliminated}
+            mine = {c.text for c in s.clues if c.seat == seat}
+            hidden |= {c.text for c in s.clues if c.text and c.eliminated} - survivors - mine
+        return hidden
+
+    def check_view(self, seat, text: str) -> None:
+        for w in self.hidden_words(seat):
+            assert quoted(w) not in text, (seat, self.state.phase, w)
+        if self.state.phase == "guess" and seat in (None, self.state.guesser):
+            view = json.loads(text)
+            assert view["slate"] is None and view["recap"] is None
+            assert all(isinstance(c, str) for c in view["clues"])
+
+    def check_error(self, err: RuleViolation) -> None:
+        s = self.state
+        for w in (s.target, s.foil):
+            if w:
+                assert w not in err.message
+        for c in s.clues:
+            if c.text:
+                assert c.text not in err.message
+
+
+def clue_text(rng: random.Random, s: rules.GameState) -> str:
+    roll = rng.random()
+    if roll < 0.08:
+        return s.target
+    if roll < 0.12:
+        return s.foil.upper()
+    if roll < 0.16:
+        return "two words"
+    if roll < 0.25:
+        return ""
+    if roll < 0.55:
+        return rng.choice(POOL)
+    return f"u{s.round}s{s.current_writer}{rng.randrange(1000)}z"
+
+
+def guess_text(rng: random.Random, s: rules.GameState) -> str:
+    return rng.choice([s.target, s.foil, "nothingmatches", "", s.target.upper()])
+
+
+def play(seats: int, rounds: int, seed: int, rng: random.Random, time_limit: float | None) -> Game:
+    game = Game(seats, rounds, seed, time_limit)
+    assert game.act(None, {"type": "start"})
+    assert isinstance(game.events[-1], GameStarted)
+    clock = 1000.0
+    for _ in range(rounds * (seats + 6) * 6):
+        s = game.state
+        if s.phase == "over":
+            break
+        clock += rng.choice([1.0, 5.0, 40.0])
+        if rng.random() < 0.1:  # a stray action from anyone: may be refused, must never corrupt
+            seat = rng.choice((None, *s.order))
+            kind = rng.choice(["pick", "clue", "guess", "pass", "continue", "timeout", "confirm_absent",
+                               "random_pick", "expire", "start"])
+            game.act(seat, {"type": kind, "pair": rng.randint(0, 6), "text": clue_text(rng, s) if s.pair is not None else "x"}, clock)
+            continue
+        if rng.random() < 0.002:
+            assert game.act(None, {"type": "end"})
+            continue
+        actors = [(seat, a) for seat in s.order for a in rules.allowed_actions(s, seat)]
+        if rng.random() < 0.05 or not actors:
+            host = [a for a in rules.allowed_actions(s, None) if a not in ("end", "reorder", "remove")]
+            actors = [(None, a) for a in host]
+        seat, kind = rng.choice(actors)
+        action = {"type": kind}
+        if kind == "pick":
+            action["pair"] = rng.randint(1, 5)
+        elif kind == "clue":
+            action["text"] = clue_text(rng, s)
+        elif kind == "guess":
+            action["text"] = guess_text(rng, s)
+        game.act(seat, action, clock)
+    assert game.state.phase == "over", "the game did not end"
+    assert rules.replay(game.events) == game.state
+    return game
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seats=st.integers(3, 7), rounds=st.integers(1, 13), seed=st.integers(0, 2**32),
+       choices=st.integers(0, 2**32), limited=st.booleans())
+def test_random_games_keep_every_invariant(seats, rounds, seed, choices, limited):
+    game = play(seats, rounds, seed, random.Random(choices), 30.0 if limited else None)
+    s = game.state
+    assert len(s.history) <= rounds
+    assert len(s.score_pile) == (s.history[-1].score if s.history and not s.ended_by_host else len(s.score_pile))
