@@ -1,0 +1,462 @@
+"""Widget tests without a browser: intents in, views and refusals out, per seat.
+
+The widgets are driven exactly as the front end drives them: custom messages go through
+``_handle_custom_msg`` and state updates from a browser through ``set_state``. What the kernel would
+send to a browser is read with ``get_state()`` (synced traits) and by capturing ``send`` (messages).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("anywidget")
+
+from dichotomy_widget import Table, parse_deck  # noqa: E402
+from dichotomy_widget.widgets import JS_DIR, PassAndPlayWidget, SeatWidget, TableWidget  # noqa: E402
+
+ROWS = [
+    "apple,pear", "river,lake", "chair,sofa", "winter,summer", "doctor,nurse",
+    "guitar,violin", "castle,palace", "tiger,lion", "bread,butter", "coffee,cocoa",
+    "train,plane", "rose,tulip", "pencil,crayon", "ocean,desert", "hammer,spanner",
+    "kettle,teapot", "planet,comet", "carrot,potato", "wallet,purse", "ladder,stairs",
+]
+CLUE_WORDS = ("zebra", "quartz", "fjord", "banjo", "glacier", "mosaic", "nectar", "orbit")
+
+
+@pytest.fixture()
+def deck():
+    return parse_deck("\n".join(ROWS), fmt="csv", source="widgets-test.csv")
+
+
+def make_table(deck, rounds=3, seed=5, seats=("Ada", "Ben", "Cy")):
+    table = Table.create(deck=deck, rounds=rounds, seed=seed, code="WDGT23")
+    for name in seats:
+        table.join(name)
+    return table
+
+
+class Outbox:
+    """Captures the custom messages a widget sends to its browser."""
+
+    def __init__(self, widget):
+        self.messages: list[dict] = []
+        widget.send = lambda content, buffers=None: self.messages.append(content)
+
+    @property
+    def last(self) -> dict:
+        return self.messages[-1]
+
+
+def intent(widget, **content):
+    """Send an intent as the front end does, return the kernel's answer."""
+    box = getattr(widget, "_test_outbox", None)
+    if box is None:
+        box = widget._test_outbox = Outbox(widget)
+    intent.counter += 1
+    widget._handle_custom_msg({"id": intent.counter, **content}, [])
+    reply = box.last
+    assert reply.get("ack", reply.get("refused")) == intent.counter
+    return reply
+
+
+intent.counter = 0
+
+
+def synced(widget) -> dict:
+    """What a browser receives as state: every synced trait except the module source."""
+    state = widget.get_state()
+    return {k: v for k, v in state.items() if k not in ("_esm", "_css")}
+
+
+def strings(obj):
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from strings(k)
+            yield from strings(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            yield from strings(v)
+
+
+def leaked(widget, words) -> set[str]:
+    """Hidden words found anywhere in the widget's synced state (as whole words)."""
+    found = set()
+    text = json.dumps(synced(widget))
+    blob = "\n".join(strings(synced(widget)))
+    for word in words:
+        if word and (re.search(rf"\b{re.escape(word)}\b", blob, re.I) or f'"{word}"' in text):
+            found.add(word)
+    return found
+
+
+def card_words(table) -> set[str]:
+    card = table.state.current or ()
+    return {w for pair in card for w in pair}
+
+
+def roles(table):
+    v = table.view(None)
+    guesser = next(p["seat"] for p in v["players"] if p["guesser"])
+    drawer = next(p["seat"] for p in v["players"] if p["drawer"])
+    return guesser, drawer
+
+
+# --- seat widgets -----------------------------------------------------------------------------------
+
+
+def test_seat_widget_syncs_only_its_own_view(deck):
+    table = make_table(deck)
+    widgets = [table.seat(name) for name in ("Ada", "Ben", "Cy")]
+    table.start()
+    for seat, w in enumerate(widgets):
+        assert isinstance(w, SeatWidget)
+        assert w.seat == seat
+        assert w.view == table.view(seat)
+        assert "seat" not in w.keys  # identity is not a synced trait
+        assert set(synced(w)) <= {"view", "kind", "layout", "tabbable", "tooltip", "_dom_classes",
+                                  "_model_module", "_model_module_version", "_model_name",
+                                  "_view_module", "_view_module_version", "_view_name", "_view_count",
+                                  "_anywidget_id"}
+
+
+def test_intents_get_acks_and_every_seat_updates(deck):
+    table = make_table(deck)
+    widgets = [table.seat(i) for i in range(3)]
+    table.start()
+    guesser, drawer = roles(table)
+    reply = intent(widgets[drawer], type="pick", pair=3)
+    assert reply == {"ack": reply["ack"]}
+    pair = table.view(drawer)["pair"]
+    for seat, w in enumerate(widgets):  # every widget followed the change by itself
+        assert w.view == table.view(seat)
+        assert w.view["phase"] == "clues"
+        assert (w.view["pair"] is None) == (seat == guesser)
+    writer = table.view(None)["turn"]
+    assert intent(widgets[writer], type="clue", text=CLUE_WORDS[0]).get("ack")
+    marks = {p["seat"]: p["clue"] for p in widgets[guesser].view["players"]}
+    assert marks[writer] == "submitted"
+    assert pair["target"] not in json.dumps(synced(widgets[guesser]))
+
+
+def test_refusals_carry_code_and_student_message_and_change_nothing(deck):
+    table = make_table(deck)
+    widgets = [table.seat(i) for i in range(3)]
+    table.start()
+    guesser, drawer = roles(table)
+    writer_not_drawer = next(s for s in range(3) if s not in (guesser, drawer))
+    version = table.state.version
+
+    reply = intent(widgets[writer_not_drawer], type="pick", pair=1)
+    assert reply["code"] == "not_your_turn" and "picks the pair" in reply["message"]
+    intent(widgets[drawer], type="pick", pair=1)
+    version = table.state.version
+
+    target = widgets[drawer].view["pair"]["target"]
+    reply = intent(widgets[drawer], type="clue", text=target.upper())
+    assert reply["code"] == "clue_matches_target"
+    assert "Target" in reply["message"]
+    reply = intent(widgets[drawer], type="clue", text="two words")
+    assert reply["code"] == "clue_not_one_word"
+    reply = intent(widgets[guesser], type="clue", text=CLUE_WORDS[1])
+    assert reply["code"] == "guesser_cannot_clue"
+    reply = intent(widgets[writer_not_drawer], type="clue", text=CLUE_WORDS[1])
+    assert reply["code"] == "not_your_turn"
+    reply = intent(widgets[drawer], type="start")  # a host action from a seat
+    assert reply["code"] == "not_allowed"
+    assert table.state.version == version
+    assert widgets[drawer].view == table.view(drawer)
+    assert widgets[drawer].view["slate"] is None  # a refused clue is not stored
+
+
+def test_refusal_never_echoes_the_refused_clue(deck):
+    table = make_table(deck)
+    widgets = [table.seat(i) for i in range(3)]
+    table.start()
+    _, drawer = roles(table)
+    intent(widgets[drawer], type="pick", pair=2)
+    target = table.view(drawer)["pair"]["target"]
+    reply = intent(widgets[drawer], type="clue", text=target + "s")
+    assert reply.get("refused") and target not in reply["message"]
+
+
+def test_malformed_messages_are_refused_politely(deck):
+    table = make_table(deck)
+    w = table.seat(0)
+    box = Outbox(w)
+    w._handle_custom_msg("not a dict", [])
+    assert box.last["code"] == "invalid_action"
+    w._handle_custom_msg({"id": 7}, [])
+    assert box.last == {"refused": 7, "code": "invalid_action", "message": box.last["message"]}
+    w._handle_custom_msg({"id": {"nested": 1}, "type": "continue"}, [])
+    assert box.last["refused"] is None  # odd ids are not echoed
+    w._handle_custom_msg({"id": 8, "type": "guess", "text": 12}, [])
+    assert box.last["refused"] == 8
+
+
+def test_internal_errors_are_not_leaked(deck, monkeypatch):
+    table = make_table(deck)
+    w = table.seat(0)
+    box = Outbox(w)
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("secret internals: castle")
+
+    monkeypatch.setattr(table, "act", boom)
+    w._handle_custom_msg({"id": 1, "type": "continue"}, [])
+    assert box.last["code"] == "internal_error"
+    assert "castle" not in box.last["message"]
+
+
+# --- forged front-end updates ----------------------------------------------------------------------
+
+
+def test_forged_trait_updates_change_nothing(deck):
+    table = make_table(deck)
+    widgets = [table.seat(i) for i in range(3)]
+    table.start()
+    guesser, drawer = roles(table)
+    g = widgets[guesser]
+    version = table.state.version
+    forged_view = dict(table.view(drawer))  # a browser claiming to be the Drawer
+    g.set_state({"view": forged_view})
+    g.set_state({"kind": "table", "_view_name": "Hack"})
+    assert g.view == table.view(guesser)
+    assert g.kind == "seat"
+    assert g.seat == guesser
+    assert table.state.version == version
+    # the forged identity gains nothing: a pick from this widget is still the Guesser's
+    reply = intent(g, type="pick", pair=1)
+    assert reply["code"] in ("not_your_turn", "wrong_phase")
+    # a Python-side write to view is overwritten with the real view as well
+    g.view = {"phase": "over"}
+    assert g.view == table.view(guesser)
+    # the next change still arrives correctly
+    intent(widgets[drawer], type="pick", pair=1)
+    assert g.view == table.view(guesser) and g.view["phase"] == "clues"
+    assert g.view["pair"] is None and g.view["card"] is None
+
+
+def test_forged_update_is_answered_with_the_true_state(deck):
+    table = make_table(deck)
+    w = table.seat(1)
+    sent = []
+    w.send_state = lambda key=None: sent.append(key)
+    w.set_state({"view": {}})
+    assert sent == [["view"]]
+    assert w.view == table.view(1)
+
+
+# --- privacy: no hidden word in any synced state before the SPEC allows it ----------------------------
+
+
+def test_seat_state_never_holds_hidden_words_too_early(deck):
+    table = make_table(deck, rounds=3, seed=11, seats=("Ada", "Ben", "Cy", "Dee"))
+    widgets = [table.seat(i) for i in range(4)]
+    projector = table.projector()
+    table.start()
+    for round_no in range(3):
+        guesser, drawer = roles(table)
+        words = card_words(table)
+        for seat, w in enumerate(widgets):
+            if seat != drawer:
+                assert not leaked(w, words), (round_no, seat, "reveal")
+        assert not leaked(projector, words)
+        assert leaked(widgets[drawer], words) == words  # the Drawer sees all five pairs
+
+        intent(widgets[drawer], type="pick", pair=1 + round_no)
+        target, foil = table.state.target, table.state.foil
+        others = words - {target, foil}
+        for seat, w in enumerate(widgets):
+            assert not leaked(w, others), (round_no, seat, "other pairs after the lock")
+        assert not leaked(widgets[guesser], {target, foil})
+        assert not leaked(projector, {target, foil})
+
+        written = []
+        while table.state.phase == "clues":
+            writer = table.view(None)["turn"]
+            clue = CLUE_WORDS[len(written)] if len(written) < 2 else CLUE_WORDS[0]  # one duplicate
+            intent(widgets[writer], type="clue", text=clue)
+            written.append((writer, clue))
+            if table.state.phase == "clues":
+                for seat, w in enumerate(widgets):
+                    mine = {c for s, c in written if s == seat}
+                    assert not leaked(w, {c for _, c in written} - mine), (round_no, seat, "clue words")
+                assert not leaked(projector, {c for _, c in written})
+        assert table.state.phase == "guess"
+        eliminated = {CLUE_WORDS[0]}
+        assert not leaked(widgets[guesser], {target, foil} | eliminated)
+        assert not leaked(projector, {target, foil} | eliminated)
+        surviving = set(widgets[guesser].view["clues"])
+        assert CLUE_WORDS[0] not in surviving and CLUE_WORDS[1] in surviving
+        guesser_state = json.dumps(synced(widgets[guesser]))
+        for seat, _ in written:  # no authorship for the Guesser
+            assert '"author"' not in guesser_state
+
+        intent(widgets[guesser], type="guess", text=target if round_no != 1 else "")
+        assert table.state.phase in ("recap", "over")
+        for w in widgets:  # the recap shows everything of that round to everyone
+            assert {target, foil} <= leaked(w, {target, foil})
+        assert {target, foil} <= leaked(projector, {target, foil})
+        next_words = card_words(table)
+        _, next_drawer = roles(table)
+        for seat, w in enumerate(widgets):
+            if seat != next_drawer:
+                assert not leaked(w, next_words), (round_no, seat, "next card during recap")
+        assert not leaked(projector, next_words)
+        for seat, w in enumerate(widgets):
+            intent(w, type="continue")
+    assert table.state.phase == "over"
+    final = widgets[0].view["final"]
+    assert final["score"] == 2 and final["rounds"] == 3 and final["band"]
+    assert len(widgets[0].view["history"]) == 3
+
+
+# --- projector and host ------------------------------------------------------------------------------
+
+
+def test_projector_host_buttons_work_without_hidden_words(deck):
+    table = make_table(deck)
+    pj = table.projector()
+    assert isinstance(pj, TableWidget) and pj.host is True and pj.kind == "table"
+    assert "start" in pj.view["actions"]
+    assert intent(pj, type="start").get("ack")
+    assert not leaked(pj, card_words(table))
+    assert intent(pj, type="random_pick").get("ack")
+    assert table.state.phase == "clues"
+    assert not leaked(pj, {table.state.target, table.state.foil})
+    while table.state.phase == "clues":
+        assert intent(pj, type="timeout").get("ack")
+    assert intent(pj, type="timeout").get("ack")  # the Guesser: counts as a pass
+    assert pj.view["recap"]["outcome"] == "pass"
+    assert intent(pj, type="confirm_absent").get("ack")
+    assert table.state.phase == "reveal"
+    reply = intent(pj, type="clue", text="zebra")
+    assert reply["code"] == "not_allowed"
+    assert intent(pj, type="end").get("ack")
+    assert pj.view["phase"] == "over" and pj.view["final"]["ended_by_host"] is True
+
+
+def test_projector_without_host_refuses_host_actions(deck):
+    table = make_table(deck)
+    screen = TableWidget(table, host=False)
+    assert intent(screen, type="start")["code"] == "host_only"
+    screen.set_state({"host": True})
+    assert screen.host is False
+    assert intent(screen, type="start")["code"] == "host_only"
+    assert table.state.phase == "lobby"
+
+
+# --- pass and play -----------------------------------------------------------------------------------
+
+
+def test_pass_and_play_curtain_holds_nothing_private(deck):
+    table = make_table(deck, rounds=2, seed=3)
+    pp = table.pass_and_play()
+    assert isinstance(pp, PassAndPlayWidget) and pp.kind == "pass"
+    assert pp.view["phase"] == "lobby" and pp.curtain == {}
+    assert intent(pp, type="start").get("ack")
+    rounds_played = 0
+    while table.state.phase != "over":
+        public = table.view(None)
+        phase = public["phase"]
+        if phase == "recap":
+            assert pp.curtain == {} and pp.view == public
+            assert intent(pp, type="continue_all").get("ack")
+            continue
+        # a private screen is next: curtain down, nothing private synced
+        curtain = pp.curtain
+        assert curtain["name"] and curtain["seat"] == PassAndPlayWidget._owner(public)
+        assert pp.view == {}
+        hidden = card_words(table) | {c.text for c in table.state.clues if c.text}
+        assert not leaked(pp, hidden)
+        assert intent(pp, type="pick", pair=1)["code"] == "curtain_down"
+        wrong = (curtain["seat"] + 1) % 3
+        assert intent(pp, type="lift", seat=wrong)["code"] == "stale_curtain"
+        assert intent(pp, type="lift", seat=curtain["seat"]).get("ack")
+        assert pp.curtain == {} and pp.lifted == curtain["seat"]
+        assert pp.view == table.view(curtain["seat"])
+        if phase == "reveal":
+            assert pp.view["card"] is not None
+            intent(pp, type="pick", pair=2)
+            # the Drawer writes first: the screen stays with them
+            assert pp.lifted == curtain["seat"] and pp.view["phase"] == "clues"
+            intent(pp, type="clue", text=CLUE_WORDS[rounds_played])
+        elif phase == "clues":
+            assert intent(pp, type="clue", text="")["ack"]  # an empty clue is a timeout
+        else:
+            assert pp.view["you"]["role"] == "guesser"
+            intent(pp, type="pass" if rounds_played else "guess", text=table.state.target)
+            rounds_played += 1
+        # whoever is next, the previous screen is gone
+        if table.state.phase in ("reveal", "clues", "guess"):
+            if pp.curtain:
+                assert pp.view == {}
+    assert pp.view["phase"] == "over" and pp.view["final"]["score"] == 1
+    assert rounds_played == 2
+
+
+def test_pass_and_play_hide_drops_the_curtain(deck):
+    table = make_table(deck)
+    pp = table.pass_and_play()
+    intent(pp, type="start")
+    seat = pp.curtain["seat"]
+    intent(pp, type="lift", seat=seat)
+    assert pp.view["card"]
+    intent(pp, type="hide")
+    assert pp.view == {} and pp.curtain["seat"] == seat
+    pp.set_state({"view": table.view(seat), "curtain": {}})
+    assert pp.view == {} and pp.curtain["seat"] == seat
+
+
+# --- lifecycle and repr --------------------------------------------------------------------------------
+
+
+def test_close_unsubscribes(deck):
+    table = make_table(deck)
+    before = len(table._listeners)
+    w = table.seat("Ben")
+    assert len(table._listeners) == before + 1
+    w.close()
+    assert len(table._listeners) == before
+    table.start()  # no error from a closed widget
+
+
+def test_reprs_are_deterministic(deck):
+    table = make_table(deck)
+    for w, expected in (
+        (table.seat("Ada"), "SeatWidget(table='WDGT23', seat=0, name='Ada', phase='lobby')"),
+        (table.projector(), "TableWidget(table='WDGT23', players=['Ada', 'Ben', 'Cy'], phase='lobby', host=True)"),
+        (table.pass_and_play(), "PassAndPlayWidget(table='WDGT23', players=['Ada', 'Ben', 'Cy'], phase='lobby')"),
+    ):
+        assert repr(w) == expected
+        bundle = w._repr_mimebundle_()
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        assert data["text/plain"] == expected and "0x" not in data["text/plain"]
+
+
+def test_front_end_files_ship_and_never_use_html_injection():
+    js = (JS_DIR / "widget.js").read_text(encoding="utf-8")
+    css = (JS_DIR / "widget.css").read_text(encoding="utf-8")
+    assert js.startswith("// @ts-check") and "export default" in js
+    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
+        assert sink not in js
+    assert "http://" not in js and "https://" not in js  # no CDN
+    assert "--jp-" in css and 'aria-live' in js
+    w_esm = SeatWidget._esm
+    assert "export default" in str(w_esm)
+
+
+def test_unknown_seat_is_refused_before_any_widget(deck):
+    from dichotomy_widget import SeatNotFound
+
+    table = make_table(deck)
+    with pytest.raises(SeatNotFound):
+        table.seat("Zed")
+    with pytest.raises(SeatNotFound):
+        SeatWidget(table, 9)
