@@ -7,7 +7,8 @@ or judges again and gives the same state even if the word matcher improves later
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any, ClassVar
 
 __all__ = [
@@ -36,7 +37,7 @@ class Event:
 
     def payload(self) -> dict[str, Any]:
         """JSON-ready payload (tuples become lists)."""
-        return asdict(self)
+        return {name: _thaw(getattr(self, name)) for name in _field_names(type(self))}
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,17 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
+@lru_cache(maxsize=None)
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
 def _freeze(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_freeze(v) for v in value)
@@ -161,5 +173,5 @@ def _freeze(value: Any) -> Any:
 def event_from_dict(type_name: str, payload: dict[str, Any]) -> Event:
     """Rebuild an event from its store record (lists become tuples, unknown keys are ignored)."""
     cls = EVENT_TYPES[type_name]
-    names = {f.name for f in fields(cls)}
+    names = _field_names(cls)
     return cls(**{k: _freeze(v) for k, v in payload.items() if k in names})

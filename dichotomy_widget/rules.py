@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import unicodedata
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Iterable
 
 from . import words
@@ -208,12 +209,14 @@ def parse_action(seat: int | None, action: Any, now: float = 0.0) -> Act:
 
 
 # --- helpers -------------------------------------------------------------------------------------
+@lru_cache(maxsize=4096)
 def left_of(order: tuple, seat_id: int) -> int:
     """The seat to the left (next clockwise) of ``seat_id``."""
     i = order.index(seat_id)
     return order[(i + 1) % len(order)]
 
 
+@lru_cache(maxsize=4096)
 def writer_order(order: tuple, guesser: int) -> tuple:
     """Clue-Givers in writing order: clockwise from the Drawer, skipping the Guesser."""
     i = order.index(guesser)
@@ -549,51 +552,59 @@ def _as_card(raw: Any) -> Pairs:
     return tuple((str(t), str(f)) for t, f in raw)
 
 
+def _with(state: GameState, **changes: Any) -> GameState:
+    """A copy of ``state`` with ``changes``: ``dataclasses.replace`` without re-running ``__init__``."""
+    new = object.__new__(GameState)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def _draw(state: GameState) -> GameState:
     if not state.round_deck:
-        return replace(state, current=None, pair=None)
-    return replace(state, current=state.round_deck[0], round_deck=state.round_deck[1:], pair=None)
+        return _with(state, current=None, pair=None)
+    return _with(state, current=state.round_deck[0], round_deck=state.round_deck[1:], pair=None)
 
 
 def evolve(state: GameState, event: Event) -> GameState:
     """Apply one event; pure and total (an event is a fact, never refused)."""
     state = _APPLY[type(event)](state, event)
-    return replace(state, version=state.version + 1)
+    return _with(state, version=state.version + 1)
 
 
 def _on_created(s: GameState, e: TableCreated) -> GameState:
-    return replace(s, seed=e.seed, lang=e.lang, rounds=e.rounds, deck_name=e.deck_name,
+    return _with(s, seed=e.seed, lang=e.lang, rounds=e.rounds, deck_name=e.deck_name,
                    deck=tuple(_as_card(c) for c in e.cards), time_limit=e.time_limit)
 
 
 def _on_joined(s: GameState, e: SeatJoined) -> GameState:
-    return replace(s, seats=s.seats + (Seat(e.seat, e.name, e.token_hash),), order=s.order + (e.seat,))
+    return _with(s, seats=s.seats + (Seat(e.seat, e.name, e.token_hash),), order=s.order + (e.seat,))
 
 
 def _on_removed(s: GameState, e: SeatRemoved) -> GameState:
-    return replace(s, seats=tuple(x for x in s.seats if x.id != e.seat),
+    return _with(s, seats=tuple(x for x in s.seats if x.id != e.seat),
                    order=tuple(x for x in s.order if x != e.seat))
 
 
 def _on_reordered(s: GameState, e: SeatsReordered) -> GameState:
-    return replace(s, order=tuple(e.order))
+    return _with(s, order=tuple(e.order))
 
 
 def _on_started(s: GameState, e: GameStarted) -> GameState:
     deck = tuple(_as_card(c) for c in e.round_deck)
-    s = replace(s, phase="reveal", round=1, dealt=len(deck), round_deck=deck, guesser=e.first_guesser,
+    s = _with(s, phase="reveal", round=1, dealt=len(deck), round_deck=deck, guesser=e.first_guesser,
                 clues=(), confirmed=frozenset())
     return _draw(s)
 
 
 def _on_locked(s: GameState, e: PairLocked) -> GameState:
     next_round = s.round + 1 if s.phase == "recap" else s.round
-    return replace(s, phase="clues", pair=e.pair, round=next_round, clues=(), recap=None,
+    return _with(s, phase="clues", pair=e.pair, round=next_round, clues=(), recap=None,
                    confirmed=frozenset(), turn_since=e.at)
 
 
 def _on_clue(s: GameState, e: ClueSubmitted) -> GameState:
-    return replace(s, clues=s.clues + (ClueResult(seat=e.seat, text=e.text, cause=e.cause),),
+    return _with(s, clues=s.clues + (ClueResult(seat=e.seat, text=e.text, cause=e.cause),),
                    turn_since=e.at)
 
 
@@ -601,7 +612,7 @@ def _on_purged(s: GameState, e: CluesPurged) -> GameState:
     fate = {row[0]: (row[1], tuple(row[2])) for row in e.eliminated}
     clues = tuple(replace(c, eliminated=True, reason=fate[c.seat][0], matched=fate[c.seat][1])
                   if c.seat in fate else c for c in s.clues)
-    return replace(s, phase="guess", clues=clues)
+    return _with(s, phase="guess", clues=clues)
 
 
 def _on_judged(s: GameState, e: GuessJudged) -> GameState:
@@ -621,23 +632,23 @@ def _on_judged(s: GameState, e: GuessJudged) -> GameState:
         target=s.target, foil=s.foil, clues=s.clues, guess=e.guess, outcome=e.outcome, reason=e.reason,
         cause=e.cause, penalty_discarded=penalty, score_card_removed=removed, score=len(score),
         discard=len(discard), deck_left=len(deck))
-    s = replace(s, phase="recap", score_pile=score, discard_pile=discard, round_deck=deck, recap=record,
+    s = _with(s, phase="recap", score_pile=score, discard_pile=discard, round_deck=deck, recap=record,
                 history=s.history + (record,), guesser=left_of(s.order, s.guesser), confirmed=frozenset())
     return _draw(s)
 
 
 def _on_confirmed(s: GameState, e: RecapConfirmed) -> GameState:
     confirmed = s.confirmed | frozenset(e.seats)
-    s = replace(s, confirmed=confirmed)
+    s = _with(s, confirmed=confirmed)
     if s.phase == "recap" and all(seat in confirmed for seat in s.order):
         if s.current is None:
-            return replace(s, phase="over")
-        return replace(s, phase="reveal", round=s.round + 1, recap=None, confirmed=frozenset(), clues=())
+            return _with(s, phase="over")
+        return _with(s, phase="reveal", round=s.round + 1, recap=None, confirmed=frozenset(), clues=())
     return s
 
 
 def _on_ended(s: GameState, e: GameEnded) -> GameState:
-    return replace(s, phase="over", ended_by_host=e.by_host)
+    return _with(s, phase="over", ended_by_host=e.by_host)
 
 
 _APPLY = {
