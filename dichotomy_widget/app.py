@@ -42,7 +42,7 @@ import traitlets
 
 from .decks import load_deck, packaged_decks
 from .errors import DichotomyError, SeatNotFound
-from .rules import MAX_NAME_LENGTH
+from .rules import MAX_NAME_LENGTH, MAX_SEATS
 from .store import TableStore, default_store_path, open_store
 from .table import Table
 
@@ -179,59 +179,10 @@ class UrlQuery(anywidget.AnyWidget):
 
 
 def _widgets():
-    """The real widgets (imported lazily: they need anywidget's front end)."""
-    try:
-        from . import widgets
-    except ImportError as exc:  # TEMPORARY until widgets.py lands
-        if getattr(exc, "name", "") != "dichotomy_widget.widgets":
-            raise
-        return _Placeholders
+    """The widget module (imported lazily: it loads the front end files)."""
+    from . import widgets
 
     return widgets
-
-
-class _PlaceholderSeat(W.VBox):  # TEMPORARY stand-in for widgets.SeatWidget
-    def __init__(self, table: Table, seat: "int | None", host: bool = False) -> None:
-        super().__init__()
-        self.table, self.seat, self.host = table, seat, host
-        self.out = W.HTML()
-        self.text = W.Text()
-        self.buttons = W.HBox()
-        self.children = [self.out, self.text, self.buttons]
-        table.subscribe(lambda _t: self._render())
-        self._render()
-
-    def _send(self, action: dict) -> None:
-        try:
-            self.table.act(self.seat, action)
-        except DichotomyError as exc:
-            self.out.value += f"<p>{html.escape(exc.message)}</p>"
-
-    def _render(self) -> None:
-        import json
-
-        view = self.table.view(self.seat)
-        self.view = view
-        self.out.value = f"<pre>{html.escape(json.dumps(view, indent=1)[:3000])}</pre>"
-        buttons = []
-        for kind in view["actions"]:
-            b = W.Button(description=kind)
-            if kind == "pick":
-                b.on_click(lambda _b: self._send({"type": "pick", "pair": 1}))
-            elif kind in ("clue", "guess"):
-                b.on_click(lambda _b, k=kind: self._send({"type": k, "text": self.text.value}))
-            else:
-                b.on_click(lambda _b, k=kind: self._send({"type": k}))
-            buttons.append(b)
-        self.buttons.children = buttons
-
-
-class _Placeholders:  # TEMPORARY
-    SeatWidget = _PlaceholderSeat
-
-    @staticmethod
-    def TableWidget(table: Table, host: bool = True) -> W.Widget:  # noqa: N802
-        return _PlaceholderSeat(table, None, host=host)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -290,6 +241,10 @@ class SeatPage(W.VBox):
             self._refuse("This game has already started",
                          "New players cannot join a game that has started. If you had a seat, open your "
                          "own seat link again (the address your page had while you played).")
+            return
+        if len(self.table.state.seats) >= MAX_SEATS:
+            self._refuse("This table is full",
+                         f"This table is full: it already has {MAX_SEATS} players. Ask the host for another table.")
             return
         self._show_form(ask_code=False)
 

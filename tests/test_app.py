@@ -1,0 +1,351 @@
+"""The voila page logic (dichotomy_widget.app) and the serve command line, without a browser."""
+
+from __future__ import annotations
+
+import html
+import json
+from urllib.parse import parse_qs
+
+import ipywidgets as W
+import pytest
+
+from dichotomy_widget import Table, widgets
+from dichotomy_widget.app import (HostPage, SeatPage, UrlQuery, host_page, join_link, parse_query, qr_svg,
+                                  seat_page)
+from dichotomy_widget.serve import build_parser, host_url, main, voila_command
+
+
+@pytest.fixture()
+def store(tmp_path):
+    return str(tmp_path / "tables.sqlite3")
+
+
+@pytest.fixture()
+def hosted(store):
+    """A host page that created a table with the packaged English deck."""
+    page = host_page("", store=store, env={})
+    assert page.state == "create"
+    assert page.create(deck="en", rounds=2, seed=3)
+    return page
+
+
+def qs(page) -> dict[str, str]:
+    return {k: v[0] for k, v in parse_qs(page.url.query).items()}
+
+
+def seats(store, code) -> list[str]:
+    return [s.name for s in Table.open(code, store).state.seats]
+
+
+def all_text(widget) -> str:
+    """Every string value in a widget tree (what the browser could be sent)."""
+    out = []
+    stack = [widget]
+    while stack:
+        w = stack.pop()
+        for key in w.keys:
+            value = getattr(w, key)
+            if isinstance(value, str):
+                out.append(value)
+            elif isinstance(value, (dict, list)):
+                out.append(json.dumps(value))
+        stack.extend(getattr(w, "children", ()))
+    return "\n".join(out)
+
+
+def join(store, code, name) -> SeatPage:
+    page = seat_page(f"table={code}", store=store)
+    assert page.state == "form", page.message
+    page.name_input.value = name
+    page.join_button.click()
+    return page
+
+
+# --- host page ----------------------------------------------------------------------------------------
+def test_host_creates_a_table_and_puts_the_host_token_in_the_url(hosted, store):
+    q = qs(hosted)
+    assert q["table"] == hosted.table.code
+    assert hosted.table.is_host(q["host"])
+    assert hosted.state == "host"
+    assert isinstance(hosted.widget, widgets.TableWidget)
+    assert hosted.table.state.rounds == 2
+    assert hosted.table.state.lang == "en"
+    assert isinstance(hosted.children[0], UrlQuery)
+    assert hosted.table.code in hosted.join_info.value
+    assert "<svg" in hosted.join_info.value
+
+
+def test_host_form_defaults_follow_the_deck(store):
+    page = host_page("", store=store, env={})
+    assert page.deck_input.options, "packaged decks are offered"
+    page.deck_input.value = "en"
+    assert page.lang_label.value == "Language: en"
+    page.rounds_input.value = 3
+    page.limit_input.value = 30
+    page.create_button.click()
+    assert page.state == "host"
+    assert page.table.state.rounds == 3
+    assert page.table.state.time_limit == 30
+
+
+def test_host_form_refuses_a_bad_time_limit_and_creates_nothing(store):
+    page = host_page("", store=store, env={})
+    assert not page.create(deck="en", rounds=2, time_limit=2)
+    assert page.state == "create"
+    assert "between 5 and 3600" in page.feedback.value
+
+
+def test_host_link_resumes_hosting(hosted, store):
+    again = host_page(hosted.url.query, store=store, env={})
+    assert again.state == "host"
+    assert again.table.code == hosted.table.code
+
+
+@pytest.mark.parametrize("query", ["table={code}&host=forged", "table={code}", "table={code}&host=",
+                                   "host={token}"])
+def test_a_wrong_host_link_shows_a_clear_page(hosted, store, query):
+    q = qs(hosted)
+    page = host_page(query.format(code=q["table"], token=q["host"]), store=store, env={})
+    assert page.state == "refused"
+    assert page.widget is None
+    assert "not valid" in all_text(page) or "No such table" in all_text(page)
+
+
+def test_host_page_for_an_unknown_code(store):
+    page = host_page("table=ZZZZZZ&host=x", store=store, env={})
+    assert page.state == "refused"
+    assert "ZZZZZZ" in page.message
+
+
+def test_join_link_from_the_request_url_or_the_configured_seat_url():
+    env = {"VOILA_REQUEST_URL": "http://10.1.2.3:8866/base/voila/render/host.ipynb?table=A&host=secret"}
+    assert join_link("K7QX2M", env) == "http://10.1.2.3:8866/base/voila/render/seat.ipynb?table=K7QX2M"
+    env["DICHOTOMY_SEAT_URL"] = "https://hub.example.org/hub/user-redirect/voila/render/dichotomy/seat.ipynb"
+    assert join_link("K7QX2M", env) == env["DICHOTOMY_SEAT_URL"] + "?table=K7QX2M"
+    assert join_link("K7QX2M", {}) == "seat.ipynb?table=K7QX2M"
+
+
+def test_the_join_link_never_carries_the_host_token(store):
+    env = {"VOILA_REQUEST_URL": "http://127.0.0.1:8866/voila/render/host.ipynb"}
+    page = host_page("", store=store, env=env)
+    page.create(deck="en", rounds=2)
+    assert page.link == f"http://127.0.0.1:8866/voila/render/seat.ipynb?table={page.table.code}"
+    assert qs(page)["host"] not in page.join_info.value
+    assert "localhost" in page.join_info.value  # the warning about a link only this computer can open
+
+
+def test_qr_code_is_inline_svg():
+    svg = qr_svg("http://10.0.0.5:8866/voila/render/seat.ipynb?table=K7QX2M")
+    assert svg.lstrip().startswith("<svg") and svg.rstrip().endswith("</svg>")
+
+
+# --- seat page ----------------------------------------------------------------------------------------
+def test_join_claims_a_seat_and_puts_the_token_in_the_url(hosted, store):
+    code = hosted.table.code
+    page = join(store, code, "Ada")
+    assert page.state == "seat"
+    q = qs(page)
+    assert q["table"] == code
+    assert Table.open(code, store).seat_for_token(q["seat"]) == page.seat
+    assert isinstance(page.widget, widgets.SeatWidget)
+    assert page.widget.seat == page.seat
+    assert len(page.children) == 2
+    assert isinstance(page.children[0], UrlQuery) and page.children[1] is page.widget
+    # the host's table (another kernel in voila) sees the new seat after a refresh
+    hosted.table.refresh()
+    assert [s.name for s in hosted.table.state.seats] == ["Ada"]
+
+
+def test_a_reload_resumes_the_same_seat(hosted, store):
+    first = join(store, hosted.table.code, "Ada")
+    again = seat_page(first.url.query, store=store)
+    assert again.state == "seat"
+    assert again.seat == first.seat
+    assert again.url.query == first.url.query
+    assert seats(store, hosted.table.code) == ["Ada"]
+
+
+def test_a_forged_token_is_refused_and_creates_nothing(hosted, store):
+    code = hosted.table.code
+    join(store, code, "Ada")
+    page = seat_page(f"table={code}&seat=forged-token", store=store)
+    assert page.state == "refused"
+    assert page.widget is None
+    assert "not valid" in all_text(page)
+    assert seats(store, code) == ["Ada"]
+
+
+def test_another_tables_token_is_refused(store, hosted):
+    other = host_page("", store=store, env={})
+    other.create(deck="en", rounds=2)
+    ada = join(store, hosted.table.code, "Ada")
+    page = seat_page(f"table={other.table.code}&seat={qs(ada)['seat']}", store=store)
+    assert page.state == "refused"
+
+
+@pytest.mark.parametrize("code", ["ZZZZZZ", "<script>alert(1)</script>", "x" * 10_000, ""])
+def test_unknown_or_junk_codes_get_a_clear_message(store, code):
+    page = seat_page(f"table={code}&seat=abc" if code else "seat=abc", store=store)
+    if code:
+        assert page.state == "refused"
+        assert page.message
+        assert "<script>" not in all_text(page)
+    else:  # no code: the page asks for one
+        assert page.state == "form"
+        assert page.code_input is not None
+
+
+def test_the_code_form_joins_the_typed_table(hosted, store):
+    page = seat_page("", store=store)
+    page.code_input.value = "nope"
+    page.name_input.value = "Ada"
+    page.join_button.click()
+    assert page.state == "form" and "table code" in page.feedback.value
+    page.code_input.value = hosted.table.code.lower()
+    page.join_button.click()
+    assert page.state == "seat"
+    assert qs(page)["table"] == hosted.table.code
+
+
+def test_a_duplicate_name_is_refused_and_the_student_can_retry(hosted, store):
+    code = hosted.table.code
+    join(store, code, "Ada")
+    page = join(store, code, " ada ")
+    assert page.state == "form"
+    assert "already called" in page.feedback.value
+    assert page.url.query == ""
+    page.name_input.value = "Ben"
+    page.join_button.click()
+    assert page.state == "seat"
+    assert seats(store, code) == ["Ada", "Ben"]
+
+
+@pytest.mark.parametrize("name,expected", [("x" * 10_000, "at most"), ("", "type a name"), ("   ", "type a name"),
+                                           ("a\x00b", "control characters")])
+def test_bad_names_get_a_clear_message(hosted, store, name, expected):
+    page = join(store, hosted.table.code, name)
+    assert page.state == "form"
+    assert expected in page.feedback.value.lower()
+    assert seats(store, hosted.table.code) == []
+
+
+def test_html_in_a_name_is_text(hosted, store):
+    name = "<img src=x onerror=f()>"
+    page = join(store, hosted.table.code, name)
+    assert page.state == "seat"
+    hosted.table.refresh()
+    assert hosted.table.view(None)["players"][0]["name"] == name  # data, rendered as text by the widgets
+    for w in (page, hosted):
+        for child in w.children:
+            if isinstance(child, W.HTML):
+                assert name not in child.value  # never inside our own HTML
+    assert html.escape(name) not in hosted.join_info.value
+
+
+def test_a_full_table_refuses_new_seats(hosted, store):
+    code = hosted.table.code
+    for i in range(7):
+        join(store, code, f"P{i}")
+    page = seat_page(f"table={code}", store=store)
+    assert page.state == "refused"
+    assert "full" in page.message
+    assert len(seats(store, code)) == 7
+
+
+def test_a_table_that_fills_while_typing_refuses_the_join(hosted, store):
+    code = hosted.table.code
+    late = seat_page(f"table={code}", store=store)
+    for i in range(7):
+        join(store, code, f"P{i}")
+    late.name_input.value = "Late"
+    late.join_button.click()
+    assert late.state == "form"
+    assert "full" in late.feedback.value
+    assert len(seats(store, code)) == 7
+
+
+def test_a_started_table_refuses_new_seats_but_resumes_old_ones(hosted, store):
+    code = hosted.table.code
+    pages = [join(store, code, n) for n in ("Ada", "Ben", "Cy")]
+    hosted.table.start()
+    late = seat_page(f"table={code}", store=store)
+    assert late.state == "refused"
+    assert "started" in all_text(late)
+    again = seat_page(pages[1].url.query, store=store)
+    assert again.state == "seat" and again.seat == pages[1].seat
+    assert seats(store, code) == ["Ada", "Ben", "Cy"]
+
+
+def test_a_seat_page_never_builds_the_projector_or_other_seats(hosted, store, monkeypatch):
+    code = hosted.table.code
+    join(store, code, "Ada")
+    join(store, code, "Ben")
+
+    def forbidden(*_a, **_k):
+        raise AssertionError("a seat kernel built a TableWidget")
+
+    monkeypatch.setattr(widgets, "TableWidget", forbidden)
+    built = []
+    real = widgets.SeatWidget
+
+    class Spy(real):
+        def __init__(self, table, seat):
+            built.append(seat)
+            super().__init__(table, seat)
+
+    monkeypatch.setattr(widgets, "SeatWidget", Spy)
+    page = join(store, code, "Cy")
+    assert built == [page.seat]
+    page2 = seat_page(page.url.query, store=store)
+    assert built == [page.seat, page2.seat]
+
+
+def test_a_seat_page_syncs_no_hidden_words_to_the_guesser(hosted, store):
+    code = hosted.table.code
+    pages = [join(store, code, n) for n in ("Ada", "Ben", "Cy")]
+    hosted.table.start()
+    t = hosted.table
+    t.act(t.state.drawer, {"type": "pick", "pair": 2})
+    guesser = [p for p in pages if p.seat == t.state.guesser][0]
+    page = seat_page(guesser.url.query, store=store)  # a fresh kernel (a reload) of the Guesser
+    text = all_text(page)
+    assert t.state.target not in text and t.state.foil not in text
+
+
+def test_parse_query_keeps_only_known_short_values():
+    assert parse_query("?table=AB&seat=x&other=1") == {"table": "AB", "seat": "x"}
+    assert parse_query("table=A&table=B") == {"table": "A"}
+    assert parse_query("seat=" + "y" * 5000)["seat"] != "y" * 5000
+    assert parse_query(None) == {}
+
+
+def test_pages_are_two_line_notebooks():
+    from dichotomy_widget.app import packaged_pages
+
+    for name, fn in (("host", "host_page"), ("seat", "seat_page")):
+        nb = json.loads((packaged_pages() / f"{name}.ipynb").read_text())
+        source = "".join(nb["cells"][0]["source"])
+        assert len(nb["cells"]) == 1 and fn in source and len(source.splitlines()) == 2
+
+
+# --- serve command line ---------------------------------------------------------------------------------
+def test_voila_command_hides_tracebacks_and_culls_kernels(tmp_path):
+    cmd = voila_command(tmp_path, 8866, "0.0.0.0", "/dichotomy")
+    assert "--show_tracebacks=False" in cmd
+    assert "--no-browser" in cmd
+    assert any(a.startswith("--MappingKernelManager.cull_idle_timeout=") for a in cmd)
+    assert "--Voila.base_url=/dichotomy/" in cmd
+    assert "--Voila.ip=0.0.0.0" in cmd
+
+
+def test_serve_defaults_and_host_url():
+    args = build_parser().parse_args(["serve"])
+    assert (args.ip, args.port, args.base_url, args.store) == ("0.0.0.0", 8866, "/", None)
+    assert host_url("127.0.0.1", 8900, "/x") == "http://127.0.0.1:8900/x/voila/render/host.ipynb"
+    assert host_url("0.0.0.0", 8866, public_url="http://10.0.0.5:8866/") == \
+        "http://10.0.0.5:8866/voila/render/host.ipynb"
+
+
+def test_pages_command_copies_the_notebooks(tmp_path, capsys):
+    assert main(["pages", str(tmp_path / "pages")]) == 0
+    assert sorted(p.name for p in (tmp_path / "pages").iterdir()) == ["host.ipynb", "seat.ipynb"]
