@@ -66,7 +66,7 @@ REASON_TEXT = {
 }
 
 _DATA = Path(__file__).with_name("wordsdata")
-_SNOWBALL_NAMES = {"en": "english", "es": "spanish", "fr": "french", "de": "german"}
+_SNOWBALL_NAMES = {"en": "english", "es": "spanish", "fr": "french", "de": "german"}  # snowballstemmer
 _MAX_LEN = 40
 _WORD_RE = re.compile(r"^[^\W\d_]+(?:['’-][^\W\d_]+)*$")
 _GUESS_REASONS = frozenset({"same", "spelling", "accents", "inflection"})
@@ -83,7 +83,7 @@ _US_SPELLING = [
     (re.compile(r"(?<=[a-z]{2})([tb])re(?=$|s$)"), r"\1er"),
     (re.compile(r"(?<=[aeiou])ll(?=ed$|ing$|er$|ers$|ation|ous)"), "l"),
     (re.compile(r"(?<=[a-z])ae(?=[a-z]{2})"), "e"),
-    (re.compile(r"(?<=[a-z])oe(?=[a-z]{2})"), "e"),
+    (re.compile(r"(?<=[a-z]{2})oe(?=[a-z])"), "e"),
     (re.compile(r"(?<=[a-z]{2})ogue(?=$|s$)"), "og"),
     (re.compile(r"(?<=[a-z]{2})ence(?=$|s$)"), "ense"),
     (re.compile(r"(?<=[a-z])gement"), "gment"),
@@ -146,9 +146,9 @@ def _lexicon(lang: str) -> _Lexicon | None:
 
 @lru_cache(maxsize=8)
 def _stemmer(lang: str):
-    from nltk.stem.snowball import SnowballStemmer  # lazy: keeps `import dichotomy_widget` cheap
+    import snowballstemmer  # lazy and light (nltk takes seconds to import)
 
-    return SnowballStemmer(_SNOWBALL_NAMES[lang])
+    return snowballstemmer.stemmer(_SNOWBALL_NAMES[lang])
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,6 @@ class _Word:
     text: str
     lemmas: frozenset[int]
     family: frozenset[int]
-    stems: frozenset[str]
 
     @property
     def known(self) -> bool:
@@ -169,14 +168,26 @@ class _Word:
 def _analyse(word: str, lang: str) -> _Word:
     lex = _lexicon(lang)
     if lex is None or not _is_word(word):
-        return _Word(word, frozenset(), frozenset(), frozenset())
+        return _Word(word, frozenset(), frozenset())
     lemmas = lex.lemmas(word)
-    family = frozenset().union(*(lex.family(l) for l in lemmas)) if lemmas else frozenset()
-    stem = _stemmer(lang).stem
-    stems = {stem(word)} | {stem(lex.word(l)) for l in lemmas}
-    return _Word(word, lemmas, family, frozenset(stems))
+    if lemmas:
+        family = frozenset().union(*(lex.family(l) for l in lemmas))
+    else:  # unknown word: its family is what the affix rules find (géophysique -> physique)
+        from .wordsdata import rules
+
+        family = frozenset().union(*(lex.lemmas(base) for base, _pos, _strong in rules.bases(word, lang)))
+    return _Word(word, lemmas, family)
 
 
+@lru_cache(maxsize=100_000)
+def _stems(word: str, lang: str) -> frozenset[str]:
+    """Snowball stems of a word and of its lemmas (the fallback for unknown words)."""
+    lex, stem = _lexicon(lang), _stemmer(lang).stemWord
+    lemmas = _analyse(word, lang).lemmas
+    return frozenset({stem(word)} | {stem(lex.word(l)) for l in lemmas})
+
+
+@lru_cache(maxsize=100_000)
 def _us_spelling(word: str) -> str:
     """American spelling of an English word (a no-op for words already American)."""
     for pattern, repl in _US_SPELLING:
@@ -189,14 +200,12 @@ def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
     wa, wb = _analyse(a, lang), _analyse(b, lang)
     if wa.lemmas & wb.lemmas:
         return "inflection"
-    if not (wa.known and wb.known):
-        if not strict and wa.stems & wb.stems:
-            return "inflection"
-        return None
     if strict:
         return None
     if wa.family & wb.lemmas or wb.family & wa.lemmas:
         return "family"
+    if not (wa.known and wb.known) and _stems(a, lang) & _stems(b, lang):
+        return "inflection"
     if lang == "de" and _is_compound(wa, wb, lang):
         return "compound"
     return None

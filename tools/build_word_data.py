@@ -32,10 +32,9 @@ import unicodedata
 from collections import defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import derivation_rules as rules  # noqa: E402
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from dichotomy_widget.wordsdata import rules  # noqa: E402
 OUT = ROOT / "dichotomy_widget" / "wordsdata"
 WORDNET = Path("/usr/share/wordnet")
 LANGS = ("en", "es", "fr", "de")
@@ -52,7 +51,9 @@ class Lexicon:
 
     def __init__(self) -> None:
         self.forms: dict[str, set[str]] = defaultdict(set)
-        self.links: dict[str, set[str]] = defaultdict(set)
+        self.strong: dict[str, set[str]] = defaultdict(set)  # transparent: -ly, -ness, un-/in-
+        self.weak: dict[str, set[str]] = defaultdict(set)  # any other derivation link
+        self.pos: dict[str, set[str]] = defaultdict(set)  # English only (WordNet index)
 
     def add_form(self, form: str, lemma: str) -> None:
         f, l = fold(form), fold(lemma)
@@ -60,11 +61,12 @@ class Lexicon:
             self.forms[f].add(l)
             self.forms[l].add(l)
 
-    def add_link(self, a: str, b: str) -> None:
+    def add_link(self, a: str, b: str, strong: bool = False) -> None:
         a, b = fold(a), fold(b)
         if a != b and a in self.forms and b in self.forms:
-            self.links[a].add(b)
-            self.links[b].add(a)
+            links = self.strong if strong else self.weak
+            links[a].add(b)
+            links[b].add(a)
 
     @property
     def lemmas(self) -> set[str]:
@@ -75,7 +77,64 @@ def load_simplemma(lex: Lexicon, lang: str) -> None:
     from simplemma.strategies.dictionaries.dictionary_factory import _load_dictionary_from_disk
 
     for form, lemma in _load_dictionary_from_disk(lang).items():
-        lex.add_form(form.decode("utf-8"), lemma.decode("utf-8"))
+        form, lemma = form.decode("utf-8"), lemma.decode("utf-8")
+        if lang == "es" and re.search(r"[aeií]rse$", lemma):  # pronominal verb: inclinarse -> inclinar
+            lex.add_form(lemma, lemma[:-2])
+            lemma = lemma[:-2]
+        lex.add_form(form, lemma)
+
+
+PARTICIPLES = {
+    "es": [(r"ad[oa]s?$", ["ar"]), (r"id[oa]s?$", ["er", "ir"])],
+    "fr": [(r"ée?s?$", ["er"]), (r"ie?s?$", ["ir"]), (r"ue?s?$", ["re", "oir"])],
+}
+
+
+# French irregular past participles by infinitive ending (Bescherelle-style groups).
+FR_PARTICIPLES = [
+    ("quérir", "quis"), ("soudre", "solu"), ("mouvoir", "mu"), ("prendre", "pris"), ("mettre", "mis"),
+    ("uire", "uit"), ("indre", "int"), ("venir", "venu"), ("tenir", "tenu"), ("courir", "couru"),
+    ("naître", "né"), ("vivre", "vécu"), ("boire", "bu"), ("croire", "cru"), ("lire", "lu"),
+    ("plaire", "plu"), ("aître", "u"), ("rompre", "rompu"), ("vaincre", "vaincu"), ("vrir", "vert"),
+    ("frir", "fert"), ("asseoir", "assis"), ("faire", "fait"), ("dire", "dit"), ("crire", "crit"),
+    ("mourir", "mort"), ("clore", "clos"), ("suivre", "suivi"), ("fuir", "fui"), ("rire", "ri"),
+    ("cevoir", "çu"), ("voir", "vu"), ("pouvoir", "pu"), ("savoir", "su"), ("vouloir", "voulu"),
+    ("valoir", "valu"), ("battre", "battu"), ("coudre", "cousu"), ("moudre", "moulu"), ("dre", "du"),
+    ("devoir", "dû"), ("falloir", "fallu"), ("pleuvoir", "plu"),
+]
+
+
+def add_fr_irregular_participles(lex: Lexicon) -> None:
+    """émouvoir -> ému/émue/émus/émues, acquérir -> acquis, résoudre -> résolu ..."""
+    for lemma in {l for l in lex.lemmas if l.endswith(("ir", "re", "oir"))}:
+        for inf, part in FR_PARTICIPLES:
+            if lemma.endswith(inf):
+                base = lemma[: len(lemma) - len(inf)] + part
+                if len(base) >= 3:
+                    forms = {base, base + "e", base + "es"} | ({base + "s"} if not base.endswith("s") else set())
+                    for form in forms:
+                        lex.add_form(form, lemma)
+                break
+
+
+def add_participles(lex: Lexicon, lang: str) -> None:
+    """Past participles that the lemma list files as adjectives also belong to their verb."""
+    lemmas = lex.lemmas
+    for form in list(lex.forms):
+        for pattern, endings in PARTICIPLES.get(lang, ()):
+            match = re.search(pattern, form)
+            if match and match.start() >= 2:
+                for ending in endings:
+                    verb = form[: match.start()] + ending
+                    if verb in lemmas:
+                        lex.forms[form].add(verb)
+        if lang == "fr" and "è" in form and re.search(r"(?:e|es|ent)$", form):
+            stem = re.sub(r"(?:e|es|ent)$", "", form)
+            i = stem.rfind("è")
+            for accent in ("é", "e"):
+                verb = stem[:i] + accent + stem[i + 1 :] + "er"
+                if verb in lemmas:
+                    lex.forms[form].add(verb)
 
 
 def load_lemminflect(lex: Lexicon) -> None:
@@ -96,6 +155,11 @@ def load_wordnet(lex: Lexicon) -> None:
     """WordNet exception lists (irregular forms) and lexical derivation links."""
     if not WORDNET.is_dir():
         raise SystemExit("WordNet not found: apt-get install wordnet-base")
+    for pos in ("noun", "verb", "adj", "adv"):
+        with open(WORDNET / f"index.{pos}", encoding="utf-8") as f:
+            for line in f:
+                if not line.startswith(" "):
+                    lex.pos[line.split(" ", 1)[0]].add({"adv": "r"}.get(pos, pos[0]))
     for pos in ("noun", "verb", "adj", "adv"):
         for line in (WORDNET / f"{pos}.exc").read_text(encoding="utf-8").splitlines():
             parts = line.split()
@@ -147,32 +211,48 @@ def _wordnet_line(lex: Lexicon, line: str, synsets: dict) -> None:
             continue
         lex.add_form(a, a)
         lex.add_form(b, b)
-        lex.add_link(a, b)
+        strong = sym == "!" or (sym == "\\" and parts[2] == "r")
+        lex.add_link(a, b, strong)
 
 
 def add_rule_links(lex: Lexicon, lang: str) -> None:
-    """Affix rules (tools/derivation_rules.py) whose base is itself a known lemma."""
+    """Affix rules (dichotomy_widget/wordsdata/rules.py) whose base is itself a known lemma."""
     lemmas = lex.lemmas
     plain: dict[str, set[str]] = defaultdict(set)
     if lang != "en":
         for lemma in lemmas:
             plain[rules.strip_accents(lemma)].add(lemma)
     for word in lemmas:
-        for base in rules.bases(word, lang):
-            for target in ({base} if base in lemmas else plain.get(base, ())):
+        for base, base_pos, strong in rules.bases(word, lang):
+            if base_pos and not (lex.pos.get(base, set()) & set(base_pos)):
+                continue
+            targets = {base} if base in lemmas else plain.get(rules.strip_accents(base), ())
+            for target in targets:
                 if target != word:
-                    lex.add_link(word, target)
+                    lex.add_link(word, target, strong)
+
+
+def closure(links: dict[str, set[str]], lemma: str, depth: int) -> set[str]:
+    """Lemmas reachable from ``lemma`` through at most ``depth`` links (itself included)."""
+    seen, frontier = {lemma}, {lemma}
+    for _ in range(depth):
+        frontier = {n for f in frontier for n in links.get(f, ())} - seen
+        seen |= frontier
+    return seen
 
 
 def family_sets(lex: Lexicon, depth: int) -> dict[str, set[str]]:
-    """Lemmas reachable through at most ``depth`` derivation links."""
+    """A lemma's family: strong links (any depth <= 3), then ``depth`` weak links, then strong again."""
+    strong = {l: closure(lex.strong, l, 3) for l in set(lex.strong) | set(lex.weak)}
     out = {}
-    for lemma, first in lex.links.items():
-        seen, frontier = set(first), set(first)
-        for _ in range(depth - 1):
-            frontier = {n for f in frontier for n in lex.links.get(f, ())} - seen - {lemma}
-            seen |= frontier
-        out[lemma] = seen - {lemma}
+    for lemma in strong:
+        fam = set(strong[lemma])
+        frontier = set(fam)
+        for _ in range(depth):
+            step = {n for f in frontier for n in lex.weak.get(f, ())}
+            frontier = {m for n in step for m in strong.get(n, {n})} - fam
+            fam |= frontier
+        out[lemma] = fam - {lemma}
     return out
 
 
@@ -214,9 +294,12 @@ def build(lang: str, depth: int) -> Path:
     if lang == "en":
         load_lemminflect(lex)
         load_wordnet(lex)
+    if lang == "fr":
+        add_fr_irregular_participles(lex)
+    add_participles(lex, lang)
     add_rule_links(lex, lang)
     path = write_sqlite(lex, lang, depth)
-    print(f"{lang}: {len(lex.forms)} forms, {len(lex.links)} linked lemmas, "
+    print(f"{lang}: {len(lex.forms)} forms, {len(lex.strong)}+{len(lex.weak)} linked lemmas, "
           f"{path.stat().st_size / 1e6:.1f} MB -> {path.relative_to(ROOT)}")
     return path
 
@@ -224,7 +307,7 @@ def build(lang: str, depth: int) -> Path:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--langs", default=",".join(LANGS))
-    ap.add_argument("--depth", type=int, default=2, help="derivation links followed for a word family")
+    ap.add_argument("--depth", type=int, default=1, help="weak derivation links followed for a family")
     args = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     for lang in args.langs.split(","):

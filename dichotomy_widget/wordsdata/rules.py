@@ -1,4 +1,4 @@
-"""Derivational affix rules used at build time (tools/build_word_data.py).
+"""Derivational affix rules: used by tools/build_word_data.py and, for unknown words, at run time.
 
 A rule proposes a *base* for a derived word ("cotización" -> "cotizar"); the builder keeps a
 link only when the base is itself a known lemma, so the rules only need to be plausible, not
@@ -15,35 +15,36 @@ from collections.abc import Iterator
 # (derived ending, base ending): word = stem + derived ending -> stem + base ending
 SUFFIXES: dict[str, list[tuple[str, str]]] = {
     "en": [
-        ("iness", "y"), ("ness", ""),
-        ("ily", "y"), ("ally", "al"), ("ally", ""), ("bly", "ble"), ("ly", ""), ("ly", "le"),
-        ("ier", "y"), ("er", ""), ("er", "e"), ("or", ""), ("or", "e"),
-        ("ess", ""), ("ess", "e"), ("tress", "ter"), ("tress", "tor"),
-        ("ment", ""), ("iful", "y"), ("ful", ""), ("iless", "y"), ("less", ""),
-        ("hood", ""), ("ship", ""), ("dom", ""),
-        ("ability", "able"), ("ibility", "ible"), ("ity", ""), ("ity", "e"),
-        ("able", ""), ("able", "e"), ("iable", "y"),
+        ("iness", "y", "a", True), ("ness", "", "a", True),
+        ("ily", "y", "a", True), ("ally", "al", "a", True), ("ally", "", "a", True),
+        ("bly", "ble", "a", True), ("ly", "", "a", True), ("ly", "le", "a", True),
+        ("er", "", "v"), ("er", "e", "v"), ("or", "", "v"), ("or", "e", "v"),
+        ("ess", "", "n"), ("ess", "e", "n"), ("tress", "ter", "n"), ("tress", "tor", "n"),
+        ("ment", "", "v"), ("iful", "y", "n"), ("ful", "", "n"), ("iless", "y", "n"), ("less", "", "n"),
+        ("hood", "", "n"), ("ship", "", "n"), ("dom", "", "n"),
+        ("ability", "able", "a"), ("ibility", "ible", "a"), ("ity", "", "a"), ("ity", "e", "a"),
+        ("able", "", "v"), ("able", "e", "v"), ("iable", "y", "v"),
     ],
     "es": [
         ("ación", "ar"), ("ición", "ir"), ("ición", "er"), ("sión", "der"),
         ("ador", "ar"), ("adora", "ar"), ("edor", "er"), ("edora", "er"), ("idor", "ir"), ("idora", "ir"),
         ("amiento", "ar"), ("imiento", "er"), ("imiento", "ir"),
         ("ante", "ar"), ("iente", "er"), ("iente", "ir"), ("ente", "er"), ("ente", "ir"),
-        ("mente", ""), ("amente", "o"),
+        ("mente", "", "", True), ("amente", "o", "", True),
         ("ista", "o"), ("ista", "a"), ("ista", "e"), ("ista", ""), ("ismo", "o"), ("ismo", "a"), ("ismo", ""),
         ("ismo", "e"), ("idad", "o"), ("idad", "e"), ("idad", ""), ("edad", "o"), ("ez", "o"), ("eza", "o"),
         ("ito", "o"), ("ita", "a"), ("illo", "o"), ("illa", "a"), ("ito", "a"), ("ito", "e"), ("cito", ""),
         ("ecito", "o"), ("eta", ""), ("ete", "o"), ("ote", "o"), ("ón", "o"), ("azo", "o"),
         ("ero", "a"), ("ero", "o"), ("era", "a"), ("ería", "ero"), ("ería", "o"),
         ("izar", ""), ("izar", "o"), ("ificar", "o"), ("ear", "o"), ("ear", "a"), ("ear", ""),
-        ("ar", "a"), ("ar", "o"), ("ar", ""),
+        ("ar", "a"), ("ar", "o"), ("ar", ""), ("ar", "e"),
         ("ado", "ar"), ("ada", "ar"), ("ido", "er"), ("ido", "ir"), ("ida", "er"), ("ida", "ir"),
         ("oso", "o"), ("oso", "a"), ("oso", ""), ("ivo", "ar"), ("ativo", "ar"),
         ("ional", "ión"), ("al", "o"), ("al", "a"), ("al", ""), ("ía", "o"), ("ía", "a"), ("ia", "o"),
         ("ble", "r"), ("able", "ar"), ("ible", "er"), ("ible", "ir"), ("áceo", ""), ("uno", "a"),
     ],
     "fr": [
-        ("ation", "er"), ("ition", "ir"), ("ement", "er"), ("issement", "ir"), ("ment", ""),
+        ("ation", "er"), ("ition", "ir"), ("ement", "er"), ("issement", "ir"), ("ment", "", "", True),
         ("eur", "er"), ("euse", "er"), ("rice", "eur"), ("ateur", "er"), ("atrice", "er"),
         ("age", "er"), ("ure", "er"), ("ance", "ant"), ("ence", "ent"), ("ance", "er"),
         ("ité", ""), ("ité", "e"), ("ité", "ique"), ("iste", ""), ("iste", "e"), ("isme", ""), ("isme", "e"),
@@ -53,22 +54,26 @@ SUFFIXES: dict[str, list[tuple[str, str]]] = {
         ("ette", ""), ("ette", "e"), ("et", "e"), ("elle", "e"), ("on", "e"),
         ("able", "er"), ("ible", "ir"), ("ant", "er"), ("ent", "er"), ("iser", ""), ("iser", "e"),
         ("ifier", "e"), ("er", "e"), ("er", ""), ("ir", "e"), ("aliste", "au"), ("ine", ""), ("ine", "e"),
-        ("oyer", "u"),
+        ("oyer", "u"), ("oureux", "eur"), ("eux", "eur"), ("aliste", "eau"), ("ien", ""), ("ien", "e"),
+        ("ienne", ""), ("ienne", "e"), ("ais", ""), ("ois", ""), ("aise", ""), ("oise", ""),
+        ("erie", "er"), ("erie", "e"), ("esse", ""), ("esse", "e"), ("ise", ""), ("itude", ""),
+        ("ité", "if"), ("ivité", "if"), ("iser", "ique"), ("ification", "ifier"), ("ateur", "ation"),
+        ("ement", "e"), ("age", "e"), ("eur", "e"), ("oir", "er"), ("oire", "er"), ("ude", "e"),
     ],
     "de": [
         ("ung", "en"), ("ung", "n"), ("er", "en"), ("er", "n"), ("er", ""), ("erin", "en"), ("in", ""),
         ("heit", ""), ("keit", ""), ("igkeit", "ig"), ("igkeit", ""), ("lichkeit", "lich"),
         ("lich", ""), ("lich", "en"), ("ig", ""), ("ig", "en"), ("isch", ""), ("isch", "en"), ("ist", ""),
         ("erweise", ""), ("bar", "en"), ("chen", ""), ("chen", "e"), ("lein", ""), ("end", "en"),
-        ("e", ""), ("sam", "en"), ("los", ""), ("schaft", ""), ("tum", ""), ("ler", "en"),
+        ("e", ""), ("sam", "en"), ("igen", "ig"), ("ern", "er"), ("los", ""), ("schaft", ""), ("tum", ""), ("ler", "en"),
     ],
 }
 
 PREFIXES: dict[str, list[str]] = {
-    "en": ["un", "non", "re", "over", "under", "mis", "pre", "counter", "self"],
+    "en": ["un", "non", "mis", "counter", "self"],
     "es": ["des", "in", "im", "i", "re", "anti", "co", "en", "em", "a", "pre", "sobre", "super", "sub",
            "contra", "entre", "inter", "trans", "kilo", "mini", "multi", "ex", "dis", "auto"],
-    "fr": ["re", "ré", "r", "dé", "dés", "in", "im", "il", "ir", "mé", "mé", "mes", "dis", "a", "pré",
+    "fr": ["re", "ré", "r", "res", "dé", "dés", "in", "im", "il", "ir", "mé", "mes", "dis", "a", "pré", "par",
            "sur", "sous", "co", "anti", "géo", "en", "em", "contre", "entre", "inter", "trans", "para"],
     "de": ["un", "ver", "ent", "be", "er", "zer", "ab", "an", "auf", "aus", "ein", "mit", "nach", "vor",
            "zu", "hoch", "heim", "rück", "halb", "unter", "über", "um", "durch", "wider", "wieder",
@@ -97,16 +102,30 @@ def undouble(stem: str) -> Iterator[str]:
         yield stem[:-1]
 
 
-def bases(word: str, lang: str) -> Iterator[str]:
-    """Candidate bases of a derived ``word`` (folded), by suffix and prefix rules."""
-    for derived, base_end in SUFFIXES.get(lang, ()):
+def suffix_bases(word: str, lang: str) -> Iterator[tuple[str, str, bool]]:
+    """(base, required base part of speech or "", strong link?) by suffix rules."""
+    for rule in SUFFIXES.get(lang, ()):
+        derived, base_end = rule[0], rule[1]
+        pos, strong = (rule[2], rule[3] if len(rule) > 3 else False) if len(rule) > 2 else ("", False)
         if word.endswith(derived) and len(word) - len(derived) >= MIN_BASE:
             stem = word[: len(word) - len(derived)]
             for s in undouble(stem) if lang == "en" else (stem,):
-                yield s + base_end
+                yield s + base_end, pos, strong
+
+
+def bases(word: str, lang: str) -> Iterator[tuple[str, str, bool]]:
+    """Candidate bases of a derived ``word`` (folded): (base, base part of speech, strong link?)."""
+    yield from suffix_bases(word, lang)
     for prefix in PREFIXES.get(lang, ()):
         if word.startswith(prefix) and len(word) - len(prefix) >= 4:
-            yield word[len(prefix):]
+            rest = word[len(prefix):]
+            strong = is_negation_pair(word, rest, lang)
+            yield rest, "", strong
+            if lang != "en":
+                for base, _pos, _strong in suffix_bases(rest, lang):
+                    yield base, "", False
+                if lang == "de" and rest.endswith("en") and len(rest) >= 6:
+                    yield rest[:-2], "", False  # ent-mutig-en
 
 
 def is_negation_pair(a: str, b: str, lang: str) -> bool:

@@ -1,0 +1,1 @@
+"""Shipped lexicon tables and the affix rules used to build them (see README.md)."""
