@@ -207,6 +207,8 @@ class App {
     const curtainDown = this.kind === "pass" && curtain && typeof curtain.seat === "number";
     this.root.classList.toggle("dw-curtained", Boolean(curtainDown));
     if (curtainDown) {
+      this.root.dataset.phase = "curtain";
+      this.root.dataset.you = "";
       this.renderCurtain(curtain);
       return;
     }
@@ -217,6 +219,7 @@ class App {
       return;
     }
     this.root.dataset.phase = view.phase;
+    this.root.dataset.you = view.you ? view.you.name : "";
     this.renderHeader(view);
     this.renderPlayers(view);
     const mine = view.actions.length > 0 && view.you !== null;
@@ -572,7 +575,7 @@ class App {
   guessScreen(view) {
     const pass = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button", type: "button", "data-action": "pass" }, "Pass"));
     const entry = this.entry({
-      label: "Your guess", send: "Guess", empty: "Pass", confirmEmpty: "Yes, pass",
+      label: "Your guess", send: "Guess", empty: "Guess", confirmEmpty: "Yes, pass",
       testid: "guess-input", action: (text) => (text ? { type: "guess", text } : { type: "pass" }), extra: [pass],
     });
     pass.addEventListener("click", () => this.act({ type: "pass" }, { button: pass, slot: entry.slot, input: entry.input }));

@@ -1,0 +1,224 @@
+"""Shared fixtures for browser tests: free ports, servers in their own process group, Chromium.
+
+Reusable pieces:
+
+- ``free_port()`` / the ``free_port`` fixture: an unused TCP port on 127.0.0.1.
+- ``ServerProcess`` / ``start_server(cmd, port, ...)``: start any server command in a new session
+  (process group), wait until it answers HTTP, and kill the whole group on ``stop()`` (the fixtures do
+  this in their teardown, so kernels started by the server die too).
+- ``voila_server``: voila serving ``tests/browser/notebooks/`` (``voila_server.url(name, **query)``).
+- ``browser`` (session) and ``page`` (per test, 1100x900): Debian's Chromium driven by Playwright.
+  ``CHROMIUM`` (env var) overrides the executable; Playwright's own browsers are never downloaded.
+- ``screenshots``: ``screenshots("name", page)`` saves ``artifacts/screenshots/name.png``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"
+ARTIFACTS = REPO / "artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+    "--disable-background-networking", "--no-first-run",
+]
+
+
+def chromium_path() -> str | None:
+    """Debian's Chromium (or ``$CHROMIUM``), never a Playwright download."""
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
+                      shutil.which("chromium-browser")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+def free_port() -> int:
+    """An unused TCP port on 127.0.0.1."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def server_env(**extra: str) -> dict[str, str]:
+    """The environment for a server under test: the checkout importable, no browser, quiet."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+    env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+    env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    env["BROWSER"] = "true"
+    env.update(extra)
+    return env
+
+
+class ServerProcess:
+    """A server started in its own process group; ``stop()`` kills the whole group."""
+
+    def __init__(self, cmd: Sequence[str], port: int, cwd: Path | str | None = None,
+                 env: dict[str, str] | None = None, log_name: str = "server") -> None:
+        self.cmd = list(cmd)
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.log_path = ARTIFACTS / f"{log_name}-{port}.log"
+        self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(self.cmd, cwd=str(cwd or REPO), env=env or server_env(),
+                                     stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                     start_new_session=True)
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+    def wait_ready(self, path: str = "/", timeout: float = 60.0) -> None:
+        """Wait until ``GET path`` answers (any status below 500)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.log()}")
+            try:
+                with urllib.request.urlopen(self.base + path, timeout=2) as resp:
+                    if resp.status < 500:
+                        return
+            except urllib.error.HTTPError as err:
+                if err.code < 500:
+                    return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                pass
+            time.sleep(0.25)
+        self.stop()
+        raise RuntimeError(f"server did not answer within {timeout} s:\n{self.log()}")
+
+    def stop(self) -> None:
+        """SIGTERM the process group, then SIGKILL whatever is left."""
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=8)
+            except subprocess.TimeoutExpired:
+                pass
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)  # kernels the server started, too
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        self._log.close()
+
+
+def start_server(cmd: Sequence[str], port: int, ready_path: str = "/", timeout: float = 60.0,
+                 **kwargs) -> ServerProcess:
+    """Start ``cmd`` (which listens on ``port``) and wait until it answers."""
+    server = ServerProcess(cmd, port, **kwargs)
+    server.wait_ready(ready_path, timeout)
+    return server
+
+
+def voila_command(target: Path | str, port: int, *extra: str) -> list[str]:
+    """``voila`` on ``target`` (a notebook or a folder), bound to 127.0.0.1:port, no browser."""
+    exe = shutil.which("voila")
+    base = [exe] if exe else [sys.executable, "-m", "voila"]
+    return base + ["--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+                   "--VoilaConfiguration.allow_theme_override=YES", *extra, str(target)]
+
+
+class VoilaServer:
+    """A running voila serving a folder of notebooks."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        self.server = server
+        self.base = server.base
+
+    def url(self, notebook: str, **query: str) -> str:
+        q = "&".join(f"{k}={v}" for k, v in query.items())
+        return f"{self.base}/voila/render/{notebook}" + (f"?{q}" if q else "")
+
+
+@pytest.fixture(name="free_port")
+def free_port_fixture() -> int:
+    return free_port()
+
+
+@pytest.fixture(scope="session")
+def voila_server() -> Iterator[VoilaServer]:
+    """voila serving ``tests/browser/notebooks`` for the whole session (one process group)."""
+    if not (shutil.which("voila") or _has_module("voila")):
+        pytest.skip("voila is not installed")
+    port = free_port()
+    server = start_server(voila_command(NOTEBOOKS, port), port, ready_path="/voila/tree",
+                          cwd=NOTEBOOKS, log_name="voila")
+    try:
+        yield VoilaServer(server)
+    finally:
+        server.stop()
+
+
+def _has_module(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium through Playwright's sync API (skipped only when no Chromium exists)."""
+    exe = chromium_path()
+    if exe is None:
+        pytest.skip("no Chromium found (install Debian's chromium; CI does)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture()
+def page(browser):
+    """A fresh page (own context) 1100x900.
+
+    Console errors and page errors are kept in ``page.console_errors``, failed request URLs in
+    ``page.failed_requests`` (voila's page asks for a few external resources that fail offline).
+    """
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    pg = context.new_page()
+    pg.console_errors = []  # type: ignore[attr-defined]
+    pg.on("console", lambda msg: pg.console_errors.append(msg.text) if msg.type == "error" else None)
+    pg.on("pageerror", lambda exc: pg.console_errors.append(str(exc)))
+    pg.failed_requests = []  # type: ignore[attr-defined]
+    pg.on("requestfailed", lambda req: pg.failed_requests.append(req.url))
+    pg.set_default_timeout(30_000)
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Callable[..., Path]:
+    """``screenshots(name, page_or_locator, **kwargs)`` saves ``artifacts/screenshots/<name>.png``."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def shoot(name: str, target, **kwargs) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        target.screenshot(path=str(path), **kwargs)
+        return path
+
+    return shoot
