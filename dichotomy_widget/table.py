@@ -274,6 +274,7 @@ class Table:
     async def watch(self, timeout: float = 5.0) -> None:
         """Follow the store forever: refresh and notify when another kernel appends."""
         marker = self.store.change_marker()
+        self.refresh()  # catch up: events appended after this table loaded but before the marker was taken
         while True:
             marker = await self.store.wait_for_change(marker, timeout)
             self.refresh()
