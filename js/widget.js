@@ -238,6 +238,7 @@ class App {
       const target = /** @type {HTMLElement|null} */ (this.main.querySelector("[data-autofocus]"));
       if (target && (hadFocus || nothingFocused)) target.focus({ preventScroll: true });
     }
+    this.fillProgress(view);
     this.renderHost(view);
     this.startClock(view);
   }
@@ -263,12 +264,12 @@ class App {
         h("span", { class: "dw-stat-value", text: String(value) }));
     const title = view.you
       ? h("span", { class: "dw-title" }, "Dichotomy", h("span", { class: "dw-you", text: ` · ${view.you.name}` }))
-      : h("span", { class: "dw-title", text: this.kind === "table" ? "Dichotomy · table" : "Dichotomy" });
+      : h("span", { class: "dw-title", text: "Dichotomy" });
     const stats = h("span", { class: "dw-stats" },
       stat("Round", view.phase === "lobby" ? `– of ${view.rounds}` : `${view.round} of ${view.rounds}`, "round"),
       stat("Score", view.score, "score"),
       stat("Discarded", view.discard, "discard"),
-      stat("Cards left", view.deck_left, "deck"));
+      stat("Cards left", view.phase === "recap" && view.recap ? view.recap.deck_left : view.deck_left, "deck"));
     const code = this.kind === "table" && view.table ? h("span", { class: "dw-code", text: `Table ${view.table}` }) : null;
     const hide = this.kind === "pass" && view.you
       ? h("button", { class: "dw-button dw-quiet", type: "button", onclick: () => this.act({ type: "hide" }) }, "Hide my screen")
@@ -474,8 +475,24 @@ class App {
       view.phase === "clues" ? this.writerProgress(view) : "");
   }
 
-  /** Who has written, in writing order (names and marks only). @param {View} view */
-  writerProgress(view) {
+  /**
+   * Who has written, in writing order (names and marks only). A placeholder that `render` refreshes
+   * on every change, so marks update without rebuilding the screen (and its text box).
+   * @param {View} _view
+   */
+  writerProgress(_view) {
+    return h("div", { class: "dw-progress-slot" });
+  }
+
+  /** @param {View} view */
+  fillProgress(view) {
+    for (const slot of this.main.querySelectorAll(".dw-progress-slot")) {
+      slot.replaceChildren(this.progressList(view));
+    }
+  }
+
+  /** @param {View} view */
+  progressList(view) {
     const writers = view.players.filter((p) => p.clue);
     if (!writers.length) return h("span");
     return h("ul", { class: "dw-progress", "aria-label": "Clues so far" }, ...writers.map((p) => {
@@ -580,7 +597,7 @@ class App {
     });
     pass.addEventListener("click", () => this.act({ type: "pass" }, { button: pass, slot: entry.slot, input: entry.input }));
     return h("div", { class: "dw-panel dw-guess" },
-      h("h2", { class: "dw-h", text: "Your turn to guess" }),
+      h("h2", { class: "dw-h", text: "You are guessing: which word do these clues point to?" }),
       this.clueChips(view.clues, "Clues for you"),
       h("p", { class: "dw-help", text: "One word. Beware the Foil: guessing it costs a scored card. Passing costs nothing." }),
       entry.form);
@@ -636,8 +653,8 @@ class App {
       clues,
       h("p", { class: "dw-guessline", text: guessLine }),
       h("p", { class: `dw-outcome dw-outcome-${r.outcome}`, "data-outcome": r.outcome },
-        h("strong", { text: OUTCOME_LABEL[r.outcome] || r.outcome }), " ", r.outcome_text,
-        r.reason_text && r.outcome === "correct" ? ` (${r.reason_text})` : ""),
+        h("strong", { text: r.outcome_text }),
+        r.reason_text && r.reason !== "same" && r.outcome !== "pass" ? ` (${r.reason_text})` : ""),
       extras.length ? h("p", { class: "dw-help", text: extras.join(" ") }) : "",
       h("p", { class: "dw-recap-stats", text: `Score ${r.score} · Discarded ${r.discard} · Cards left ${r.deck_left}` }));
   }
@@ -647,7 +664,7 @@ class App {
     const panel = h("div", { class: "dw-panel" });
     if (view.recap) panel.append(this.recapBlock(view.recap));
     const slot = h("p", { class: "dw-error", role: "alert" });
-    const last = view.deck_left === 0;
+    const last = Boolean(view.recap && view.recap.deck_left === 0); // no card left to draw
     if (this.kind === "pass" && view.actions.includes("confirm_absent")) {
       const b = /** @type {HTMLButtonElement} */ (h("button", {
         class: "dw-button dw-primary", type: "button", "data-autofocus": true, "data-action": "continue",

@@ -142,6 +142,7 @@ def seat(page, name):
 
 
 def test_three_seats_update_each_other(page, voila_server, screenshots):
+    page.set_viewport_size({"width": 1100, "height": 2900})  # voila scrolls inside the page: show all
     open_notebook(page, voila_server, "three_seats.ipynb")
     names = ("Ada", "Ben", "Cy")
     for name in names:
