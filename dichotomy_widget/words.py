@@ -219,9 +219,11 @@ def _is_compound(wa: _Word, wb: _Word, lang: str) -> bool:
     tails = {short.text} | {lex.word(l) for l in short.lemmas}
     for head in heads:
         for tail in tails:
-            if len(tail) >= 4 and head.endswith(tail) and head != tail:
+            if len(tail) >= 3 and head.endswith(tail) and head != tail:
                 front = head[: -len(tail)]
-                if front in _DE_COMPOUND_PREFIXES or (len(front) >= 3 and lex.lemmas(front)):
+                if len(tail) >= 4 and front in _DE_COMPOUND_PREFIXES:
+                    return True
+                if len(front) >= 3 + (len(tail) < 4) and lex.lemmas(front):
                     return True
     return False
 

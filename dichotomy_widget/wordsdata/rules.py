@@ -35,6 +35,7 @@ SUFFIXES: dict[str, list[tuple[str, str]]] = {
         ("ismo", "e"), ("idad", "o"), ("idad", "e"), ("idad", ""), ("edad", "o"), ("ez", "o"), ("eza", "o"),
         ("ito", "o"), ("ita", "a"), ("illo", "o"), ("illa", "a"), ("ito", "a"), ("ito", "e"), ("cito", ""),
         ("ecito", "o"), ("eta", ""), ("ete", "o"), ("ote", "o"), ("ón", "o"), ("azo", "o"),
+        ("cidad", "z"), ("adero", ""), ("adería", ""), ("ería", ""), ("ero", ""),
         ("ero", "a"), ("ero", "o"), ("era", "a"), ("ería", "ero"), ("ería", "o"),
         ("izar", ""), ("izar", "o"), ("ificar", "o"), ("ear", "o"), ("ear", "a"), ("ear", ""),
         ("ar", "a"), ("ar", "o"), ("ar", ""), ("ar", "e"),
@@ -61,10 +62,11 @@ SUFFIXES: dict[str, list[tuple[str, str]]] = {
         ("ement", "e"), ("age", "e"), ("eur", "e"), ("oir", "er"), ("oire", "er"), ("ude", "e"),
     ],
     "de": [
-        ("ung", "en"), ("ung", "n"), ("er", "en"), ("er", "n"), ("er", ""), ("erin", "en"), ("in", ""),
-        ("heit", ""), ("keit", ""), ("igkeit", "ig"), ("igkeit", ""), ("lichkeit", "lich"),
+        ("ung", "en"), ("ung", "n"), ("er", "en"), ("er", "n"), ("er", ""), ("erin", "en"),
+        ("heit", "", "", True), ("keit", "", "", True), ("igkeit", "ig", "", True), ("igkeit", ""),
+        ("lichkeit", "lich", "", True), ("erweise", "", "", True), ("in", "", "", True),
         ("lich", ""), ("lich", "en"), ("ig", ""), ("ig", "en"), ("isch", ""), ("isch", "en"), ("ist", ""),
-        ("erweise", ""), ("bar", "en"), ("chen", ""), ("chen", "e"), ("lein", ""), ("end", "en"),
+        ("bar", "en"), ("chen", ""), ("chen", "e"), ("lein", ""), ("end", "en"),
         ("e", ""), ("sam", "en"), ("igen", "ig"), ("ern", "er"), ("los", ""), ("schaft", ""), ("tum", ""), ("ler", "en"),
     ],
 }
@@ -107,8 +109,8 @@ def suffix_bases(word: str, lang: str) -> Iterator[tuple[str, str, bool]]:
     for rule in SUFFIXES.get(lang, ()):
         derived, base_end = rule[0], rule[1]
         pos, strong = (rule[2], rule[3] if len(rule) > 3 else False) if len(rule) > 2 else ("", False)
-        if word.endswith(derived) and len(word) - len(derived) >= MIN_BASE:
-            stem = word[: len(word) - len(derived)]
+        stem = word[: len(word) - len(derived)]
+        if word.endswith(derived) and len(stem) >= 2 and len(stem) + len(base_end) >= MIN_BASE:
             for s in undouble(stem) if lang == "en" else (stem,):
                 yield s + base_end, pos, strong
 

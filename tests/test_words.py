@@ -1,0 +1,254 @@
+"""Table-driven tests for dichotomy_widget.words (variant matching in en, es, fr, de)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dichotomy_widget import words
+from dichotomy_widget.words import REASON_TEXT, guess_reason, is_variant, normalize, variant_reason
+
+DECKS = Path(words.__file__).with_name("decks")
+
+# (a, b, lang, expected reason for clues)
+VARIANTS = [
+    # identical after trimming, NFKC and case folding
+    ("River", " river ", "en", "same"),
+    ("ＲＩＶＥＲ", "river", "en", "same"),  # full-width letters (NFKC)
+    ("ﬁsh", "fish", "en", "same"),  # ligature (NFKC)
+    ("ÉCOLE", "école", "fr", "same"),
+    ("Straße", "STRASSE", "de", "same"),  # ß case-folds to ss
+    ("e\u0301cole", "école", "fr", "same"),  # combining accent vs precomposed
+    # English inflections, regular and irregular
+    ("rivers", "river", "en", "inflection"),
+    ("mice", "mouse", "en", "inflection"),
+    ("ran", "run", "en", "inflection"),
+    ("went", "go", "en", "inflection"),
+    ("children", "child", "en", "inflection"),
+    ("geese", "goose", "en", "inflection"),
+    ("bigger", "big", "en", "inflection"),
+    ("better", "good", "en", "inflection"),
+    ("was", "be", "en", "inflection"),
+    ("leaves", "leaf", "en", "inflection"),
+    ("stopped", "stopping", "en", "inflection"),
+    # English families
+    ("prince", "princess", "en", "family"),
+    ("teach", "teacher", "en", "family"),
+    ("happy", "unhappiness", "en", "family"),
+    ("decide", "decision", "en", "family"),
+    ("careful", "carefully", "en", "family"),
+    ("kindness", "kind", "en", "family"),
+    ("king", "kingdom", "en", "family"),
+    ("actress", "actor", "en", "family"),
+    # English spelling variants
+    ("colour", "color", "en", "spelling"),
+    ("organise", "organize", "en", "spelling"),
+    ("theatre", "theater", "en", "spelling"),
+    ("travelled", "traveled", "en", "spelling"),
+    ("analyse", "analyze", "en", "spelling"),
+    ("catalogue", "catalog", "en", "spelling"),
+    ("defence", "defense", "en", "spelling"),
+    # Spanish
+    ("tengo", "tener", "es", "inflection"),
+    ("casas", "casa", "es", "inflection"),
+    ("canté", "cantar", "es", "inflection"),
+    ("duermo", "dormir", "es", "inflection"),
+    ("gato", "gata", "es", "inflection"),
+    ("niños", "niño", "es", "inflection"),
+    ("rápidamente", "rápido", "es", "family"),
+    ("infeliz", "feliz", "es", "family"),
+    ("felicidad", "feliz", "es", "family"),
+    ("panadero", "pan", "es", "family"),
+    ("cafe", "café", "es", "accents"),  # a learner without an accent key
+    # French
+    ("suis", "être", "fr", "inflection"),
+    ("allé", "aller", "fr", "inflection"),
+    ("yeux", "œil", "fr", "inflection"),
+    ("chevaux", "cheval", "fr", "inflection"),
+    ("belle", "beau", "fr", "inflection"),
+    ("émus", "émouvoir", "fr", "inflection"),
+    ("acquis", "acquérir", "fr", "inflection"),
+    ("pris", "prendre", "fr", "inflection"),
+    ("chanteur", "chanter", "fr", "family"),
+    ("rapidement", "rapide", "fr", "family"),
+    # German
+    ("ging", "gehen", "de", "inflection"),
+    ("gegangen", "gehen", "de", "inflection"),
+    ("Häuser", "Haus", "de", "inflection"),
+    ("Kinder", "Kind", "de", "inflection"),
+    ("besser", "gut", "de", "inflection"),
+    ("Katze", "Katzen", "de", "inflection"),
+    ("Freundin", "Freund", "de", "family"),
+    ("Schönheit", "schön", "de", "family"),
+    ("unglücklich", "glücklich", "de", "family"),
+    ("Glück", "Glücklichkeit", "de", "family"),
+    ("Bäcker", "backen", "de", "family"),
+    ("Halbmond", "Mond", "de", "family"),
+    ("Bahnhof", "Hof", "de", "compound"),
+]
+
+# different words that share a stem, a prefix or all but one letter
+NOT_VARIANTS = [
+    ("universe", "university", "en"),
+    ("organ", "organization", "en"),
+    ("general", "generous", "en"),
+    ("inform", "form", "en"),
+    ("invent", "vent", "en"),
+    ("discover", "cover", "en"),
+    ("present", "sent", "en"),
+    ("four", "for", "en"),
+    ("star", "start", "en"),
+    ("sun", "son", "en"),
+    ("cat", "dog", "en"),
+    ("pero", "pera", "es"),
+    ("el", "él", "es"),  # article vs pronoun: both real words, the accent matters
+    ("casa", "caso", "es"),
+    ("libro", "libre", "es"),
+    ("mesa", "misa", "es"),
+    ("pape", "papa", "fr"),
+    ("mère", "mer", "fr"),
+    ("schön", "schon", "de"),  # both real words
+    ("Rauchen", "brauchen", "de"),
+    ("", "", "en"),
+    ("", "river", "en"),
+    ("   ", "river", "en"),
+]
+
+ODD_INPUTS = [
+    "",
+    " ",
+    "x" * 10_000,
+    "🙂",
+    "🙂🙂",
+    "<b>river</b>",
+    "<script>alert(1)</script>",
+    "river\x00",
+    "\u200b",
+    "12345",
+    "rock'n'roll",
+    "ǅ",
+]
+
+
+@pytest.mark.parametrize("a,b,lang,reason", VARIANTS)
+def test_variants(a: str, b: str, lang: str, reason: str) -> None:
+    assert variant_reason(a, b, lang) == reason
+    assert variant_reason(b, a, lang) == reason  # symmetric
+    assert is_variant(a, b, lang) and is_variant(b, a, lang)
+
+
+@pytest.mark.parametrize("a,b,lang", NOT_VARIANTS)
+def test_not_variants(a: str, b: str, lang: str) -> None:
+    assert variant_reason(a, b, lang) is None
+    assert not is_variant(a, b, lang)
+    assert not is_variant(b, a, lang)
+    assert guess_reason(a, b, lang) is None
+
+
+@pytest.mark.parametrize(
+    "guess,word,lang,reason",
+    [
+        ("rivers", "river", "en", "inflection"),  # a plural of the word is right
+        ("River", "river", "en", "same"),
+        ("colour", "color", "en", "spelling"),
+        ("cafe", "café", "es", "accents"),
+        ("ging", "gehen", "de", "inflection"),
+        ("teacher", "teach", "en", None),  # same family is a different answer
+        ("princess", "prince", "en", None),
+        ("Bahnhof", "Hof", "de", None),
+        ("rapidement", "rapide", "fr", None),
+        ("university", "universe", "en", None),
+        ("pera", "pero", "es", None),
+    ],
+)
+def test_guess_is_stricter(guess: str, word: str, lang: str, reason: str | None) -> None:
+    assert guess_reason(guess, word, lang) == reason
+    if reason is not None:
+        assert variant_reason(guess, word, lang) is not None
+
+
+@pytest.mark.parametrize(
+    "a,b,lang,reason",
+    [
+        ("Katze", "katze", "nl", "same"),
+        ("huis", "huizen", "nl", None),  # no lexicon: inflections are not guessed
+        ("caffè", "caffe", "it", "accents"),
+        ("river", "rivers", "xx", None),
+        ("river", "rivers", "", None),
+    ],
+)
+def test_unsupported_language_fallback(a: str, b: str, lang: str, reason: str | None) -> None:
+    assert variant_reason(a, b, lang) == reason
+    assert lang not in words.SUPPORTED_LANGUAGES
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de", "nl"])
+@pytest.mark.parametrize("odd", ODD_INPUTS)
+def test_odd_input_never_raises(odd: str, lang: str) -> None:
+    for a, b in ((odd, "river"), ("river", odd), (odd, odd + "s")):
+        assert isinstance(is_variant(a, b, lang), bool)
+        assert guess_reason(a, b, lang) in (None, *REASON_TEXT)
+    assert variant_reason(odd, odd, lang) in (None, "same")
+
+
+def test_non_string_input_is_not_a_variant() -> None:
+    assert variant_reason(None, "river") is None  # type: ignore[arg-type]
+    assert not is_variant("river", 3, "en")  # type: ignore[arg-type]
+    assert guess_reason(b"river", "river") is None  # type: ignore[arg-type]
+    assert normalize(None) == ""  # type: ignore[arg-type]
+
+
+def test_long_identical_text_is_same_but_never_looked_up() -> None:
+    text = "ab" * 5_000
+    assert variant_reason(text, text.upper()) == "same"
+    assert variant_reason(text, text + "s") is None
+
+
+def test_normalize() -> None:
+    assert normalize("  ＲＩＶＥＲ\n") == "river"
+    assert normalize("Straße") == "strasse"
+    assert normalize("e\u0301") == "é"
+
+
+def test_every_reason_has_text() -> None:
+    reasons = {r for *_, r in VARIANTS}
+    assert reasons <= set(REASON_TEXT)
+    assert all(isinstance(t, str) and t for t in REASON_TEXT.values())
+
+
+def test_public_contract() -> None:
+    assert set(words.__all__) >= {
+        "SUPPORTED_LANGUAGES", "normalize", "is_variant", "variant_reason", "guess_reason", "REASON_TEXT",
+    }
+    assert words.SUPPORTED_LANGUAGES == ("en", "es", "fr", "de")
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de"])
+def test_lexicon_is_shipped(lang: str) -> None:
+    assert (Path(words.__file__).with_name("wordsdata") / f"{lang}.sqlite").is_file()
+
+
+def test_import_stays_light() -> None:
+    code = (
+        "import sys, dichotomy_widget.words as w; "
+        "print(sorted(m for m in ('nltk', 'snowballstemmer', 'sqlite3') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "nltk" not in out.stdout and "snowballstemmer" not in out.stdout
+
+
+@pytest.mark.parametrize("deck", sorted(DECKS.glob("*.json")), ids=lambda p: p.stem)
+def test_packaged_deck_targets_and_foils_are_not_variants(deck: Path) -> None:
+    data = json.loads(deck.read_text(encoding="utf-8"))
+    lang = data.get("lang", "en")
+    clashes = [
+        (target, foil)
+        for card in data["cards"]
+        for target, foil in card
+        if is_variant(target, foil, lang)
+    ]
+    assert clashes == []
