@@ -276,10 +276,13 @@ class Table:
         marker = self.store.change_marker()
         self.refresh()  # catch up: events appended after this table loaded but before the marker was taken
         while True:
-            marker = await self.store.wait_for_change(marker, timeout)
-            self.refresh()
-            if self.state.time_limit:
-                self.tick()
+            try:
+                marker = await self.store.wait_for_change(marker, timeout)
+                self.refresh()
+                if self.state.time_limit:
+                    self.tick()
+            except Exception:  # noqa: BLE001 - a transient store error must not end the feed for good
+                await asyncio.sleep(1.0)
 
     def start_watching(self) -> "asyncio.Task | None":
         """Run :meth:`watch` on the running asyncio loop (one task per table); None without a loop."""
