@@ -643,8 +643,7 @@ def _open_url(scheme: str, rest: str, url: str) -> TableStore:
             rest = rest[1:]
         return SqliteStore(rest or default_store_path())
     if scheme.split("+")[0] in ("postgres", "postgresql"):
-        raise StoreError(
-            "PostgreSQL store not installed yet; use an SQLite file (a path or sqlite:///path) "
-            "or 'memory'."
-        )
+        from .store_postgres import PostgresStore  # imports psycopg lazily; if missing: StoreError with the pip command
+
+        return PostgresStore(url)
     raise StoreError(f"Unknown table store {url!r}: use 'memory', a file path or sqlite:///path.")

@@ -1,0 +1,598 @@
+"""PostgreSQL table store, for deployments whose kernels run on several machines.
+
+:class:`PostgresStore` implements :class:`~dichotomy_widget.store.TableStore` exactly like
+:class:`~dichotomy_widget.store.SqliteStore` (same errors, same records, same conformance tests), on
+one shared PostgreSQL database, with psycopg 3::
+
+    store = PostgresStore("postgresql://dichotomy:secret@db.school.lan/dichotomy")
+
+Schema (created on first use, idempotently, under an advisory lock so that many kernels starting at
+once do not race)::
+
+    dichotomy_schema (version)                                    -- one row: SCHEMA_VERSION
+    dichotomy_tables (table_id PK, meta, created_at)
+    dichotomy_events (table_id FK, seq, type, payload, created_at, PRIMARY KEY (table_id, seq))
+
+``meta`` and ``payload`` are JSON text exactly as the SQLite store writes it (TEXT keeps key order
+and the escaped lone surrogates that JSONB would refuse). The tables go in the first schema of the
+connection's ``search_path`` (add ``?options=-csearch_path%3Dmyschema`` to the URL to pick one).
+
+Writes are single statements (so each is its own transaction and costs one round trip): an append
+checks the table's last ``seq``, inserts the events and sends ``NOTIFY dichotomy_events`` only if the
+check passed; two writers racing past the check collide on the primary key and the loser gets
+:class:`VersionConflict` with nothing written.
+
+Change notification: the store's one connection also ``LISTEN``\\ s on ``dichotomy_events``. A daemon
+thread sleeps in ``select()`` on the connection's socket (no polling, no CPU while idle) and bumps a
+counter for each notification from another session; own writes bump it directly. ``change_marker()``
+makes one round trip first, so a commit acknowledged to another writer is always seen.
+
+psycopg is imported when a store is created, never when this module or the package is imported.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import select
+import socket
+import threading
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterator
+from urllib.parse import unquote
+
+from .errors import StoreError
+from .store import (
+    SCHEMA_VERSION,
+    Record,
+    _check_seq,
+    _check_table_id,
+    _conflict,
+    _encode_events,
+    _exists,
+    _not_found,
+    _to_json,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    import asyncio
+
+    import psycopg
+
+__all__ = ["PostgresStore", "CHANNEL", "INSTALL_HINT", "redact"]
+
+#: The NOTIFY channel every write signals (payload: the table code).
+CHANNEL = "dichotomy_events"
+
+#: What to run when psycopg is missing.
+INSTALL_HINT = 'pip install "dichotomy_widget[postgres]"'
+
+#: Seconds to wait for the server when connecting, unless the DSN says otherwise.
+DEFAULT_CONNECT_TIMEOUT = 10
+
+#: Key of the advisory lock held while creating the schema (any constant; "dich" in ASCII).
+_SCHEMA_LOCK = 0x64696368
+
+_BIGINT_MAX = 2**63 - 1
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS dichotomy_schema (
+        version INTEGER NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS dichotomy_tables (
+        table_id TEXT PRIMARY KEY,
+        meta TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+    )""",
+    """CREATE TABLE IF NOT EXISTS dichotomy_events (
+        table_id TEXT NOT NULL REFERENCES dichotomy_tables (table_id),
+        seq BIGINT NOT NULL CHECK (seq > 0),
+        type TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (table_id, seq)
+    )""",
+)
+
+_EXPECTED_COLUMNS = {
+    "dichotomy_schema": {"version"},
+    "dichotomy_tables": {"table_id", "meta", "created_at"},
+    "dichotomy_events": {"table_id", "seq", "type", "payload", "created_at"},
+}
+
+# One statement = one transaction = one round trip. ``state`` reads whether the table exists and its
+# last seq; ``ins`` inserts only if the caller's expected seq is that last seq; ``note`` notifies
+# only if something was inserted. A concurrent writer that passed the same check makes the insert
+# fail on the primary key (after waiting for that writer's commit): a conflict, nothing written.
+_APPEND = f"""
+WITH state AS (
+    SELECT EXISTS (SELECT 1 FROM dichotomy_tables WHERE table_id = %(t)s) AS found,
+           COALESCE((SELECT MAX(seq) FROM dichotomy_events WHERE table_id = %(t)s), 0) AS last
+), ins AS (
+    INSERT INTO dichotomy_events (table_id, seq, type, payload)
+    SELECT %(t)s, %(e)s::bigint + u.n, u.type, u.payload
+    FROM state, unnest(%(types)s::text[], %(payloads)s::text[]) WITH ORDINALITY AS u (type, payload, n)
+    WHERE state.found AND state.last = %(e)s::bigint
+    RETURNING seq, EXTRACT(EPOCH FROM created_at)::float8 AS at
+), note AS (
+    SELECT pg_notify('{CHANNEL}', %(t)s) FROM (SELECT 1 FROM ins LIMIT 1) AS any_row
+)
+SELECT found, last, (SELECT count(*) FROM ins), (SELECT min(at) FROM ins), (SELECT count(*) FROM note)
+FROM state
+"""
+
+_CREATE = f"""
+WITH ins AS (
+    INSERT INTO dichotomy_tables (table_id, meta) VALUES (%(t)s, %(m)s)
+    ON CONFLICT (table_id) DO NOTHING
+    RETURNING 1
+)
+SELECT count(*) FROM (SELECT pg_notify('{CHANNEL}', %(t)s) FROM ins) AS done
+"""
+
+_STATE = """
+SELECT EXISTS (SELECT 1 FROM dichotomy_tables WHERE table_id = %(t)s),
+       COALESCE((SELECT MAX(seq) FROM dichotomy_events WHERE table_id = %(t)s), 0)
+"""
+
+
+# --------------------------------------------------------------------------------------------------
+# DSN handling: never show a password
+
+
+_URL_PASSWORD = re.compile(r"(?P<head>[a-z][a-z0-9+.-]*://[^:/?#@\s]*):(?P<pw>[^@/?#\s]*)@", re.I)
+_KV_PASSWORD = re.compile(r"(?P<head>\bpassword\s*=\s*)(?P<pw>'(?:[^'\\]|\\.)*'|\S+)", re.I)
+
+
+def _normalize_dsn(dsn: str) -> str:
+    """``postgresql+psycopg://`` (SQLAlchemy style) and ``postgres://`` become ``postgresql://``."""
+    match = re.match(r"^\s*(postgres|postgresql)(\+[a-z0-9_]+)?://", dsn, re.I)
+    if match:
+        return "postgresql://" + dsn[match.end():]
+    return dsn.strip()
+
+
+def _passwords(dsn: str) -> list[str]:
+    """Every password-looking value in ``dsn`` (raw and URL-decoded), longest first."""
+    found: set[str] = set()
+    for pattern in (_URL_PASSWORD, _KV_PASSWORD):
+        for match in pattern.finditer(dsn):
+            value = match.group("pw").strip("'")
+            found.update(v for v in (value, unquote(value)) if v)
+    for match in re.finditer(r"[?&]password=([^&#]*)", dsn, re.I):
+        found.update(v for v in (match.group(1), unquote(match.group(1))) if v)
+    return sorted(found, key=len, reverse=True)
+
+
+def redact(text: str, dsn: str = "") -> str:
+    """``text`` with the DSN's password (and any URL/keyword password) replaced by ``***``."""
+    for secret in _passwords(dsn):
+        text = text.replace(secret, "***")
+    text = _URL_PASSWORD.sub(lambda m: f"{m.group('head')}:***@", text)
+    text = _KV_PASSWORD.sub(lambda m: f"{m.group('head')}***", text)
+    return re.sub(r"([?&]password=)[^&#\s]*", r"\1***", text, flags=re.I)
+
+
+def _describe(dsn: str) -> str:
+    """``postgresql://user@host:port/db`` for messages: no password, no other options."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        parts = conninfo_to_dict(dsn)
+    except Exception:  # noqa: BLE001 - a malformed DSN: show it redacted
+        return redact(dsn, dsn)
+    user = f"{parts['user']}@" if parts.get("user") else ""
+    host = str(parts.get("host") or parts.get("hostaddr") or "localhost")
+    port = f":{parts['port']}" if parts.get("port") else ""
+    db = f"/{parts['dbname']}" if parts.get("dbname") else ""
+    return redact(f"postgresql://{user}{host}{port}{db}", dsn)
+
+
+# --------------------------------------------------------------------------------------------------
+# The store
+
+
+class PostgresStore:
+    """Store in one PostgreSQL database, shared by kernels on any number of machines.
+
+    One connection (autocommit, guarded by a lock) serves every call and LISTENs for changes; a daemon
+    thread reads notifications as they arrive. After a lost connection the next call reconnects
+    (reads are retried once; a write whose fate is unknown raises :class:`StoreError`).
+    """
+
+    def __init__(self, dsn: str, *, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT) -> None:
+        if not isinstance(dsn, str) or not dsn.strip():
+            raise StoreError("A PostgreSQL table store needs a connection string (postgresql://user@host/db).")
+        try:
+            import psycopg  # noqa: F401  (lazy: importing dichotomy_widget must stay cheap)
+        except ImportError:
+            raise StoreError(f"The PostgreSQL table store needs psycopg 3: {INSTALL_HINT}") from None
+        self._dsn = _normalize_dsn(dsn)
+        self.url = _describe(self._dsn)  # safe to show: no password
+        self.connect_timeout = connect_timeout
+        self._lock = threading.RLock()
+        self._conn: psycopg.Connection | None = None
+        self._pid = 0  # backend pid of our connection: its own notifications are not news
+        self._version = 0  # the change marker
+        self._closed = False
+        self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = set()
+        self._wake_r, self._wake_w = socket.socketpair()  # wakes the listener thread (close, reconnect)
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
+        try:
+            with self._lock:
+                self._connect()
+        except BaseException:
+            self._wake_r.close()
+            self._wake_w.close()
+            raise
+        self._thread = threading.Thread(target=self._listen_loop, name=f"dichotomy-pg-listen {self.url}", daemon=True)
+        self._thread.start()
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({self.url!r})"
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- connecting ------------------------------------------------------------------------------
+
+    def _error(self, action: str, exc: BaseException) -> StoreError:
+        """A StoreError naming the server (never its password) and what failed."""
+        text = " ".join(str(exc).split()) or type(exc).__name__
+        return StoreError(redact(f"Cannot {action} in the table store {self.url}: {text}", self._dsn))
+
+    def _connect(self) -> None:
+        """Open the connection, create/check the schema, LISTEN. Lock held."""
+        import psycopg
+
+        kwargs: dict[str, Any] = {"autocommit": True}
+        if "connect_timeout" not in self._dsn:
+            kwargs["connect_timeout"] = max(1, int(round(self.connect_timeout)))
+        try:
+            conn = psycopg.connect(self._dsn, **kwargs)
+        except psycopg.Error as exc:
+            raise self._error("connect", exc) from None
+        except Exception as exc:  # malformed DSN and the like  # noqa: BLE001
+            raise self._error("connect", exc) from None
+        try:
+            self._prepare(conn)
+            conn.add_notify_handler(self._on_notify)
+            conn.execute(f"LISTEN {CHANNEL}")
+        except StoreError:
+            conn.close()
+            raise
+        except psycopg.Error as exc:
+            conn.close()
+            raise self._error("open", exc) from None
+        self._conn = conn
+        self._pid = conn.info.backend_pid
+        self._wake_listener()
+
+    def _prepare(self, conn: psycopg.Connection) -> None:
+        """Create the schema if missing (once, under an advisory lock) and check it."""
+        version = self._schema_version(conn)
+        self._check_not_newer(version)
+        if version == SCHEMA_VERSION:
+            self._check_columns(conn)
+            return
+        with conn.transaction():  # a foreign schema found by the check is rolled back, not "upgraded"
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            version = self._schema_version(conn)  # another process may have just done it
+            self._check_not_newer(version)
+            if version != SCHEMA_VERSION:
+                for statement in _SCHEMA:
+                    conn.execute(statement)
+                conn.execute("DELETE FROM dichotomy_schema")
+                conn.execute("INSERT INTO dichotomy_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
+            self._check_columns(conn)
+
+    def _check_not_newer(self, version: int | None) -> None:
+        if version is not None and version > SCHEMA_VERSION:
+            raise StoreError(
+                f"The table store {self.url} was written by a newer version of dichotomy "
+                f"(schema {version}, this one knows {SCHEMA_VERSION}); upgrade dichotomy_widget."
+            )
+
+    def _check_columns(self, conn: psycopg.Connection) -> None:
+        for name, expected in _EXPECTED_COLUMNS.items():
+            found = {
+                row[0]
+                for row in conn.execute(
+                    "SELECT attname FROM pg_attribute"
+                    " WHERE attrelid = to_regclass(%s) AND attnum > 0 AND NOT attisdropped",
+                    (name,),
+                )
+            }
+            if not expected <= found:
+                raise StoreError(
+                    f"The database {self.url} has a table {name!r} that is not a dichotomy table "
+                    f"store's (columns {sorted(found)})."
+                )
+
+    @staticmethod
+    def _schema_version(conn: psycopg.Connection) -> int | None:
+        """The stored schema version; None if the schema is missing (or has no version row)."""
+        if conn.execute("SELECT to_regclass('dichotomy_schema') IS NOT NULL").fetchone()[0] is not True:
+            return None
+        row = conn.execute("SELECT max(version) FROM dichotomy_schema").fetchone()
+        return None if row is None else row[0]
+
+    @contextmanager
+    def _connection(self, action: str) -> Iterator[psycopg.Connection]:
+        """The live connection under the lock (reconnecting if it was lost); psycopg errors become StoreError."""
+        import psycopg
+
+        with self._lock:
+            if self._closed:
+                raise StoreError(f"The table store {self.url} is closed.")
+            if self._conn is None or self._conn.closed or self._conn.broken:
+                self._drop_connection()
+                self._connect()
+            conn = self._conn
+            assert conn is not None
+            try:
+                yield conn
+            except psycopg.DataError as exc:
+                if "0x00" in str(exc) or "NUL" in str(exc):
+                    raise StoreError("Table codes, event types and texts must not contain NUL characters.") from None
+                raise self._error(action, exc) from None
+            except psycopg.Error as exc:
+                if conn.broken or conn.closed:
+                    self._drop_connection()
+                raise self._error(action, exc) from None
+
+    def _read(self, action: str, query: str, params: dict, fetch: str = "one") -> Any:
+        """Run a read-only query; if the connection had broken, reconnect and try once more."""
+        for attempt in (1, 2):
+            try:
+                with self._connection(action) as conn:
+                    cur = conn.execute(query, params)
+                    return cur.fetchone() if fetch == "one" else cur.fetchall()
+            except StoreError:
+                with self._lock:
+                    lost = self._conn is None and not self._closed
+                if attempt == 2 or not lost:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _drop_connection(self) -> None:
+        """Forget a broken connection (the next call reconnects) and wake waiters. Lock held."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:  # noqa: BLE001
+                pass
+            self._changed()  # notifications may be missed until the reconnection: reload then
+        self._wake_listener()
+
+    # -- TableStore ------------------------------------------------------------------------------
+
+    def create_table(self, table_id: str, meta: dict) -> None:
+        """Create an empty table; :class:`TableExists` if the code is taken."""
+        _check_table_id(table_id)
+        meta_json = _to_json(meta, "table meta")
+        with self._connection("create a table") as conn:
+            created = conn.execute(_CREATE, {"t": table_id, "m": meta_json}).fetchone()[0]
+            if created != 1:
+                raise _exists(table_id)
+            self._changed()
+
+    def table_meta(self, table_id: str) -> dict:
+        """The ``meta`` given at creation; :class:`TableNotFound` if missing."""
+        _check_table_id(table_id)
+        row = self._read("read a table", "SELECT meta FROM dichotomy_tables WHERE table_id = %(t)s", {"t": table_id})
+        if row is None:
+            raise _not_found(table_id)
+        return self._decode(row[0], table_id)
+
+    def table_exists(self, table_id: str) -> bool:
+        """Whether a table with that code exists."""
+        _check_table_id(table_id)
+        row = self._read("read a table", "SELECT 1 FROM dichotomy_tables WHERE table_id = %(t)s", {"t": table_id})
+        return row is not None
+
+    def append(self, table_id: str, expected_seq: int, events: list[tuple[str, dict]]) -> list[Record]:
+        """Atomically append ``events`` as ``expected_seq + 1, ...``; :class:`VersionConflict` if stale."""
+        import psycopg
+
+        _check_table_id(table_id)
+        _check_seq(expected_seq, "expected_seq")
+        encoded = _encode_events(events)
+        if not encoded or expected_seq + len(encoded) > _BIGINT_MAX:  # nothing to write: check only
+            actual = self.last_seq(table_id)
+            if actual != expected_seq or encoded:
+                raise _conflict(table_id, expected_seq, actual)
+            return []
+        params = {
+            "t": table_id,
+            "e": expected_seq,
+            "types": [t for t, _ in encoded],
+            "payloads": [p for _, p in encoded],
+        }
+        try:
+            with self._connection("append events") as conn:
+                try:
+                    found, last, inserted, at, _ = conn.execute(_APPEND, params).fetchone()
+                except psycopg.errors.UniqueViolation:  # another writer got there first
+                    found, last, inserted, at = True, None, 0, None
+                if inserted:
+                    self._changed()
+        except StoreError as exc:
+            with self._lock:
+                lost = self._conn is None and not self._closed
+            if lost:
+                raise StoreError(
+                    f"{exc.message} -- the events may or may not have been written; reload the table."
+                ) from None
+            raise
+        if not found:
+            raise _not_found(table_id)
+        if inserted != len(encoded):
+            raise _conflict(table_id, expected_seq, self.last_seq(table_id) if last is None else last)
+        return [
+            Record(table_id, expected_seq + i, t, json.loads(p), at) for i, (t, p) in enumerate(encoded, start=1)
+        ]
+
+    def load(self, table_id: str, after_seq: int = 0) -> list[Record]:
+        """Events with ``seq > after_seq`` in order; :class:`TableNotFound` if missing."""
+        _check_table_id(table_id)
+        _check_seq(after_seq, "after_seq")
+        rows = self._read(
+            "load events",
+            "SELECT seq, type, payload, EXTRACT(EPOCH FROM created_at)::float8 FROM dichotomy_events"
+            " WHERE table_id = %(t)s AND seq > %(a)s::bigint ORDER BY seq",
+            {"t": table_id, "a": min(after_seq, _BIGINT_MAX)},
+            fetch="all",
+        )
+        if not rows and not self.table_exists(table_id):
+            raise _not_found(table_id)
+        return [Record(table_id, seq, t, self._decode(p, table_id), at) for seq, t, p, at in rows]
+
+    def last_seq(self, table_id: str) -> int:
+        """Sequence number of the last event (0 for none); :class:`TableNotFound` if missing."""
+        _check_table_id(table_id)
+        found, last = self._read("read a table", _STATE, {"t": table_id})
+        if not found:
+            raise _not_found(table_id)
+        return int(last)
+
+    def change_marker(self) -> object:
+        """A counter bumped by every notification from another session and by every own write.
+
+        One round trip first: it makes the server hand over notifications of commits that were
+        already acknowledged to their writers.
+        """
+        for attempt in (1, 2):
+            try:
+                with self._connection("check for changes") as conn:
+                    conn.execute("SELECT 1")
+                    self._drain(conn)
+                    return self._version
+            except StoreError:
+                with self._lock:
+                    lost = self._conn is None and not self._closed
+                if attempt == 2 or not lost:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def wait_for_change(self, marker: object, timeout: float) -> object:
+        """Sleep (no polling) until a notification or own write bumps the marker, or ``timeout`` passes."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future = loop.create_future()
+        waiter = (loop, future)
+        with self._lock:  # check and register at once: the listener thread needs this lock to bump
+            current = self.change_marker()
+            if current != marker:
+                return current
+            self._waiters.add(waiter)
+        try:
+            await asyncio.wait({future}, timeout=max(0.0, timeout))
+        finally:
+            with self._lock:
+                self._waiters.discard(waiter)
+        return self.change_marker()
+
+    def close(self) -> None:
+        """Close the connection, stop the listener thread, wake waiters; idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            conn, self._conn = self._conn, None
+            self._changed()
+            self._wake_listener()
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:  # noqa: BLE001
+                pass
+        for sock in (self._wake_r, self._wake_w):
+            sock.close()
+
+    # -- change notification ---------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        """Bump the marker and wake every waiter, on whatever loop it waits. Lock held."""
+        self._version += 1
+        for loop, future in list(self._waiters):
+            try:
+                loop.call_soon_threadsafe(_resolve, future)
+            except RuntimeError:  # that loop is closed; nobody is listening any more
+                self._waiters.discard((loop, future))
+
+    def _on_notify(self, notify: Any) -> None:
+        """psycopg's handler for notifications read while running a query. Lock held."""
+        if notify.pid != self._pid:
+            self._changed()
+
+    def _drain(self, conn: psycopg.Connection) -> None:
+        """Read what the socket holds and count the notifications in it. Lock held."""
+        pgconn = conn.pgconn
+        pgconn.consume_input()
+        while (notify := pgconn.notifies()) is not None:
+            if notify.be_pid != self._pid:
+                self._changed()
+
+    def _wake_listener(self) -> None:
+        try:
+            self._wake_w.send(b"x")
+        except (BlockingIOError, OSError):  # already pending, or closed
+            pass
+
+    def _listen_loop(self) -> None:
+        """Daemon thread: sleep in select() until the server sends something, then count notifications."""
+        while True:
+            with self._lock:
+                if self._closed:
+                    return
+                conn = self._conn
+                fd = conn.fileno() if conn is not None and not conn.closed else None
+            try:
+                ready, _, _ = select.select([self._wake_r] + ([fd] if fd is not None else []), [], [])
+            except (OSError, ValueError):  # the connection was closed under us: look again
+                with self._lock:
+                    if self._closed:
+                        return
+                    if self._conn is conn and conn is not None:
+                        self._drop_connection()
+                continue
+            if self._wake_r in ready:
+                try:
+                    while self._wake_r.recv(4096):
+                        pass
+                except (BlockingIOError, OSError):
+                    pass
+            if fd is not None and fd in ready:
+                with self._lock:
+                    if self._closed or self._conn is not conn or conn is None:
+                        continue
+                    try:
+                        self._drain(conn)
+                    except Exception:  # noqa: BLE001 - the server went away: reconnect on next use
+                        self._drop_connection()
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def _decode(self, text: str, table_id: str) -> dict:
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        if not isinstance(value, dict):
+            raise StoreError(f"The table store {self.url} holds a corrupt record for table {table_id}.")
+        return value
+
+
+def _resolve(future: asyncio.Future) -> None:
+    if not future.done():
+        future.set_result(None)
+
