@@ -470,7 +470,7 @@ class App {
    */
   waitScreen(view, text) {
     return h("div", { class: "dw-panel dw-wait" },
-      h("p", { class: "dw-big-status", text: view.status }),
+      this.kind === "table" ? h("p", { class: "dw-big-status", text: view.status }) : "",
       h("p", { class: "dw-help", text }),
       view.phase === "clues" ? this.writerProgress(view) : "");
   }
