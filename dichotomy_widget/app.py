@@ -172,10 +172,35 @@ class UrlQuery(anywidget.AnyWidget):
         el.classList.add("dichotomy-url-query");
         apply(model);
         model.on("change:query", () => apply(model));
+        // Mark the page ready once the kernel answers (a click before that could be lost).
+        let ready = false;
+        const onMsg = (msg) => {
+          if (msg && msg.pong && !ready) {
+            ready = true;
+            document.documentElement.dataset.dichotomyReady = "1";
+          }
+        };
+        model.on("msg:custom", onMsg);
+        let tries = 0;
+        const ping = () => {
+          if (ready || tries++ > 240) return;
+          model.send({ ping: 1 });
+          setTimeout(ping, 500);
+        };
+        ping();
+        return () => model.off("msg:custom", onMsg);
       }
     };
     """
     query = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.on_msg(self._on_ping)
+
+    def _on_ping(self, _widget: object, content: object, _buffers: object) -> None:
+        if isinstance(content, dict) and content.get("ping"):
+            self.send({"pong": 1})
 
 
 def _widgets():
@@ -375,8 +400,9 @@ class HostPage(W.VBox):
     def _show_create(self) -> None:
         self.state = "create"
         options = _deck_options()
+        keys = [key for _label, key in options]
         self.deck_input = W.Dropdown(options=options, description="Deck",
-                                     value=options[0][1] if options else None,
+                                     value="en" if "en" in keys else (keys[0] if keys else None),
                                      layout=W.Layout(width="28em"))
         self.deck_input.add_class("dichotomy-deck")
         self.lang_label = W.Label("")
@@ -450,8 +476,8 @@ class HostPage(W.VBox):
                     "<code>--public-url</code>.</p>")
         self.join_info = W.HTML(
             '<div class="dichotomy-join-info" style="display:flex;gap:2em;align-items:center;flex-wrap:wrap">'
-            f'<div class="dichotomy-qr" style="width:220px">{qr_svg(self.link)}</div>'
-            '<div><p style="margin:0">Table code</p>'
+            f'<div class="dichotomy-qr" style="flex:0 0 auto">{qr_svg(self.link)}</div>'
+            '<div style="flex:1 1 20em;min-width:0"><p style="margin:0">Table code</p>'
             f'<p class="dichotomy-table-code" style="font-size:3em;font-weight:bold;letter-spacing:0.15em;'
             f'margin:0;font-family:monospace">{code}</p>'
             f'<p>Join link: <a class="dichotomy-join-link" href="{link}" target="_blank" '

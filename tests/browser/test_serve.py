@@ -1,0 +1,237 @@
+"""``dichotomy serve`` in a real Chromium: the host creates a table, seats join through the link, a full
+game is played by clicking and typing, a seat is reloaded mid-round and resumes, forged links are refused.
+
+Each voila page is its own kernel (2-4 s to start on a 2-core machine), so the seven-seat test only fills
+the lobby and starts the game; the full game is played with three seats and two rounds.
+Screenshots go to ``artifacts/screenshots/serve-*.png``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from conftest import ServerProcess, free_port, server_env  # tests/browser/conftest.py (shared fixtures)
+
+pytestmark = pytest.mark.browser
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+RENDER_TIMEOUT = 90_000
+CLUES = ["zebra", "quartz", "nimbus", "tulip", "saffron", "kayak", "origami", "lantern", "mosaic", "glacier"]
+
+
+@pytest.fixture(scope="module")
+def serve(tmp_path_factory):
+    """``dichotomy serve`` (the console script's code) on a free port with a fresh SQLite store."""
+    store = tmp_path_factory.mktemp("serve") / "tables.sqlite3"
+    port = free_port()
+    cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
+           "--ip", "127.0.0.1"]
+    server = ServerProcess(cmd, port, env=server_env(), log_name="serve")
+    try:
+        server.wait_ready("/voila/tree", timeout=90)
+        server.host_url = f"{server.base}/voila/render/host.ipynb"  # type: ignore[attr-defined]
+        server.store = store  # type: ignore[attr-defined]
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture()
+def context(browser):
+    ctx = browser.new_context(viewport={"width": 1000, "height": 800})
+    ctx.set_default_timeout(30_000)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+def ready(page) -> None:
+    """Wait until the page's kernel answers (html[data-dichotomy-ready], set by the app's UrlQuery widget)."""
+    page.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=RENDER_TIMEOUT)
+
+
+def click_until(page, button_selector: str, done_selector: str, tries: int = 6) -> None:
+    """Click until ``done_selector`` shows: a click made before the page's kernel connection is up is lost."""
+    for _ in range(tries):
+        page.locator(button_selector).first.click()
+        try:
+            page.locator(done_selector).first.wait_for(state="visible", timeout=5_000)
+            return
+        except playwright_api.TimeoutError:
+            if page.locator(done_selector).count():
+                return
+    raise AssertionError(f"{done_selector} never appeared after clicking {button_selector}")
+
+
+def create_table(context, serve, rounds: int = 2):
+    host = context.new_page()
+    host.goto(serve.host_url)
+    host.locator("button.dichotomy-create").wait_for(timeout=RENDER_TIMEOUT)
+    ready(host)
+    expect(host.get_by_text("Language: en")).to_be_visible()
+    rounds_box = host.locator(".dichotomy-rounds input")
+    rounds_box.fill(str(rounds))
+    rounds_box.press("Tab")
+    host.wait_for_timeout(300)
+    click_until(host, "button.dichotomy-create", ".dichotomy-table-code")
+    expect(host).to_have_url(re.compile(r"host\.ipynb\?table=[A-Z0-9]{6}&host=[\w-]+$"))
+    code = host.locator(".dichotomy-table-code").inner_text().strip()
+    link = host.locator(".dichotomy-join-link").get_attribute("href")
+    assert link and link.endswith(f"seat.ipynb?table={code}")
+    assert "host=" not in link
+    expect(host.locator(".dichotomy-qr svg")).to_be_visible()
+    host.locator(".dw-kind-table").wait_for(timeout=RENDER_TIMEOUT)
+    return host, code, link
+
+
+def join_seat(context, link: str, name: str):
+    page = context.new_page()
+    page.goto(link)
+    page.locator(".dichotomy-name input").wait_for(timeout=RENDER_TIMEOUT)
+    ready(page)
+    page.locator(".dichotomy-name input").fill(name)
+    click_until(page, "button.dichotomy-join", f".dw-root[data-you='{name}']")
+    expect(page).to_have_url(re.compile(r"seat\.ipynb\?table=[A-Z0-9]{6}&seat=[\w-]+$"))
+    return page
+
+
+def seat_token(page) -> str:
+    return parse_qs(urlsplit(page.url).query)["seat"][0]
+
+
+def wait_all(pages, selector: str, timeout: float = 30.0) -> None:
+    for p in pages:
+        p.locator(selector).first.wait_for(timeout=timeout * 1000)
+
+
+def find(pages: dict, selector: str, timeout: float = 30.0):
+    """The (name, page) whose widget shows ``selector`` (e.g. the Drawer's pairs)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for name, p in pages.items():
+            if p.locator(selector).count() and p.locator(selector).first.is_visible():
+                return name, p
+        time.sleep(0.1)
+    raise AssertionError(f"no page shows {selector}")
+
+
+def test_three_seats_play_a_full_game_with_a_reload(context, serve, screenshots):
+    host, code, link = create_table(context, serve, rounds=2)
+    screenshots("serve-host-created", host, full_page=True)
+    pages = {}
+    for name in ("Ada", "Ben", "Cy"):
+        pages[name] = join_seat(context, link, name)
+        expect(host.locator(f".dw-kind-table [data-testid='player-{name}']")).to_be_visible()  # lobby, live
+    screenshots("serve-host-lobby", host, full_page=True)
+    screenshots("serve-seat-lobby", pages["Ada"], full_page=True)
+    # a name already taken: clear message, nothing created
+    dup = context.new_page()
+    dup.goto(link)
+    dup.locator(".dichotomy-name input").wait_for(timeout=RENDER_TIMEOUT)
+    dup.locator(".dichotomy-name input").fill("ben")
+    click_until(dup, "button.dichotomy-join", ".dichotomy-feedback:has-text('already called')")
+    dup.close()
+
+    click_until(host, ".dw-kind-table button[data-action=start]", ".dw-root.dw-kind-table[data-phase=reveal]")
+    reloaded = False
+    for rnd in (1, 2):
+        drawer, dpage = find(pages, ".dw-pairs")
+        if rnd == 1:
+            screenshots("serve-drawer-pick", dpage, full_page=True)
+        dpage.locator(".dw-pair[data-pair='1']").click()
+        guesser, gpage = find(pages, ".dw-guesser-wait")
+        assert gpage.locator("[data-testid=target]").count() == 0
+        writers = [n for n in pages if n != guesser]
+        target = pages[writers[0]].locator("[data-testid=target]").first.inner_text().strip()
+        words = iter(CLUES)
+        for i in range(len(writers)):
+            writer, wpage = find(pages, "[data-testid=clue-input]")
+            if rnd == 2 and not reloaded:
+                # reload a seat mid-round: it resumes with the same token and the same screen
+                token = seat_token(wpage)
+                wpage.reload()
+                wpage.locator(f".dw-root[data-you='{writer}']").wait_for(timeout=RENDER_TIMEOUT)
+                assert seat_token(wpage) == token
+                wpage.locator("[data-testid=clue-input]").wait_for(timeout=RENDER_TIMEOUT)
+                ready(wpage)
+                screenshots("serve-seat-reloaded", wpage, full_page=True)
+                reloaded = True
+            box = wpage.locator("[data-testid=clue-input]")
+            for _attempt in range(4):
+                box.fill(next(words))
+                box.press("Enter")
+                try:
+                    expect(wpage.locator("[data-testid=clue-input]")).to_have_count(0, timeout=8_000)
+                    break
+                except AssertionError:
+                    continue  # refused (a variant of the pair) or lost: type another word
+            if rnd == 1 and i == 0:
+                screenshots("serve-host-clues", host, full_page=True)
+        gpage.locator("[data-testid=guess-input]").wait_for()
+        expect(gpage.locator(".dw-clue")).to_have_count(len(writers))
+        screenshots(f"serve-guesser-round{rnd}", gpage, full_page=True)
+        if rnd == 1:
+            gpage.locator("[data-testid=guess-input]").fill(target)
+            gpage.locator("[data-testid=guess-input]").press("Enter")
+            expect(host.locator("[data-outcome=correct]")).to_be_visible()
+        else:
+            gpage.locator("button[data-action=pass]").click()
+            expect(host.locator("[data-outcome=pass]")).to_be_visible()
+        wait_all(pages.values(), "[data-testid=recap]")
+        screenshots(f"serve-recap-round{rnd}", pages[writers[0]], full_page=True)
+        for p in pages.values():
+            p.locator("button[data-action=continue]").click()
+    wait_all(list(pages.values()) + [host], "[data-testid=final]")
+    for p in list(pages.values()) + [host]:
+        expect(p.locator(".dw-final-number")).to_have_text("1")
+        expect(p.locator(".dw-history-row")).to_have_count(2)
+    screenshots("serve-final-seat", pages["Ada"], full_page=True)
+    screenshots("serve-final-host", host, full_page=True)
+    assert reloaded
+
+    # a forged seat token and a forged host token: clear pages, nothing created
+    forged = context.new_page()
+    forged.goto(f"{serve.base}/voila/render/seat.ipynb?table={code}&seat=forged-token-123")
+    expect(forged.locator(".dichotomy-message")).to_contain_text("not valid", timeout=RENDER_TIMEOUT)
+    assert forged.locator(".dw-root").count() == 0
+    screenshots("serve-forged-seat", forged, full_page=True)
+    forged.goto(f"{serve.base}/voila/render/host.ipynb?table={code}&host=forged")
+    expect(forged.locator(".dichotomy-message")).to_contain_text("not valid", timeout=RENDER_TIMEOUT)
+    assert forged.locator(".dw-root").count() == 0
+    forged.goto(f"{serve.base}/voila/render/seat.ipynb?table=ZZZZZZ")
+    expect(forged.locator(".dichotomy-message")).to_contain_text("No table", timeout=RENDER_TIMEOUT)
+    # the host link resumes hosting after a reload
+    host.reload()
+    host.locator(".dichotomy-table-code").wait_for(timeout=RENDER_TIMEOUT)
+    expect(host.locator(".dichotomy-table-code")).to_have_text(code)
+
+
+def test_seven_seats_fill_the_lobby_and_an_eighth_is_refused(context, serve, screenshots):
+    host, code, link = create_table(context, serve, rounds=1)
+    names = [f"S{i}" for i in range(1, 8)]
+    pages = {}
+    for name in names:
+        pages[name] = join_seat(context, link, name)
+    expect(host.locator(".dw-kind-table .dw-players li")).to_have_count(7)
+    screenshots("serve-host-seven", host, full_page=True)
+    late = context.new_page()
+    late.goto(link)
+    expect(late.locator(".dichotomy-message")).to_contain_text("full", timeout=RENDER_TIMEOUT)
+    late.close()
+    click_until(host, ".dw-kind-table button[data-action=start]", ".dw-root.dw-kind-table[data-phase=reveal]")
+    drawer, dpage = find(pages, ".dw-pairs")
+    guesser, _ = find(pages, ".dw-guesser-wait")
+    assert drawer != guesser
+    dpage.locator(".dw-pair[data-pair='2']").click()
+    for name, p in pages.items():  # every seat moves on; only Clue-Givers see the pair
+        p.locator(".dw-root[data-phase=clues]").wait_for()
+        assert (p.locator("[data-testid=target]").count() > 0) == (name != guesser)
+    screenshots("serve-seven-clues", pages[drawer], full_page=True)
