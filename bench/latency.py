@@ -1,0 +1,440 @@
+"""Live-update latency and idle cost across kernels on one SQLite file.
+
+Measures, on this machine:
+
+1. ``process``: one process acts (``Table.act``); another OS process, following the same SQLite file
+   with ``Table.start_watching()``, refreshes and builds every seat's view. Time from the call to the
+   other process's listener having the new views.
+2. ``kernel``: the same, but the other side is a real ipykernel running the seat page
+   (``seat_page(...)``, a ``SeatWidget``); time until the widget's new state arrives on iopub (what
+   voila forwards to the browser).
+3. ``browser`` (``--browser``, needs voila + Chromium): ``dichotomy serve`` with three seat pages;
+   time from a click (or Enter) on one page to the first DOM change on another page.
+4. Memory (RSS) of an idle seat kernel next to a bare voila kernel, and the CPU both burn while idle
+   (the seat kernel's watch loop polls ``PRAGMA data_version`` every 50 ms).
+
+    python bench/latency.py [--samples 120] [--browser] [--browser-samples 40] [--idle 10]
+
+Actions are spaced 20-120 ms apart (random), so samples fall at every phase of the 50 ms poll.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from dichotomy_widget import Table  # noqa: E402
+
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p))
+
+
+# --------------------------------------------------------------------------------------------------
+# A bot that keeps a table busy: one action at a time, games after games
+
+
+class Bot:
+    """Plays the table: pick pair 1, distinct one-word clues, pass, everyone continues; new game at the end."""
+
+    def __init__(self, store: str, seats: int = 3, rounds: int = 13) -> None:
+        self.store, self.seats, self.rounds = store, seats, rounds
+        self.clue = 0
+        self.table = self._new_table()
+
+    def _new_table(self) -> Table:
+        table = Table.create(deck="en", rounds=self.rounds, store=self.store, seed=random.randrange(1 << 30))
+        for i in range(self.seats):
+            table.join(f"P{i}")
+        table.start()
+        return table
+
+    def next_action(self) -> tuple[int | None, dict]:
+        s = self.table.state
+        if s.phase == "recap":
+            seat = next((x for x in s.order if x not in s.confirmed), None)
+            if seat is not None:
+                return seat, {"type": "continue"}
+        if s.drawer_can_pick:
+            return s.drawer, {"type": "pick", "pair": 1}
+        if s.phase == "clues":
+            self.clue += 1
+            return s.current_writer, {"type": "clue", "text": f"zq{self.clue}x"}
+        if s.phase == "guess":
+            return s.guesser, {"type": "pass"}
+        raise RuntimeError(f"bot stuck in phase {s.phase}")
+
+    def step(self) -> None:
+        self.table.refresh(notify=False)
+        if self.table.state.phase == "over":
+            self.table = self._new_table()
+        seat, action = self.next_action()
+        self.table.act(seat, action)
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
+
+
+# --------------------------------------------------------------------------------------------------
+# 1. two OS processes
+
+WATCHER = r"""
+import asyncio, json, sys, time
+from dichotomy_widget import Table
+store = sys.argv[1]
+async def main():
+    tables = {}
+    def told(t):
+        [t.view(s.id) for s in t.state.seats]; t.view(None)
+        print(json.dumps({"code": t.code, "seq": t.seq, "at": time.time()}), flush=True)
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            return
+        code = line.strip()
+        if code not in tables:
+            t = Table.open(code, store)
+            t.subscribe(told)
+            t.start_watching()
+            tables[code] = t
+            print(json.dumps({"code": code, "ready": True}), flush=True)
+asyncio.run(main())
+"""
+
+
+def process_latency(store: str, samples: int) -> list[float]:
+    proc = subprocess.Popen([sys.executable, "-c", WATCHER, store], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, env=ENV)
+    lines: "queue.Queue[dict]" = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(json.loads(x)) for x in proc.stdout], daemon=True).start()
+    bot = Bot(store)
+    watched = set()
+    out = []
+    try:
+        while len(out) < samples:
+            bot.table.refresh(notify=False)
+            if bot.table.state.phase == "over":
+                bot.table = bot._new_table()
+            if bot.table.code not in watched:
+                proc.stdin.write(bot.table.code + "\n")
+                proc.stdin.flush()
+                while "ready" not in lines.get(timeout=30):
+                    pass
+                watched.add(bot.table.code)
+                time.sleep(0.2)
+                while not lines.empty():
+                    lines.get()
+            time.sleep(random.uniform(0.02, 0.12))
+            t0 = time.time()
+            bot.step()
+            want = (bot.table.code, bot.table.seq)
+            while True:
+                msg = lines.get(timeout=10)
+                if (msg.get("code"), msg.get("seq")) == want:
+                    out.append(msg["at"] - t0)
+                    break
+    finally:
+        proc.kill()
+        proc.wait()
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# 2. a real ipykernel running the seat page
+
+
+def kernel_latency(store: str, samples: int) -> list[float]:
+    import jupyter_client
+
+    bot = Bot(store, rounds=13)
+    km = jupyter_client.KernelManager(kernel_name="python3")
+    km.start_kernel(env=ENV)
+    kc = km.client()
+    kc.start_channels()
+    out: list[float] = []
+    try:
+        kc.wait_for_ready(timeout=60)
+        code_seat: dict = {}
+
+        def open_seat() -> None:
+            # a fresh table whose seat 0 the kernel shows (tables are started, so join before start)
+            t = Table.create(deck="en", rounds=13, store=store, seed=random.randrange(1 << 30))
+            ticket = t.join("P0")
+            for i in (1, 2):
+                t.join(f"P{i}")
+            t.start()
+            bot.table = t
+            code_seat["q"] = f"table={t.code}&seat={ticket.token}"
+            reply = kc.execute_interactive(
+                "from dichotomy_widget.app import seat_page\n"
+                f"page = seat_page({code_seat['q']!r}, store={store!r})\nassert page.state == 'seat'",
+                timeout=60, output_hook=lambda m: None)
+            assert reply["content"]["status"] == "ok", reply["content"]
+            drain()
+
+        def drain() -> None:
+            while True:
+                try:
+                    kc.get_iopub_msg(timeout=0.3)
+                except queue.Empty:
+                    return
+
+        open_seat()
+        while len(out) < samples:
+            bot.table.refresh(notify=False)
+            if bot.table.state.phase == "over":
+                open_seat()
+            time.sleep(random.uniform(0.02, 0.12))
+            t0 = time.time()
+            bot.step()
+            deadline = time.time() + 10
+            while time.time() < deadline:
+                try:
+                    msg = kc.get_iopub_msg(timeout=1)
+                except queue.Empty:
+                    continue
+                if msg["msg_type"] == "comm_msg" and msg["content"].get("data", {}).get("method") == "update" \
+                        and "view" in msg["content"]["data"].get("state", {}):
+                    out.append(time.time() - t0)
+                    break
+            drain()
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# 3. memory and idle CPU of voila kernels
+
+
+def _children(pid: int) -> set[int]:
+    out = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            if ppid == pid:
+                out.add(int(entry.name))
+    return out
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def voila_kernels(store: str, idle: float) -> dict[str, dict[str, float]]:
+    work = Path(tempfile.mkdtemp(prefix="dichotomy-bench-"))
+    shutil.copy(REPO / "dichotomy_widget" / "pages" / "seat.ipynb", work / "seat.ipynb")
+    bare = json.loads((work / "seat.ipynb").read_text())
+    bare["cells"][0]["source"] = ["1"]
+    (work / "bare.ipynb").write_text(json.dumps(bare))
+    port = _free_port()
+    env = dict(ENV, DICHOTOMY_STORE=store)
+    proc = subprocess.Popen([sys.executable, "-m", "voila", str(work), "--no-browser", f"--port={port}",
+                             "--Voila.ip=127.0.0.1", "--show_tracebacks=False"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    table = Table.create(deck="en", rounds=13, store=store)
+    ticket = table.join("Ada")
+    table.join("Ben")
+    table.join("Cy")
+    table.start()
+    results = {}
+    try:
+        base = f"http://127.0.0.1:{port}/voila/render/"
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/tree", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.2)
+        for name, url in (("bare voila kernel", base + "bare.ipynb"),
+                          ("seat kernel (watching)", base + f"seat.ipynb?table={table.code}&seat={ticket.token}")):
+            before = _children(proc.pid)
+            body = urllib.request.urlopen(url, timeout=120).read().decode()
+            assert "Traceback" not in body
+            new = _children(proc.pid) - before
+            kernel = max(new)
+            time.sleep(3)  # let imports settle
+            cpu0, t0 = _cpu_seconds(kernel), time.monotonic()
+            time.sleep(idle)
+            cpu = (_cpu_seconds(kernel) - cpu0) / (time.monotonic() - t0) * 100
+            results[name] = {"rss": _rss_mb(kernel), "cpu": cpu}
+    finally:
+        os.killpg(proc.pid, 15)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+        shutil.rmtree(work, ignore_errors=True)
+    return results
+
+
+# --------------------------------------------------------------------------------------------------
+# 4. a real browser against dichotomy serve
+
+OBSERVE = """(root) => {
+  window.__changedAt = null;
+  if (window.__obs) window.__obs.disconnect();
+  window.__obs = new MutationObserver(() => { if (window.__changedAt === null) window.__changedAt = Date.now(); });
+  window.__obs.observe(document.querySelector('.dw-root'), {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
+
+
+def browser_latency(store: str, samples: int) -> list[float]:
+    from playwright.sync_api import sync_playwright
+
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", store,
+                             "--port", str(port), "--ip", "127.0.0.1"], env=ENV, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    out: list[float] = []
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/tree", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.2)
+        table = Table.create(deck="en", rounds=13, store=store)
+        tickets = [table.join(n) for n in ("Ada", "Ben", "Cy")]
+        table.start()
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=[
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--no-first-run"])
+            ctx = browser.new_context()
+            pages = {}
+            for t in tickets:
+                p = ctx.new_page()
+                p.goto(f"http://127.0.0.1:{port}/voila/render/seat.ipynb?table={table.code}&seat={t.token}")
+                p.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=120_000)
+                p.locator(".dw-root[data-phase]").wait_for(timeout=60_000)
+                pages[t.seat] = p
+            clue = 0
+            while len(out) < samples:
+                table.refresh(notify=False)
+                s = table.state
+                if s.phase == "over":
+                    break
+                if s.phase == "recap" and any(x not in s.confirmed for x in s.order):
+                    seat = next(x for x in s.order if x not in s.confirmed)
+                    sel, prep = "button[data-action=continue]", None
+                elif s.drawer_can_pick:
+                    seat, sel, prep = s.drawer, ".dw-pair[data-pair='1']", None
+                elif s.phase == "clues":
+                    seat, sel = s.current_writer, "[data-testid=clue-input]"
+                    clue += 1
+                    prep = f"zq{clue}x"
+                elif s.phase == "guess":
+                    seat, sel, prep = s.guesser, "button[data-action=pass]", None
+                else:
+                    raise RuntimeError(s.phase)
+                actor = pages[seat]
+                observer = pages[next(x for x in s.order if x != seat)]
+                target = actor.locator(sel).first
+                target.wait_for(timeout=30_000)
+                if prep is not None:
+                    target.fill(prep)
+                time.sleep(random.uniform(0.05, 0.15))
+                observer.evaluate(OBSERVE)
+                if prep is not None:
+                    t0 = target.evaluate("(el) => { const t = Date.now(); el.form.requestSubmit(); return t; }")
+                else:
+                    t0 = target.evaluate("(el) => { const t = Date.now(); el.click(); return t; }")
+                observer.wait_for_function("() => window.__changedAt !== null", timeout=30_000)
+                out.append((observer.evaluate("() => window.__changedAt") - t0) / 1000)
+                seq = table.seq
+                for _ in range(200):  # let every page settle before the next action
+                    table.refresh(notify=False)
+                    if table.seq > seq:
+                        break
+                    time.sleep(0.05)
+                time.sleep(0.3)
+            browser.close()
+    finally:
+        os.killpg(proc.pid, 15)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+
+
+def row(name: str, values: list[float]) -> str:
+    ms = [v * 1000 for v in values]
+    return (f"| {name:<40} | {len(ms):>4} | {statistics.median(ms):>7.1f} | {pct(ms, 95):>7.1f} | "
+            f"{max(ms):>7.1f} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--samples", type=int, default=120)
+    ap.add_argument("--browser", action="store_true", help="also measure click -> DOM change in Chromium")
+    ap.add_argument("--browser-samples", type=int, default=40)
+    ap.add_argument("--idle", type=float, default=10.0, help="seconds to measure idle CPU")
+    ap.add_argument("--skip-kernels", action="store_true", help="skip the voila memory / idle CPU part")
+    args = ap.parse_args(argv)
+
+    tmp = Path(tempfile.mkdtemp(prefix="dichotomy-latency-"))
+    store = str(tmp / "tables.sqlite3")
+    lat = [("process -> process (watch + all views)", process_latency(store, args.samples)),
+           ("table.act -> seat kernel iopub update", kernel_latency(store, args.samples))]
+    if args.browser:
+        lat.append(("click -> DOM change, other browser page", browser_latency(store, args.browser_samples)))
+    print(f"\nLive-update latency on one SQLite file ({os.cpu_count()} CPUs), milliseconds")
+    print("| path                                     |    n |     p50 |     p95 |     max |")
+    print("|------------------------------------------|------|---------|---------|---------|")
+    for name, values in lat:
+        print(row(name, values))
+    if not args.skip_kernels:
+        kern = voila_kernels(store, args.idle)
+        print(f"\nIdle voila kernels (RSS after start; CPU averaged over {args.idle:.0f} s idle)")
+        print("| kernel                       |  RSS MB | idle CPU % |")
+        print("|------------------------------|---------|------------|")
+        for name, r in kern.items():
+            print(f"| {name:<28} | {r['rss']:>7.1f} | {r['cpu']:>10.2f} |")
+    shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
