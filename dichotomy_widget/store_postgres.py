@@ -141,7 +141,7 @@ SELECT EXISTS (SELECT 1 FROM dichotomy_tables WHERE table_id = %(t)s),
 
 
 _URL_PASSWORD = re.compile(r"(?P<head>[a-z][a-z0-9+.-]*://[^:/?#@\s]*):(?P<pw>[^@/?#\s]*)@", re.I)
-_KV_PASSWORD = re.compile(r"(?P<head>\bpassword\s*=\s*)(?P<pw>'(?:[^'\\]|\\.)*'|\S+)", re.I)
+_KV_PASSWORD = re.compile(r"(?P<head>(?<![?&])\bpassword\s*=\s*)(?P<pw>'(?:[^'\\]|\\.)*'|\S+)", re.I)
 
 
 def _normalize_dsn(dsn: str) -> str:

@@ -13,6 +13,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -31,7 +32,7 @@ from dichotomy_widget.store import (
     open_store,
 )
 
-from pg_server import PostgresServer, PostgresUnavailable
+from pg_server import PostgresServer, PostgresUnavailable, _free_port as free_port
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -608,3 +609,344 @@ def test_processes_race_on_one_sqlite_table(tmp_path: Path) -> None:
     assert len(records) == batches * len(names)
     check_interleaving(records, {name: per_process for name in names})
     print(f"\n{len(names)} processes x {per_process} appends in {elapsed:.2f} s, {conflicts} conflicts retried")
+
+
+# -------------------------------------------------------------------------------------------------
+# PostgreSQL specifics (a real server started by pg_server.py)
+
+
+def pg_store(dsn: str) -> TableStore:
+    from dichotomy_widget.store_postgres import PostgresStore
+
+    return PostgresStore(dsn)
+
+
+def pg_schema(dsn: str) -> str:
+    """The schema named by a DSN from :meth:`PostgresServer.create_schema`."""
+    return dsn.rsplit("%3D", 1)[1]
+
+
+def pg_admin(server: PostgresServer, dsn: str):
+    """A superuser connection (autocommit) whose search_path is the DSN's schema."""
+    import psycopg
+
+    conn = psycopg.connect(server.dsn(), autocommit=True)
+    conn.execute(f"SET search_path = {pg_schema(dsn)}")
+    return conn
+
+
+def test_postgres_layout_and_url_forms(pg_server: PostgresServer, pg_dsn: str) -> None:
+    from dichotomy_widget.store_postgres import PostgresStore
+
+    with open_store(pg_dsn) as store:
+        assert isinstance(store, PostgresStore) and isinstance(store, TableStore)
+        store.create_table("T1", {"k": 1})
+        store.append("T1", 0, [tick(1)])
+    with pg_admin(pg_server, pg_dsn) as conn:
+        assert conn.execute("SELECT version FROM dichotomy_schema").fetchall() == [(SCHEMA_VERSION,)]
+        assert conn.execute("SELECT table_id, meta FROM dichotomy_tables").fetchall() == [("T1", '{"k":1}')]
+        assert conn.execute("SELECT table_id, seq, type, payload FROM dichotomy_events").fetchall() == [
+            ("T1", 1, "tick", '{"i":1}')
+        ]
+    rest = pg_dsn.split("://", 1)[1]
+    for scheme in ("postgres", "postgresql+psycopg", "POSTGRESQL"):
+        with open_store(f"{scheme}://{rest}") as again:
+            assert isinstance(again, PostgresStore)
+            assert again.load("T1")[0].payload == {"i": 1}
+
+
+def test_postgres_schema_created_once_by_racing_openers(pg_server: PostgresServer) -> None:
+    dsn = pg_server.create_database()
+    barrier, errors, stores = threading.Barrier(8), [], []
+
+    def opener() -> None:
+        barrier.wait()
+        try:
+            stores.append(pg_store(dsn))
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    threads = [threading.Thread(target=opener) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        assert errors == [] and len(stores) == 8
+        stores[0].create_table("T1", {})
+        assert all(s.table_exists("T1") for s in stores)
+    finally:
+        for s in stores:
+            s.close()
+    import psycopg
+
+    with psycopg.connect(dsn) as conn:
+        assert conn.execute("SELECT version FROM dichotomy_schema").fetchall() == [(SCHEMA_VERSION,)]
+
+
+def test_postgres_newer_schema_gives_store_error(pg_server: PostgresServer, pg_dsn: str) -> None:
+    pg_store(pg_dsn).close()
+    with pg_admin(pg_server, pg_dsn) as conn:
+        conn.execute("UPDATE dichotomy_schema SET version = %s", (SCHEMA_VERSION + 1,))
+    with pytest.raises(StoreError, match="newer"):
+        pg_store(pg_dsn)
+
+
+def test_postgres_foreign_tables_give_store_error_and_stay_untouched(pg_server: PostgresServer, pg_dsn: str) -> None:
+    with pg_admin(pg_server, pg_dsn) as conn:
+        conn.execute("CREATE TABLE dichotomy_events (id INTEGER PRIMARY KEY, what TEXT)")
+    with pytest.raises(StoreError, match="dichotomy_events") as info:
+        pg_store(pg_dsn)
+    assert pg_server.password not in info.value.message
+    with pg_admin(pg_server, pg_dsn) as conn:  # nothing created next to someone else's table
+        assert conn.execute("SELECT to_regclass('dichotomy_schema'), to_regclass('dichotomy_tables')").fetchone() == (
+            None,
+            None,
+        )
+
+
+def test_postgres_errors_never_show_passwords(pg_server: PostgresServer, pg_dsn: str) -> None:
+    secret = "Hunter2-secret"
+    closed_port = free_port()
+    wrong = pg_dsn.replace(pg_server.password, secret)
+    attempts = {
+        "wrong password": wrong,
+        "wrong password, key=value form": (
+            f"host=127.0.0.1 port={pg_server.port} user=postgres password='{secret}' dbname=postgres"
+        ),
+        "nobody listening": f"postgresql://someone:{secret}@127.0.0.1:{closed_port}/db",
+        "driver suffix": f"postgresql+psycopg://someone:{secret}@127.0.0.1:{closed_port}/db",
+        "password parameter": f"postgresql://127.0.0.1:{closed_port}/db?password={secret}&connect_timeout=3",
+        "unknown option": f"postgresql://someone:{secret}@127.0.0.1:{closed_port}/db?nonsense=1",
+    }
+    for what, dsn in attempts.items():
+        with pytest.raises(StoreError) as info:
+            (open_store if "://" in dsn else pg_store)(dsn)  # open_store takes URLs; the class takes both
+        message = info.value.message
+        assert secret not in message and "Hunter2" not in message, (what, message)
+        assert "Traceback" not in message and ("127.0.0.1" in message or "nonsense" in message), (what, message)
+    store = pg_store(pg_dsn)
+    assert pg_server.password not in repr(store) and pg_server.password not in store.url
+    assert f"127.0.0.1:{pg_server.port}" in repr(store)
+    store.close()
+    with pytest.raises(StoreError) as info:
+        store.load("T1")
+    assert "closed" in info.value.message and pg_server.password not in info.value.message
+
+
+def test_postgres_redact() -> None:
+    from dichotomy_widget.store_postgres import redact
+
+    assert redact("postgresql://u:p%40ss@h/db") == "postgresql://u:***@h/db"
+    assert redact("x password=abc y") == "x password=*** y"
+    assert redact("h/db?password=abc&sslmode=require") == "h/db?password=***&sslmode=require"
+    assert "p@ss" not in redact("error near 'p@ss'", "postgresql://u:p%40ss@h/db")
+
+
+def test_postgres_missing_psycopg_says_what_to_install() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['psycopg'] = None  # as if not installed\n"
+        "from dichotomy_widget.errors import StoreError\n"
+        "from dichotomy_widget.store import open_store\n"
+        "try:\n"
+        "    open_store('postgresql://u:secret@db.example/x')\n"
+        "except StoreError as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=child_env(), check=True)
+    assert 'pip install "dichotomy_widget[postgres]"' in out.stdout
+    assert "secret" not in out.stdout
+
+
+def test_postgres_module_import_is_light() -> None:
+    code = (
+        "import sys\n"
+        "import dichotomy_widget\n"
+        "assert 'dichotomy_widget.store_postgres' not in sys.modules\n"
+        "import dichotomy_widget.store_postgres\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('psycopg', 'psycopg_binary', 'psycopg_c')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=child_env(), check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_postgres_nul_characters(pg_dsn: str) -> None:
+    with pg_store(pg_dsn) as store:
+        for call in (lambda: store.create_table("A\x00B", {}), lambda: store.table_exists("A\x00B")):
+            with pytest.raises(StoreError, match="NUL"):
+                call()
+        store.create_table("T1", {"m": "a\x00b"})  # inside JSON text a NUL is escaped: fine
+        with pytest.raises(StoreError, match="NUL"):
+            store.append("T1", 0, [("ti\x00ck", {})])
+        store.append("T1", 0, [("tick", {"text": "x\x00y"})])
+        assert store.table_meta("T1") == {"m": "a\x00b"}
+        assert store.load("T1")[0].payload == {"text": "x\x00y"}
+        assert store.last_seq("T1") == 1
+
+
+def test_postgres_huge_sequence_numbers(pg_dsn: str) -> None:
+    with pg_store(pg_dsn) as store:
+        store.create_table("T1", {})
+        with pytest.raises(VersionConflict):
+            store.append("T1", 2**70, [tick(1)])
+        assert store.load("T1", 2**70) == []
+        assert store.last_seq("T1") == 0
+
+
+def test_postgres_reconnects_after_a_lost_connection(pg_server: PostgresServer, pg_dsn: str) -> None:
+    a, b = pg_store(pg_dsn), pg_store(pg_dsn)
+    try:
+        a.create_table("T1", {})
+        a.append("T1", 0, [tick(1)])
+
+        async def main() -> tuple[float, object, object]:
+            marker = a.change_marker()
+            waiting = asyncio.create_task(a.wait_for_change(marker, 10.0))
+            await asyncio.sleep(0.1)
+            with pg_admin(pg_server, pg_dsn) as admin:  # the server drops a's session
+                admin.execute("SELECT pg_terminate_backend(%s)", (a._pid,))  # type: ignore[attr-defined]
+            start = time.perf_counter()
+            new = await waiting  # the listener thread sees the connection go and wakes the waiter
+            return time.perf_counter() - start, marker, new
+
+        elapsed, marker, new = asyncio.run(main())
+        assert new != marker and elapsed < 2.0
+        assert [r.seq for r in a.load("T1")] == [1]  # reconnected
+        assert a.append("T1", 1, [tick(2)])[0].seq == 2
+
+        async def again() -> object:  # notifications work on the new session
+            marker = a.change_marker()
+            writer = threading.Timer(0.1, lambda: b.append("T1", 2, [tick(3)]))
+            writer.start()
+            try:
+                return marker != await a.wait_for_change(marker, 5.0)
+            finally:
+                writer.join()
+
+        assert asyncio.run(again()) is True
+    finally:
+        a.close()
+        b.close()
+
+
+def test_postgres_close_wakes_waiters(pg_dsn: str) -> None:
+    store = pg_store(pg_dsn)
+
+    async def main() -> float:
+        marker = store.change_marker()
+        threading.Timer(0.1, store.close).start()
+        start = time.perf_counter()
+        with pytest.raises(StoreError, match="closed"):
+            await store.wait_for_change(marker, 10.0)
+        return time.perf_counter() - start
+
+    assert asyncio.run(main()) < 2.0
+
+
+def test_postgres_idle_waiter_burns_no_cpu(pg_dsn: str) -> None:
+    with pg_store(pg_dsn) as store:
+        marker = store.change_marker()
+        cpu, start = time.process_time(), time.perf_counter()
+        assert asyncio.run(store.wait_for_change(marker, 1.0)) == marker
+        wall, used = time.perf_counter() - start, time.process_time() - cpu
+    assert wall >= 0.95
+    assert used < 0.05, f"an idle wait used {used:.3f} s of CPU in {wall:.2f} s"
+
+
+# -------------------------------------------------------------------------------------------------
+# Race and change feed: several OS processes on one PostgreSQL table
+
+PG_WORKER = WORKER.replace(
+    "from dichotomy_widget.store import SqliteStore", "from dichotomy_widget.store_postgres import PostgresStore"
+).replace("store = SqliteStore(path)", "store = PostgresStore(os.environ['DICHOTOMY_TEST_DSN'])")
+
+PG_NOTIFIER = r"""
+import json, os, random, sys, time
+from dichotomy_widget.store_postgres import PostgresStore
+
+table, count = sys.argv[1], int(sys.argv[2])
+store = PostgresStore(os.environ["DICHOTOMY_TEST_DSN"])
+print("ready", flush=True)
+sys.stdin.readline()  # the parent is waiting now
+for i in range(count):
+    time.sleep(random.uniform(0.03, 0.08))
+    store.append(table, i, [("tick", {"i": i, "t": time.time()})])
+store.close()
+"""
+
+
+def test_processes_race_on_one_postgres_table(pg_server: PostgresServer) -> None:
+    dsn = pg_server.create_database()  # empty: every process creates the schema and the table at once
+    go = Path(tempfile.mkdtemp()) / "go"
+    names, per_process = [f"p{n}" for n in range(5)], 100
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", PG_WORKER, "-", "RACE", name, str(per_process), str(go)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**child_env(), "DICHOTOMY_TEST_DSN": dsn},
+        )
+        for name in names
+    ]
+    time.sleep(1.0)  # let every process import before the start signal
+    go.touch()
+    start = time.perf_counter()
+    results = [p.communicate(timeout=120) for p in procs]
+    elapsed = time.perf_counter() - start
+    for proc, (out, err) in zip(procs, results):
+        assert proc.returncode == 0, err
+    reports = [json.loads(out) for out, _ in results]
+    assert sum(r["created"] for r in reports) == 1  # exactly one process created the table
+    conflicts = sum(r["conflicts"] for r in reports)
+    with pg_store(dsn) as store:
+        records = store.load("RACE")
+    batches = sum(2 if i % 7 == 0 else 1 for i in range(per_process))
+    assert len(records) == batches * len(names)
+    check_interleaving(records, {name: per_process for name in names})
+    print(f"\n{len(names)} processes x {per_process} appends in {elapsed:.2f} s, {conflicts} conflicts retried")
+
+
+def test_another_process_append_wakes_wait_for_change(pg_dsn: str) -> None:
+    count = 10
+    with pg_store(pg_dsn) as store:
+        store.create_table("NOTE", {})
+        child = subprocess.Popen(
+            [sys.executable, "-c", PG_NOTIFIER, "NOTE", str(count)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**child_env(), "DICHOTOMY_TEST_DSN": pg_dsn},
+        )
+        try:
+            assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+
+            async def watch() -> list[float]:
+                delays: list[float] = []
+                seen, marker = 0, store.change_marker()
+                assert child.stdin is not None
+                child.stdin.write("go\n")
+                child.stdin.flush()
+                deadline = time.monotonic() + 60
+                while len(delays) < count and time.monotonic() < deadline:
+                    marker = await store.wait_for_change(marker, timeout=5.0)
+                    now = time.time()
+                    for record in store.load("NOTE", seen):
+                        delays.append(now - record.payload["t"])
+                        seen = record.seq
+                return delays
+
+            delays = asyncio.run(watch())
+            _, err = child.communicate(timeout=60)
+            assert child.returncode == 0, err
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+    assert len(delays) == count
+    delays.sort()
+    assert delays[len(delays) // 2] < 0.25 and delays[-1] < 1.0, delays
+    print(f"\nnoticed {count} appends of another process: median {delays[len(delays) // 2] * 1000:.1f} ms, "
+          f"max {delays[-1] * 1000:.1f} ms")
