@@ -39,13 +39,23 @@ def _pages_dir() -> Path:
 
 
 def lan_address() -> str | None:
-    """A non-loopback IPv4 address of this computer from its host name, or None (no traffic is sent)."""
+    """A non-loopback IPv4 address of this computer, or None. Sends no network traffic.
+
+    Tries the host name's addresses, then ``hostname -I`` (Linux, where the host name often maps to
+    127.0.1.1).
+    """
+    candidates: list[str] = []
     try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        candidates += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
     except OSError:
-        return None
-    for info in infos:
-        addr = str(info[4][0])
+        pass
+    if shutil.which("hostname"):
+        try:
+            out = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=5).stdout
+            candidates += [a for a in out.split() if "." in a]
+        except (OSError, subprocess.SubprocessError):
+            pass
+    for addr in candidates:
         if not addr.startswith("127."):
             return addr
     return None
@@ -184,7 +194,9 @@ def serve(args: argparse.Namespace) -> int:
         if _wait_listening(args.ip, args.port, proc, stopping):
             print(f"\nDichotomy is running. Table store: {store}\n"
                   f"  Host page (open it on the teacher's computer): {url}\n"
-                  "  Students join with the link or QR code the host page shows.\n"
+                  "  Students join with the link or QR code the host page shows"
+                  + (" (if their devices cannot open that address, restart with --public-url).\n"
+                     if args.ip in ("0.0.0.0", "::") and not args.public_url else ".\n")
                   "  Press Ctrl-C to stop.\n", flush=True)
         while proc.poll() is None and stopping["signal"] is None:
             time.sleep(0.2)
