@@ -231,16 +231,28 @@ class App {
       this.kind === "table" ? view.players.map((p) => p.confirmed) : null,
     ]);
     if (key !== this.screenKey) {
-      const hadFocus = this.root.contains(document.activeElement);
-      const nothingFocused = !document.activeElement || document.activeElement === document.body;
+      const mayFocus = this.mayTakeFocus();
       this.screenKey = key;
+      this.notice.textContent = "";
       this.main.replaceChildren(this.buildScreen(view));
       const target = /** @type {HTMLElement|null} */ (this.main.querySelector("[data-autofocus]"));
-      if (target && (hadFocus || nothingFocused)) target.focus({ preventScroll: true });
+      if (target && mayFocus) target.focus({ preventScroll: true });
     }
     this.fillProgress(view);
     this.renderHost(view);
     this.startClock(view);
+  }
+
+  /**
+   * Move focus to this screen's input only when it will not steal it from someone typing elsewhere
+   * (a notebook cell, another text box): focus inside this widget, or on nothing, or on a non-editable
+   * element.
+   */
+  mayTakeFocus() {
+    const active = /** @type {HTMLElement|null} */ (document.activeElement);
+    if (!active || active === document.body || this.root.contains(active)) return true;
+    const editable = active.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(active.tagName);
+    return !editable;
   }
 
   /**
@@ -359,9 +371,9 @@ class App {
     this.hostBar.replaceChildren();
     this.setStatus(`Hand the screen to ${curtain.name}.`, false);
     if (key === this.screenKey) return;
-    const hadFocus = this.root.contains(document.activeElement);
-    const nothingFocused = !document.activeElement || document.activeElement === document.body;
+    const mayFocus = this.mayTakeFocus();
     this.screenKey = key;
+    this.notice.textContent = "";
     const slot = h("p", { class: "dw-error", role: "alert" });
     const lift = /** @type {HTMLButtonElement} */ (h("button", {
       class: "dw-curtain-button", type: "button", "data-autofocus": true, "data-testid": "curtain",
@@ -373,7 +385,7 @@ class App {
       ? h("p", { class: "dw-curtain-note", text: `${curtain.guesser} is guessing this round: ${curtain.guesser}, look away until you are called.` })
       : null;
     this.main.replaceChildren(h("div", { class: "dw-curtain" }, lift, guesserNote || "", slot));
-    if (hadFocus || nothingFocused) lift.focus({ preventScroll: true });
+    if (mayFocus) lift.focus({ preventScroll: true });
   }
 
   /**

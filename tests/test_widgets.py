@@ -460,3 +460,17 @@ def test_unknown_seat_is_refused_before_any_widget(deck):
         table.seat("Zed")
     with pytest.raises(SeatNotFound):
         SeatWidget(table, 9)
+
+
+def test_front_end_module_parses(tmp_path):
+    """``node --check`` on the module when Node is around (the browser tests run it for real)."""
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    module = tmp_path / "widget.mjs"
+    module.write_text((JS_DIR / "widget.js").read_text(encoding="utf-8"), encoding="utf-8")
+    result = subprocess.run([node, "--check", str(module)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
