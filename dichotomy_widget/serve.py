@@ -192,11 +192,11 @@ def serve(args: argparse.Namespace) -> int:
     old = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         if _wait_listening(args.ip, args.port, proc, stopping):
+            hint = (" (if their devices cannot open that address, restart with --public-url)"
+                    if args.ip in ("0.0.0.0", "::") and not args.public_url else "")
             print(f"\nDichotomy is running. Table store: {store}\n"
                   f"  Host page (open it on the teacher's computer): {url}\n"
-                  "  Students join with the link or QR code the host page shows"
-                  + (" (if their devices cannot open that address, restart with --public-url).\n"
-                     if args.ip in ("0.0.0.0", "::") and not args.public_url else ".\n")
+                  f"  Students join with the link or QR code the host page shows{hint}.\n"
                   "  Press Ctrl-C to stop.\n", flush=True)
         while proc.poll() is None and stopping["signal"] is None:
             time.sleep(0.2)

@@ -349,3 +349,82 @@ def test_serve_defaults_and_host_url():
 def test_pages_command_copies_the_notebooks(tmp_path, capsys):
     assert main(["pages", str(tmp_path / "pages")]) == 0
     assert sorted(p.name for p in (tmp_path / "pages").iterdir()) == ["host.ipynb", "seat.ipynb"]
+
+
+def _children(pid: int) -> set[int]:
+    from pathlib import Path
+
+    out = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.add(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is as good as gone
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="reads /proc")
+def test_serve_prints_the_host_url_and_stops_cleanly_on_ctrl_c(tmp_path):
+    """``dichotomy serve`` end to end without a browser: a page GET starts a kernel; SIGINT stops it all."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    pytest.importorskip("voila")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    store = tmp_path / "t.sqlite3"
+    proc = subprocess.Popen([sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store),
+                             "--port", str(port), "--ip", "127.0.0.1"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env=env, start_new_session=True)
+    try:
+        lines = []
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            lines.append(line)
+            if "Host page" in line or not line:
+                break
+        url = f"http://127.0.0.1:{port}/voila/render/host.ipynb"
+        assert url in "".join(lines)
+        assert store.exists()
+        body = urllib.request.urlopen(url, timeout=120).read().decode()
+        assert "widget-view+json" in body and "Traceback" not in body
+        (voila,) = _children(proc.pid)
+        kernels = _children(voila)
+        assert kernels, "the page started a kernel"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and any(_alive(p) for p in kernels | {voila}):
+            time.sleep(0.2)
+        assert not any(_alive(p) for p in kernels | {voila})
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
