@@ -23,7 +23,7 @@ check passed; two writers racing past the check collide on the primary key and t
 :class:`VersionConflict` with nothing written.
 
 Change notification: the store's one connection also ``LISTEN``\\ s on ``dichotomy_events``. A daemon
-thread sleeps in ``select()`` on the connection's socket (no polling, no CPU while idle) and bumps a
+thread sleeps in ``epoll``/``select`` on the connection's socket (no polling, no CPU while idle) and bumps a
 counter for each notification from another session; own writes bump it directly. ``change_marker()``
 makes one round trip first, so a commit acknowledged to another writer is always seen.
 
@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import re
-import select
+import selectors
 import socket
 import threading
 from contextlib import contextmanager
@@ -115,7 +115,7 @@ WITH state AS (
     WHERE state.found AND state.last = %(e)s::bigint
     RETURNING seq, EXTRACT(EPOCH FROM created_at)::float8 AS at
 ), note AS (
-    SELECT pg_notify('{CHANNEL}', %(t)s) FROM (SELECT 1 FROM ins LIMIT 1) AS any_row
+    SELECT pg_notify('{CHANNEL}', left(%(t)s, 200)) FROM (SELECT 1 FROM ins LIMIT 1) AS any_row
 )
 SELECT found, last, (SELECT count(*) FROM ins), (SELECT min(at) FROM ins), (SELECT count(*) FROM note)
 FROM state
@@ -127,7 +127,7 @@ WITH ins AS (
     ON CONFLICT (table_id) DO NOTHING
     RETURNING 1
 )
-SELECT count(*) FROM (SELECT pg_notify('{CHANNEL}', %(t)s) FROM ins) AS done
+SELECT count(*) FROM (SELECT pg_notify('{CHANNEL}', left(%(t)s, 200)) FROM ins) AS done
 """
 
 _STATE = """
@@ -414,22 +414,21 @@ class PostgresStore:
             "types": [t for t, _ in encoded],
             "payloads": [p for _, p in encoded],
         }
-        try:
-            with self._connection("append events") as conn:
-                try:
-                    found, last, inserted, at, _ = conn.execute(_APPEND, params).fetchone()
-                except psycopg.errors.UniqueViolation:  # another writer got there first
-                    found, last, inserted, at = True, None, 0, None
-                if inserted:
-                    self._changed()
-        except StoreError as exc:
-            with self._lock:
-                lost = self._conn is None and not self._closed
-            if lost:
+        with self._connection("append events") as conn:  # connecting fails here, before anything is sent
+            try:
+                found, last, inserted, at, _ = conn.execute(_APPEND, params).fetchone()
+            except psycopg.errors.UniqueViolation:  # another writer got there first
+                found, last, inserted, at = True, None, 0, None
+            except psycopg.OperationalError as exc:
+                if not (conn.broken or conn.closed):
+                    raise
+                self._drop_connection()
                 raise StoreError(
-                    f"{exc.message} -- the events may or may not have been written; reload the table."
+                    f"{self._error('append events', exc).message} -- the connection was lost, so the events "
+                    "may or may not have been written; reload the table."
                 ) from None
-            raise
+            if inserted:
+                self._changed()
         if not found:
             raise _not_found(table_id)
         if inserted != len(encoded):
@@ -549,36 +548,49 @@ class PostgresStore:
             pass
 
     def _listen_loop(self) -> None:
-        """Daemon thread: sleep in select() until the server sends something, then count notifications."""
-        while True:
-            with self._lock:
-                if self._closed:
-                    return
-                conn = self._conn
-                fd = conn.fileno() if conn is not None and not conn.closed else None
-            try:
-                ready, _, _ = select.select([self._wake_r] + ([fd] if fd is not None else []), [], [])
-            except (OSError, ValueError):  # the connection was closed under us: look again
+        """Daemon thread: sleep until the server sends something (no timeout), then count notifications."""
+        selector = selectors.DefaultSelector()  # epoll/kqueue: no FD_SETSIZE limit as with select()
+        selector.register(self._wake_r, selectors.EVENT_READ)
+        watched: Any = None  # the connection whose socket is registered
+        watched_fd = -1
+        try:
+            while True:
                 with self._lock:
                     if self._closed:
                         return
-                    if self._conn is conn and conn is not None:
-                        self._drop_connection()
-                continue
-            if self._wake_r in ready:
+                    conn = self._conn
+                if conn is not watched:
+                    if watched is not None:
+                        selector.unregister(watched_fd)
+                        watched = None
+                    if conn is not None and not conn.closed:
+                        try:
+                            watched_fd = conn.fileno()
+                            selector.register(watched_fd, selectors.EVENT_READ)
+                            watched = conn
+                        except (OSError, ValueError, KeyError):  # closed meanwhile: look again after a wake-up
+                            pass
                 try:
-                    while self._wake_r.recv(4096):
-                        pass
-                except (BlockingIOError, OSError):
-                    pass
-            if fd is not None and fd in ready:
-                with self._lock:
-                    if self._closed or self._conn is not conn or conn is None:
+                    events = selector.select()
+                except OSError:  # pragma: no cover - EINTR is retried by Python; anything else: look again
+                    continue
+                for key, _ in events:
+                    if key.fileobj is self._wake_r:
+                        try:
+                            while self._wake_r.recv(4096):
+                                pass
+                        except OSError:  # drained (BlockingIOError) or closed
+                            pass
                         continue
-                    try:
-                        self._drain(conn)
-                    except Exception:  # noqa: BLE001 - the server went away: reconnect on next use
-                        self._drop_connection()
+                    with self._lock:
+                        if self._closed or self._conn is not watched:
+                            continue
+                        try:
+                            self._drain(watched)
+                        except Exception:  # noqa: BLE001 - the server went away: reconnect on next use
+                            self._drop_connection()
+        finally:
+            selector.close()
 
     # -- helpers ---------------------------------------------------------------------------------
 
