@@ -281,7 +281,8 @@ class App {
       stat("Round", view.phase === "lobby" ? `– of ${view.rounds}` : `${view.round} of ${view.rounds}`, "round"),
       stat("Score", view.score, "score"),
       stat("Discarded", view.discard, "discard"),
-      stat("Cards left", view.phase === "recap" && view.recap ? view.recap.deck_left : view.deck_left, "deck"));
+      stat("Cards left", view.phase === "lobby" ? view.rounds
+        : view.phase === "recap" && view.recap ? view.recap.deck_left : view.deck_left, "deck"));
     const code = this.kind === "table" && view.table ? h("span", { class: "dw-code", text: `Table ${view.table}` }) : null;
     const hide = this.kind === "pass" && view.you
       ? h("button", { class: "dw-button dw-quiet", type: "button", onclick: () => this.act({ type: "hide" }) }, "Hide my screen")
@@ -293,8 +294,15 @@ class App {
   renderPlayers(view) {
     const items = view.players.map((p) => {
       const badges = [];
-      if (p.guesser) badges.push(h("span", { class: "dw-badge dw-badge-guesser", text: "Guesser" }));
-      if (p.drawer) badges.push(h("span", { class: "dw-badge dw-badge-drawer", text: "Drawer" }));
+      // During a recap the roles already belong to the next round (none after the last one).
+      const recap = view.phase === "recap";
+      const lastRecap = recap && Boolean(view.recap && view.recap.deck_left === 0);
+      if (p.guesser && !lastRecap) {
+        badges.push(h("span", { class: "dw-badge dw-badge-guesser", text: recap ? "Next guesser" : "Guesser" }));
+      }
+      if (p.drawer && !lastRecap) {
+        badges.push(h("span", { class: "dw-badge dw-badge-drawer", text: recap ? "Next drawer" : "Drawer" }));
+      }
       const mark = p.clue ? MARK[p.clue] : null;
       const done = view.phase === "recap" && p.confirmed;
       const state = mark
@@ -499,7 +507,9 @@ class App {
   /** @param {View} view */
   fillProgress(view) {
     for (const slot of this.main.querySelectorAll(".dw-progress-slot")) {
-      slot.replaceChildren(this.progressList(view));
+      const clock = view.deadline && view.phase === "clues"
+        ? h("p", { class: "dw-clock", "aria-live": "off", "data-testid": "clock" }) : "";
+      slot.replaceChildren(this.progressList(view), clock);
     }
   }
 
@@ -579,7 +589,6 @@ class App {
         action: (text) => ({ type: "clue", text }),
       });
       panel.append(entry.form);
-      if (view.deadline) panel.append(h("p", { class: "dw-clock", "data-deadline": view.deadline }));
     } else if (view.slate) {
       panel.append(h("p", { class: "dw-slate" }, view.slate.timeout
         ? "You gave no clue this round."
@@ -720,7 +729,9 @@ class App {
     const deadline = view.deadline;
     const tick = () => {
       const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
-      for (const el of this.main.querySelectorAll(".dw-clock")) el.textContent = `${left} s left`;
+      const writer = (view.players.find((p) => p.turn) || { name: "" }).name;
+      const who = view.actions.includes("clue") ? "You have" : `${writer} has`;
+      for (const el of this.main.querySelectorAll(".dw-clock")) el.textContent = `${who} ${left} s left`;
       if (left === 0 && view.actions.includes("clue") && this.expireSentFor !== deadline) {
         this.expireSentFor = deadline;
         window.setTimeout(() => this.act({ type: "expire" }), 1000);
