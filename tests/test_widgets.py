@@ -474,3 +474,25 @@ def test_front_end_module_parses(tmp_path):
     module.write_text((JS_DIR / "widget.js").read_text(encoding="utf-8"), encoding="utf-8")
     result = subprocess.run([node, "--check", str(module)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
+
+
+def test_writer_widget_reports_an_expired_time_limit(deck, monkeypatch):
+    import time as real_time
+    import types
+
+    table = Table.create(deck=deck, rounds=2, seed=5, code="TMLT23", time_limit=30)
+    for name in ("Ada", "Ben", "Cy"):
+        table.join(name)
+    widgets = [table.seat(i) for i in range(3)]
+    table.start()
+    _, drawer = roles(table)
+    intent(widgets[drawer], type="pick", pair=1)
+    deadline = widgets[drawer].view["deadline"]
+    assert deadline and widgets[drawer].view["phase"] == "clues"
+    assert intent(widgets[drawer], type="expire")["code"] == "time_left"
+    clock = types.SimpleNamespace(time=lambda: deadline + 1, monotonic=real_time.monotonic)
+    monkeypatch.setattr("dichotomy_widget.table.time", clock)
+    assert intent(widgets[drawer], type="expire").get("ack")
+    slate = widgets[drawer].view["slate"]
+    assert slate["timeout"] is True
+    assert widgets[drawer].view["players"][drawer]["clue"] == "timeout"
