@@ -24,7 +24,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from .errors import DichotomyError
+from .errors import DichotomyError, SeatNotFound
 
 __all__ = ["SeatWidget", "TableWidget", "PassAndPlayWidget", "JS_DIR"]
 
@@ -183,7 +183,11 @@ class SeatWidget(_DichotomyWidget):
         return self._seat
 
     def _state(self) -> dict[str, Any]:
-        return {"view": self._table.view(self._seat)}
+        try:
+            return {"view": self._table.view(self._seat)}
+        except SeatNotFound:  # the host removed this seat in the lobby
+            return {"view": {"phase": "gone", "status": "This seat is no longer at the table. Ask the host.",
+                             "you": None, "players": [], "actions": []}}
 
     def _handle(self, content: dict[str, Any]) -> None:
         if content["type"] not in SEAT_ACTIONS:
@@ -191,9 +195,10 @@ class SeatWidget(_DichotomyWidget):
         self._table.act(self._seat, self._action(content))
 
     def __repr__(self) -> str:
-        view = self._table.view(self._seat)
+        view = self._state()["view"]
+        name = view["you"]["name"] if view.get("you") else None
         return (f"SeatWidget(table={self._table.code!r}, seat={self._seat}, "
-                f"name={view['you']['name']!r}, phase={view['phase']!r})")
+                f"name={name!r}, phase={view['phase']!r})")
 
 
 class TableWidget(_DichotomyWidget):

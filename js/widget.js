@@ -220,6 +220,14 @@ class App {
     }
     this.root.dataset.phase = view.phase;
     this.root.dataset.you = view.you ? view.you.name : "";
+    if (view.phase === "gone") {
+      this.header.replaceChildren(h("span", { class: "dw-title", text: "Dichotomy" }));
+      this.players.replaceChildren();
+      this.setStatus(view.status, false);
+      this.main.replaceChildren();
+      this.screenKey = "gone";
+      return;
+    }
     this.renderHeader(view);
     this.renderPlayers(view);
     const mine = view.actions.length > 0 && view.you !== null;

@@ -496,3 +496,12 @@ def test_writer_widget_reports_an_expired_time_limit(deck, monkeypatch):
     slate = widgets[drawer].view["slate"]
     assert slate["timeout"] is True
     assert widgets[drawer].view["players"][drawer]["clue"] == "timeout"
+
+
+def test_a_removed_seat_says_so(deck):
+    table = make_table(deck, seats=("Ada", "Ben", "Cy", "Dee"))
+    dee = table.seat("Dee")
+    table.act(None, {"type": "remove", "seat": dee.seat})
+    assert dee.view["phase"] == "gone" and "no longer" in dee.view["status"]
+    assert repr(dee) == "SeatWidget(table='WDGT23', seat=3, name=None, phase='gone')"
+    assert intent(dee, type="continue")["refused"]
