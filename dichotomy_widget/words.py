@@ -80,10 +80,13 @@ _US_SPELLING = [
     (re.compile(r"(?<=[a-z]{2})our(?=$|s$|ed$|ing$|ite|hood|able|ful|er|ism|less)"), "or"),
     (re.compile(r"(?<=[a-z]{2})is(?=e$|es$|ed$|ing$|er$|ers$|ation|ations$|able$)"), "iz"),
     (re.compile(r"(?<=[a-z])ys(?=e$|es$|ed$|ing$|er$|ers$)"), "yz"),
-    (re.compile(r"(?<=[a-z]{2})([tb])re(?=$|s$)"), r"\1er"),
-    (re.compile(r"(?<=[aeiou])ll(?=ed$|ing$|er$|ers$|ation|ous)"), "l"),
+    (re.compile(r"(?<=[a-z]{2})([tbv])re(?=$|s$|d$)"), r"\1er"),
+    (re.compile(r"(?<=[aeiou])ll(?=ed$|ing$|er$|ers$|ation|ous|ent$|ents$)"), "l"),
+    (re.compile(r"(?<=[a-z]{2}[aeiou])ll(?=$|s$|ment|ful)"), "l"),
+    (re.compile(r"(?<=[a-z]{2}[^aeiou])eable$"), "able"),
     (re.compile(r"(?<=[a-z])ae(?=[a-z]{2})"), "e"),
     (re.compile(r"(?<=[a-z]{2})oe(?=[a-z])"), "e"),
+    (re.compile(r"(?<=[a-z])oeu"), "eu"),
     (re.compile(r"(?<=[a-z]{2})ogue(?=$|s$)"), "og"),
     (re.compile(r"(?<=[a-z]{2})ence(?=$|s$)"), "ense"),
     (re.compile(r"(?<=[a-z])gement"), "gment"),
@@ -91,6 +94,18 @@ _US_SPELLING = [
     (re.compile(r"(?<=[a-z]{3})ie(?=$|s$)"), "y"),
     (re.compile(r"(?<=[a-z]{2})mme(?=$|s$)"), "m"),
 ]
+
+
+# Whole-word British/American pairs that no rule above covers (British first).
+_US_WORDS = {
+    "aeroplane": "airplane", "aluminium": "aluminum", "cheque": "check", "chequered": "checkered",
+    "cosy": "cozy", "doughnut": "donut", "draught": "draft", "grey": "gray", "jewellery": "jewelry",
+    "kerb": "curb", "mould": "mold", "moult": "molt", "moustache": "mustache", "plough": "plow",
+    "pyjamas": "pajamas", "sceptic": "skeptic", "sceptical": "skeptical", "smoulder": "smolder",
+    "storey": "story", "sulphur": "sulfur", "tyre": "tire", "ageing": "aging", "artefact": "artifact",
+    "axe": "ax", "carat": "karat", "gaol": "jail", "manoeuvre": "maneuver", "mum": "mom",
+    "practise": "practice", "programme": "program", "whisky": "whiskey", "yoghurt": "yogurt",
+}
 
 
 def normalize(text: str) -> str:
@@ -190,6 +205,10 @@ def _stems(word: str, lang: str) -> frozenset[str]:
 @lru_cache(maxsize=100_000)
 def _us_spelling(word: str) -> str:
     """American spelling of an English word (a no-op for words already American)."""
+    if word in _US_WORDS:
+        word = _US_WORDS[word]
+    elif word.endswith("s") and word[:-1] in _US_WORDS:
+        word = _US_WORDS[word[:-1]] + "s"
     for pattern, repl in _US_SPELLING:
         word = pattern.sub(repl, word)
     return word
@@ -198,7 +217,7 @@ def _us_spelling(word: str) -> str:
 def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
     """Inflection / family / compound relation of two different normalised words."""
     wa, wb = _analyse(a, lang), _analyse(b, lang)
-    if wa.lemmas & wb.lemmas:
+    if wa.lemmas & wb.lemmas or _regular_verb_form(wa, wb, lang):
         return "inflection"
     if strict:
         return None
@@ -209,6 +228,24 @@ def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
     if lang == "de" and _is_compound(wa, wb, lang):
         return "compound"
     return None
+
+
+def _regular_verb_form(wa: _Word, wb: _Word, lang: str) -> bool:
+    """es/fr/de: one word is a regular conjugated form of the other, a known infinitive."""
+    if lang not in ("es", "fr", "de"):
+        return False
+    from .wordsdata import rules
+
+    for form, inf in ((wa, wb), (wb, wa)):
+        if inf.known and inf.text[-2:] in ("ar", "er", "ir", "re", "en", "rn", "ln"):
+            lex = _lexicon(lang)
+            if inf.text in {lex.word(l) for l in inf.lemmas} and rules.is_regular_verb_form(
+                form.text, inf.text, lang
+            ):
+                probes = rules.regularity_probes(inf.text, lang)
+                if any(inf.lemmas & lex.lemmas(p) for p in probes):
+                    return True
+    return False
 
 
 def _is_compound(wa: _Word, wb: _Word, lang: str) -> bool:

@@ -156,10 +156,15 @@ def load_wordnet(lex: Lexicon) -> None:
     if not WORDNET.is_dir():
         raise SystemExit("WordNet not found: apt-get install wordnet-base")
     for pos in ("noun", "verb", "adj", "adv"):
+        letter = {"adv": "r"}.get(pos, pos[0])
         with open(WORDNET / f"index.{pos}", encoding="utf-8") as f:
             for line in f:
                 if not line.startswith(" "):
-                    lex.pos[line.split(" ", 1)[0]].add({"adv": "r"}.get(pos, pos[0]))
+                    parts = line.split()
+                    lex.pos[parts[0]].add(letter)
+                    n = int(parts[2])
+                    for rank, off in enumerate(parts[-n:]):  # synsets, most frequent sense first
+                        SENSE_RANK[(parts[0], off)] = rank
     for pos in ("noun", "verb", "adj", "adv"):
         for line in (WORDNET / f"{pos}.exc").read_text(encoding="utf-8").splitlines():
             parts = line.split()
@@ -178,6 +183,15 @@ def load_wordnet(lex: Lexicon) -> None:
             for line in f:
                 if not line.startswith(" "):
                     _wordnet_line(lex, line, synsets)
+
+
+SENSE_RANK: dict[tuple[str, str], int] = {}
+MAX_SENSE_RANK = int(os.environ.get("WN_MAX_SENSE_RANK", "99"))
+
+
+def _common_sense(word: str, offset: str) -> bool:
+    """Is this synset among the word's most frequent senses? (drops letter 'lessor' / let)"""
+    return SENSE_RANK.get((word.lower(), offset), 0) < MAX_SENSE_RANK
 
 
 def _synset_words(line: str) -> list[str]:
@@ -209,6 +223,8 @@ def _wordnet_line(lex: Lexicon, line: str, synsets: dict) -> None:
         a, b = fold(src), fold(dst)
         if sym == "!" and not rules.is_negation_pair(a, b, "en"):
             continue
+        if sym == "+" and not (_common_sense(src, parts[0]) and _common_sense(dst, off)):
+            continue
         lex.add_form(a, a)
         lex.add_form(b, b)
         strong = sym == "!" or (sym == "\\" and parts[2] == "r")
@@ -226,7 +242,9 @@ def add_rule_links(lex: Lexicon, lang: str) -> None:
         for base, base_pos, strong in rules.bases(word, lang):
             if base_pos and not (lex.pos.get(base, set()) & set(base_pos)):
                 continue
-            targets = {base} if base in lemmas else plain.get(rules.strip_accents(base), ())
+            targets = {base} if base in lemmas else plain.get(rules.strip_accents(base), set())
+            if not targets and strong and base in lex.forms:  # rápidamente -> rápida -> rápido
+                targets = lex.forms[base]
             for target in targets:
                 if target != word:
                     lex.add_link(word, target, strong)

@@ -18,7 +18,7 @@ SUFFIXES: dict[str, list[tuple[str, str]]] = {
         ("iness", "y", "a", True), ("ness", "", "a", True),
         ("ily", "y", "a", True), ("ally", "al", "a", True), ("ally", "", "a", True),
         ("bly", "ble", "a", True), ("ly", "", "a", True), ("ly", "le", "a", True),
-        ("er", "", "v"), ("er", "e", "v"), ("or", "", "v"), ("or", "e", "v"),
+        # no bare -er/-or rule: letter/let, number/numb, summer/sum (WordNet links real agents)
         ("ess", "", "n"), ("ess", "e", "n"), ("tress", "ter", "n"), ("tress", "tor", "n"),
         ("ment", "", "v"), ("iful", "y", "n"), ("ful", "", "n"), ("iless", "y", "n"), ("less", "", "n"),
         ("hood", "", "n"), ("ship", "", "n"), ("dom", "", "n"),
@@ -35,6 +35,11 @@ SUFFIXES: dict[str, list[tuple[str, str]]] = {
         ("ismo", "e"), ("idad", "o"), ("idad", "e"), ("idad", ""), ("edad", "o"), ("ez", "o"), ("eza", "o"),
         ("ito", "o"), ("ita", "a"), ("illo", "o"), ("illa", "a"), ("ito", "a"), ("ito", "e"), ("cito", ""),
         ("ecito", "o"), ("eta", ""), ("ete", "o"), ("ote", "o"), ("ón", "o"), ("azo", "o"),
+        ("cción", "cir"), ("cción", "ir"), ("sión", "dir"), ("sión", "tir"), ("sión", "sar"), ("anza", "ar"),
+        ("encia", "ente"), ("ancia", "ante"), ("encia", "er"), ("ura", "o"), ("ura", "ar"), ("aje", "ar"),
+        ("aje", ""), ("ico", "ía"), ("ico", "a"), ("ano", ""), ("ano", "a"), ("ense", ""), ("eño", "o"),
+        ("ón", "ar"), ("ada", "a"), ("udo", "a"), ("udo", "o"), ("isa", "a"), ("triz", "tor"), ("ista", "ía"),
+        ("or", "ar"), ("arín", "ar"), ("eza", "e"),
         ("cidad", "z"), ("adero", ""), ("adería", ""), ("ería", ""), ("ero", ""),
         ("ero", "a"), ("ero", "o"), ("era", "a"), ("ería", "ero"), ("ería", "o"),
         ("izar", ""), ("izar", "o"), ("ificar", "o"), ("ear", "o"), ("ear", "a"), ("ear", ""),
@@ -60,6 +65,13 @@ SUFFIXES: dict[str, list[tuple[str, str]]] = {
         ("erie", "er"), ("erie", "e"), ("esse", ""), ("esse", "e"), ("ise", ""), ("itude", ""),
         ("ité", "if"), ("ivité", "if"), ("iser", "ique"), ("ification", "ifier"), ("ateur", "ation"),
         ("ement", "e"), ("age", "e"), ("eur", "e"), ("oir", "er"), ("oire", "er"), ("ude", "e"),
+        ("amment", "ant", "", True), ("emment", "ent", "", True), ("eté", "e"), ("té", ""),
+        ("el", "e"), ("al", ""), ("ial", "e"), ("ical", "ique"), ("if", ""), ("atif", "er"), ("aire", ""),
+        ("aire", "e"), ("ée", "e"), ("ade", "e"), ("ard", ""), ("sion", "der"), ("ssion", "ttre"),
+        ("ption", "voir"), ("ction", "ire"), ("iste", "ie"), ("ien", "ie"), ("isme", "ie"),
+        ("ir", ""), ("deur", "d"), ("ueur", ""), ("cheur", "c"), ("eur", "re"), ("ibilité", "ible"), ("abilité", "able"), ("iture", "ir"),
+        ("eture", "er"), ("ure", "re"), ("ture", "re"), ("erture", "rir"), ("aissance", "aître"),
+        ("on", ""), ("iste", "o"), ("isme", "o"), ("tesse", ""), ("itié", "i"), ("ance", "re"), ("ence", "re"),
     ],
     "de": [
         ("ung", "en"), ("ung", "n"), ("er", "en"), ("er", "n"), ("er", ""), ("erin", "en"),
@@ -67,19 +79,26 @@ SUFFIXES: dict[str, list[tuple[str, str]]] = {
         ("lichkeit", "lich", "", True), ("erweise", "", "", True), ("in", "", "", True),
         ("lich", ""), ("lich", "en"), ("ig", ""), ("ig", "en"), ("isch", ""), ("isch", "en"), ("ist", ""),
         ("bar", "en"), ("chen", ""), ("chen", "e"), ("lein", ""), ("end", "en"),
-        ("e", ""), ("sam", "en"), ("igen", "ig"), ("ern", "er"), ("los", ""), ("schaft", ""), ("tum", ""), ("ler", "en"),
+        ("e", ""), ("sam", "en"), ("igen", "ig"), ("ern", "er"), ("ei", ""), ("erei", "en"), ("nis", "en"),
+        ("ismus", ""), ("ismus", "isch"), ("ation", "ieren"), ("ität", ""), ("ur", "ieren"), ("ant", "ieren"),
+        ("ent", "ieren"), ("ner", "en"), ("ling", ""), ("ler", ""), ("en", ""), ("en", "e"), ("eln", "el"), ("ieren", ""), ("los", ""), ("schaft", ""), ("tum", ""), ("ler", "en"),
     ],
 }
 
 PREFIXES: dict[str, list[str]] = {
     "en": ["un", "non", "mis", "counter", "self"],
     "es": ["des", "in", "im", "i", "re", "anti", "co", "en", "em", "a", "pre", "sobre", "super", "sub",
-           "contra", "entre", "inter", "trans", "kilo", "mini", "multi", "ex", "dis", "auto"],
+           "contra", "entre", "inter", "trans", "kilo", "mini", "multi", "ex", "dis", "auto", "mal", "extra",
+           "hiper", "ultra", "micro", "semi", "bi", "tri", "vice", "pos", "post", "sin", "neo", "tele"],
     "fr": ["re", "ré", "r", "res", "dé", "dés", "in", "im", "il", "ir", "mé", "mes", "dis", "a", "pré", "par",
+           "mal", "extra", "super", "hyper", "ultra", "micro", "mini", "bi", "tri", "semi", "demi", "non",
+           "télé", "ex", "post", "pour", "auto", "inter",
            "sur", "sous", "co", "anti", "géo", "en", "em", "contre", "entre", "inter", "trans", "para"],
     "de": ["un", "ver", "ent", "be", "er", "zer", "ab", "an", "auf", "aus", "ein", "mit", "nach", "vor",
            "zu", "hoch", "heim", "rück", "halb", "unter", "über", "um", "durch", "wider", "wieder",
-           "miss", "emp", "fort", "weg", "her", "hin", "los", "zurück", "voran", "vorbei", "dar"],
+           "miss", "emp", "fort", "weg", "her", "hin", "los", "zurück", "voran", "vorbei", "dar", "weiter",
+           "gegen", "bei", "neben", "zusammen", "heraus", "herein", "hinaus", "hinein", "herum", "voraus",
+           "entgegen", "fest", "frei", "teil"],
 }
 
 NEGATION_PREFIXES: dict[str, tuple[str, ...]] = {
@@ -111,8 +130,9 @@ def suffix_bases(word: str, lang: str) -> Iterator[tuple[str, str, bool]]:
         pos, strong = (rule[2], rule[3] if len(rule) > 3 else False) if len(rule) > 2 else ("", False)
         stem = word[: len(word) - len(derived)]
         if word.endswith(derived) and len(stem) >= 2 and len(stem) + len(base_end) >= MIN_BASE:
-            for s in undouble(stem) if lang == "en" else (stem,):
-                yield s + base_end, pos, strong
+            for s in undouble(stem) if lang in ("en", "fr") else (stem,):
+                if lang != "de" or len(s + base_end) >= 4:
+                    yield s + base_end, pos, strong
 
 
 def bases(word: str, lang: str) -> Iterator[tuple[str, str, bool]]:
@@ -134,3 +154,102 @@ def is_negation_pair(a: str, b: str, lang: str) -> bool:
     """True for 'adequate'/'inadequate': one word is a negation prefix plus the other."""
     long, short = (a, b) if len(a) > len(b) else (b, a)
     return any(long == p + short or long == p + "-" + short for p in NEGATION_PREFIXES.get(lang, ()))
+
+
+# Regular conjugation endings by infinitive ending (grammar-book paradigms), used at run time to
+# see that a form belongs to a verb even where the lemma list files it under a noun
+# (es "levante" -> levantar, fr "ferme" -> fermer, fr "bâtis" -> bâtir).
+_ES_AR = ("o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos "
+          "aréis arán aría arías aríamos aríais arían e es emos éis en ara aras áramos arais aran ase "
+          "ases ásemos aseis asen ando ado ada ados adas ad")
+_ES_ER = ("o es e emos éis en í iste ió imos isteis ieron ía ías íamos íais ían eré erás erá eremos "
+          "eréis erán ería erías eríamos eríais erían a as amos áis an iera ieras iéramos ierais ieran "
+          "iese ieses iésemos ieseis iesen iendo ido ida idos idas ed")
+_ES_IR = _ES_ER.replace("eré erás erá eremos eréis erán ería erías eríamos eríais erían",
+                        "iré irás irá iremos iréis irán iría irías iríamos iríais irían") + " ís id"
+VERB_ENDINGS: dict[str, dict[str, frozenset[str]]] = {
+    "es": {"ar": frozenset(_ES_AR.split()), "er": frozenset(_ES_ER.split()), "ir": frozenset(_ES_IR.split())},
+    "fr": {
+        "er": frozenset("e es ent ons ez ais ait ions iez aient ai as a âmes âtes èrent erai eras era "
+                        "erons erez eront erais erait erions eriez eraient asse asses ât assions "
+                        "assiez assent é ée és ées ant".split()),
+        "ir": frozenset("is it issons issez issent issais issait issions issiez issaient îmes îtes "
+                        "irent irai iras ira irons irez iront irais irait irions iriez iraient isse "
+                        "isses ît i ie ies issant".split()),
+        "re": frozenset("s t ons ez ent ais ait ions iez aient is it îmes îtes irent rai ras ra rons "
+                        "rez ront rais rait rions riez raient e es u ue us ues ant".split()),
+    },
+    "de": {
+        "en": frozenset("e st t en et end ete est test ten tet".split()),
+        "ern": frozenset("ere erst ert ern ert ernd erte ertest erten ertet re".split()),
+        "eln": frozenset("le elst elt eln elnd elte eltest elten eltet".split()),
+    },
+}
+_DE_NO_GE = ("be", "ge", "er", "ver", "zer", "ent", "emp", "miss")
+
+
+def _stem_variants(stem: str, lang: str) -> set[str]:
+    """The stem and its usual vowel alternations (es e->ie/i, o->ue; fr é->è, e->è)."""
+    out = {stem}
+    if lang == "es":
+        for old, news in (("e", ("ie", "i")), ("o", ("ue",)), ("u", ("ue",))):
+            i = stem.rfind(old)
+            if i >= 0:
+                out |= {stem[:i] + new + stem[i + 1:] for new in news}
+        if stem.endswith("c"):
+            out |= {stem[:-1] + "qu", stem[:-1] + "z", stem[:-1] + "zc"}
+        if stem.endswith("g"):
+            out |= {stem[:-1] + "gu", stem[:-1] + "j"}
+        if stem.endswith("z"):
+            out.add(stem[:-1] + "c")
+    elif lang == "fr":
+        for old in ("é", "e"):
+            i = stem.rfind(old)
+            if i >= 0:
+                out.add(stem[:i] + "è" + stem[i + 1:])
+        if stem.endswith("c"):
+            out.add(stem[:-1] + "ç")
+        if stem.endswith("g"):
+            out.add(stem + "e")
+        if stem.endswith(("el", "et")):
+            out.add(stem + stem[-1])
+        if stem.endswith("y"):
+            out.add(stem[:-1] + "i")
+    return out
+
+
+def is_regular_verb_form(form: str, infinitive: str, lang: str) -> bool:
+    """True when ``form`` is a regular conjugated form of ``infinitive`` (both folded)."""
+    for inf_end, endings in VERB_ENDINGS.get(lang, {}).items():
+        if not infinitive.endswith(inf_end) or len(infinitive) - len(inf_end) < 2:
+            continue
+        stem = infinitive[: len(infinitive) - len(inf_end)]
+        for s in _stem_variants(stem, lang):
+            if form.startswith(s) and form[len(s):] in endings:
+                return True
+        if lang == "de" and inf_end == "en":
+            if stem.startswith(_DE_NO_GE) and form == stem + "t":
+                return True
+            if form in ("ge" + stem + "t", "ge" + stem + "et"):
+                return True
+            for prefix in PREFIXES["de"]:  # separable: aufgemacht / aufmachen
+                if stem.startswith(prefix) and form == prefix + "ge" + stem[len(prefix):] + "t":
+                    return True
+    return False
+
+
+def regularity_probes(infinitive: str, lang: str) -> set[str]:
+    """Forms that a regular verb has (es 1sg, fr 1pl, de 3sg); if the lexicon files none of them
+    under the infinitive, the verb is irregular (venir: no "veno") and the endings are not trusted."""
+    probes: set[str] = set()
+    for inf_end in VERB_ENDINGS.get(lang, {}):
+        if infinitive.endswith(inf_end):
+            stem = infinitive[: len(infinitive) - len(inf_end)]
+            if lang == "es":
+                probes |= {s + "o" for s in _stem_variants(stem, lang)}
+            elif lang == "fr":
+                probes |= {stem + ("issons" if inf_end == "ir" else "ons"), stem + "geons"}
+            else:
+                probes |= {stem + "t", stem + "et", stem + {"en": "e", "ern": "ere", "eln": "le"}[inf_end]}
+            break
+    return probes
