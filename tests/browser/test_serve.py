@@ -148,9 +148,12 @@ def test_three_seats_play_a_full_game_with_a_reload(context, serve, screenshots)
             screenshots("serve-drawer-pick", dpage, full_page=True)
         dpage.locator(".dw-pair[data-pair='1']").click()
         guesser, gpage = find(pages, ".dw-guesser-wait")
-        assert gpage.locator("[data-testid=target]").count() == 0
         writers = [n for n in pages if n != guesser]
         target = pages[writers[0]].locator("[data-testid=target]").first.inner_text().strip()
+        foil = pages[writers[0]].locator("[data-testid=foil]").first.inner_text().strip()
+        assert gpage.locator("[data-testid=target]").count() == 0
+        seen = gpage.inner_text("body").lower()
+        assert target.lower() not in seen and foil.lower() not in seen  # the Guesser's page never has them
         words = iter(CLUES)
         for i in range(len(writers)):
             writer, wpage = find(pages, "[data-testid=clue-input]")
