@@ -182,10 +182,12 @@ def _describe(dsn: str) -> str:
     except Exception:  # noqa: BLE001 - a malformed DSN: show it redacted
         return redact(dsn, dsn)
     user = f"{parts['user']}@" if parts.get("user") else ""
-    host = str(parts.get("host") or parts.get("hostaddr") or "localhost")
+    host = str(parts.get("host") or parts.get("hostaddr") or "")  # empty: the default (Unix socket)
+    if ":" in host and "," not in host and not host.startswith("["):
+        host = f"[{host}]"  # IPv6
     port = f":{parts['port']}" if parts.get("port") else ""
     db = f"/{parts['dbname']}" if parts.get("dbname") else ""
-    return redact(f"postgresql://{user}{host}{port}{db}", dsn)
+    return f"postgresql://{user}{host}{port}{db}"  # built from parts: the password is not among them
 
 
 # --------------------------------------------------------------------------------------------------
