@@ -126,16 +126,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _resolve_store(store: str | None) -> str:
+    """An absolute store path or URL for the kernels; refuse a memory store (kernels must share it)."""
     from .store import default_store_path, open_store
 
+    if store is not None and store.strip().lower() in ("", "memory", ":memory:", "memory://", "mem://"):
+        raise SystemExit("dichotomy serve needs a store shared by kernels: an SQLite file path or a "
+                         "postgresql:// URL.")
     if not store:
         path = str(default_store_path())
     elif "://" in store:
         path = store
     else:
         path = str(Path(store).expanduser().resolve())
-    if path.strip().lower() in ("memory", ":memory:", "memory://", "mem://"):
-        raise SystemExit("dichotomy serve needs a store shared by kernels: give an SQLite file path.")
     open_store(path).close()  # create it now: a clear error here beats one inside a page
     return path
 
@@ -149,6 +151,19 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child between 
             ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
         except Exception:  # noqa: BLE001
             pass
+
+
+def _shown(store: str) -> str:
+    """The store for printing: a password in a URL is masked."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    if "://" not in store:
+        return store
+    parts = urlsplit(store)
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    return store
 
 
 def _stop(proc: subprocess.Popen, grace: float = 6.0) -> int:
@@ -194,7 +209,7 @@ def serve(args: argparse.Namespace) -> int:
         if _wait_listening(args.ip, args.port, proc, stopping):
             hint = (" (if their devices cannot open that address, restart with --public-url)"
                     if args.ip in ("0.0.0.0", "::") and not args.public_url else "")
-            print(f"\nDichotomy is running. Table store: {store}\n"
+            print(f"\nDichotomy is running. Table store: {_shown(store)}\n"
                   f"  Host page (open it on the teacher's computer): {url}\n"
                   f"  Students join with the link or QR code the host page shows{hint}.\n"
                   "  Press Ctrl-C to stop.\n", flush=True)

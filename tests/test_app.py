@@ -428,3 +428,11 @@ def test_serve_prints_the_host_url_and_stops_cleanly_on_ctrl_c(tmp_path):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def test_serve_refuses_a_memory_store_and_masks_passwords():
+    from dichotomy_widget.serve import _resolve_store, _shown
+
+    with pytest.raises(SystemExit):
+        _resolve_store("memory")
+    assert _shown("postgresql://u:secret@db/x") == "postgresql://u:***@db/x"
