@@ -115,6 +115,7 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFKC", text).strip().casefold()
 
 
+@lru_cache(maxsize=20_000)
 def _strip_accents(word: str) -> str:
     """Drop combining marks: "café" -> "cafe", "schön" -> "schon"."""
     return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
@@ -179,7 +180,7 @@ class _Word:
         return bool(self.lemmas)
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=20_000)
 def _analyse(word: str, lang: str) -> _Word:
     lex = _lexicon(lang)
     if lex is None or not _is_word(word):
@@ -194,7 +195,7 @@ def _analyse(word: str, lang: str) -> _Word:
     return _Word(word, lemmas, family)
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=20_000)
 def _stems(word: str, lang: str) -> frozenset[str]:
     """Snowball stems of a word and of its lemmas (the fallback for unknown words)."""
     lex, stem = _lexicon(lang), _stemmer(lang).stemWord
@@ -202,7 +203,7 @@ def _stems(word: str, lang: str) -> frozenset[str]:
     return frozenset({stem(word)} | {stem(lex.word(l)) for l in lemmas})
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=20_000)
 def _us_spelling(word: str) -> str:
     """American spelling of an English word (a no-op for words already American)."""
     if word in _US_WORDS:
@@ -275,10 +276,9 @@ def _reason(a: str, b: str, lang: str, strict: bool) -> str | None:
         return None
     if lang == "en" and _us_spelling(na) == _us_spelling(nb):
         return "spelling"
-    if _strip_accents(na) == _strip_accents(nb) and not (
-        _analyse(na, lang).known and _analyse(nb, lang).known
-    ):
-        return "accents"
+    if _strip_accents(na) == _strip_accents(nb):
+        if not (_analyse(na, lang).known and _analyse(nb, lang).known):
+            return "accents"
     if lang not in SUPPORTED_LANGUAGES:
         return None
     reason = _morph_reason(na, nb, lang, strict)
@@ -289,7 +289,7 @@ def _reason(a: str, b: str, lang: str, strict: bool) -> str | None:
     return reason
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=50_000)
 def _cached_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
     try:
         return _reason(a, b, lang, strict)

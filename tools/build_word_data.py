@@ -296,7 +296,7 @@ def write_sqlite(lex: Lexicon, lang: str, depth: int) -> Path:
     fams = family_sets(lex, depth)
     db.executemany(
         "INSERT INTO fam VALUES (?, ?)",
-        ((ids[l], " ".join(str(ids[r]) for r in sorted(rs))) for l, rs in fams.items() if rs and l in ids),
+        sorted((ids[l], " ".join(str(i) for i in sorted(ids[r] for r in rs))) for l, rs in fams.items() if rs and l in ids),
     )
     db.executemany("INSERT INTO meta VALUES (?, ?)", [("lang", lang), ("depth", str(depth))])
     db.commit()
