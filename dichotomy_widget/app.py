@@ -229,6 +229,7 @@ class SeatPage(W.VBox):
         self.table: Table | None = None
         self.seat: int | None = None
         self.widget: W.Widget | None = None
+        self._unsubscribe = lambda: None
         self.state = "form"
         self.message = ""
         self.code_input: W.Text | None = None
@@ -302,7 +303,22 @@ class SeatPage(W.VBox):
         self.url.query = urlencode({"table": self.table.code, "seat": token})
         self.widget = _widgets().SeatWidget(self.table, seat)
         self.children = [self.url, self.widget]
+        self._unsubscribe = self.table.subscribe(self._check_removed)
         self.table.start_watching()
+
+    def _check_removed(self, table: Table) -> None:
+        """The host removed this seat in the lobby: say so and offer the join form again."""
+        if self.state != "seat" or self.seat is None or table.state.seat(self.seat) is not None:
+            return
+        self._unsubscribe()
+        if self.widget is not None:
+            self.widget.close()
+        self.widget, self.seat = None, None
+        self.url.query = urlencode({"table": table.code})
+        self.name_input.value = ""
+        self._show_form(ask_code=False)
+        self.feedback.value = "The host removed you from this table. You can join again."
+        self.message = self.feedback.value
 
     # -- actions --------------------------------------------------------------------------------
     def join(self, name: str) -> bool:

@@ -436,3 +436,18 @@ def test_serve_refuses_a_memory_store_and_masks_passwords():
     with pytest.raises(SystemExit):
         _resolve_store("memory")
     assert _shown("postgresql://u:secret@db/x") == "postgresql://u:***@db/x"
+
+
+def test_a_removed_seat_gets_the_join_form_again(hosted, store):
+    code = hosted.table.code
+    page = join(store, code, "Ada")
+    seat, token = page.seat, qs(page)["seat"]
+    hosted.table.act(None, {"type": "remove", "seat": seat})
+    page.table.refresh()  # the watch loop does this in a kernel
+    assert page.state == "form"
+    assert "removed" in page.feedback.value
+    assert qs(page) == {"table": code}
+    page.name_input.value = "Ada"
+    page.join_button.click()
+    assert page.state == "seat" and qs(page)["seat"] != token
+    assert seat_page(f"table={code}&seat={token}", store=store).state == "refused"  # the old link is dead
