@@ -619,10 +619,17 @@ def default_store_path() -> Path:
     return Path(platformdirs.user_data_dir("dichotomy")) / "tables.sqlite3"
 
 
-def open_store(url_or_path: str | os.PathLike[str] | None = None) -> TableStore:
-    """Open a store from ``None``/``"memory"``, a file path, ``sqlite:///path`` or (later) ``postgresql://``.
+def _looks_like_dsn(text: str) -> bool:
+    """True for libpq ``key=value`` strings such as ``host=db dbname=game``."""
+    return "=" in text and any(text.startswith(k + "=") or f" {k}=" in text
+                               for k in ("host", "dbname", "user", "port", "password"))
 
-    ``sqlite://`` with no path opens :func:`default_store_path`.
+
+def open_store(url_or_path: str | os.PathLike[str] | None = None) -> TableStore:
+    """Open a store from ``None``/``"memory"``, a file path, ``sqlite:///path`` or ``postgresql://...``.
+
+    ``sqlite://`` with no path opens :func:`default_store_path`. A libpq ``key=value`` connection
+    string is refused (use a ``postgresql://`` URL) rather than taken for a file name.
     """
     if url_or_path is None:
         return MemoryStore()
@@ -633,6 +640,9 @@ def open_store(url_or_path: str | os.PathLike[str] | None = None) -> TableStore:
         return MemoryStore()
     scheme, sep, rest = text.partition("://")
     if not sep:
+        if _looks_like_dsn(text):
+            raise StoreError("That looks like a PostgreSQL key=value connection string; "
+                             "write it as a URL: postgresql://user@host:5432/dbname")
         return SqliteStore(text)
     return _open_url(scheme.lower(), rest, text)
 

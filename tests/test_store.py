@@ -950,3 +950,11 @@ def test_another_process_append_wakes_wait_for_change(pg_dsn: str) -> None:
     assert delays[len(delays) // 2] < 0.25 and delays[-1] < 1.0, delays
     print(f"\nnoticed {count} appends of another process: median {delays[len(delays) // 2] * 1000:.1f} ms, "
           f"max {delays[-1] * 1000:.1f} ms")
+
+
+def test_open_store_refuses_a_key_value_dsn_instead_of_creating_a_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(StoreError) as err:
+        open_store("host=127.0.0.1 port=5432 dbname=game password=secret")
+    assert "postgresql://" in str(err.value) and "secret" not in str(err.value)
+    assert list(tmp_path.iterdir()) == []
