@@ -498,7 +498,9 @@ class HostPage(W.VBox):
             f'margin:0;font-family:monospace">{code}</p>'
             f'<p>Join link: <a class="dichotomy-join-link" href="{link}" target="_blank" '
             f'rel="noopener">{html.escape(self.link)}</a></p>{warn}'
-            "<p>Keep this page's address private: it lets you host this table.</p></div></div>"
+            "<p>Keep this page's address private: it lets you host this table. "
+            '<a class="dichotomy-new-table" href="?" target="_blank" rel="noopener">Create another table</a> '
+            "(for another group) in a new tab.</p></div></div>"
         )
         self.widget = _widgets().TableWidget(table, host=True)
         self.children = [self.url, self.join_info, self.widget]
