@@ -7,7 +7,8 @@ The packaged notebooks (``dichotomy_widget/pages/host.ipynb`` and ``seat.ipynb``
 
 Voila gives a page's URL query to its kernel in the ``QUERY_STRING`` environment variable (and the full
 URL in ``VOILA_REQUEST_URL``); the table store comes from ``DICHOTOMY_STORE`` (a path or
-``sqlite:///path``; default: :func:`dichotomy_widget.store.default_store_path`).
+``sqlite:///path``; default: :func:`dichotomy_widget.store.default_store_path`). Voila's pre-heated
+kernels (``preheat_kernel``) would start a page before its query is known, so they are not used.
 
 Seat page:
     ``?table=CODE``             asks for a name and claims a seat with a fresh secret token, then writes
