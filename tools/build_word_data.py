@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build the compact variant-matching tables shipped in ``dichotomy_widget/wordsdata/``.
 
-    apt-get install wordnet-base          # Princeton WordNet 3.0 (English derivation links)
+    apt-get install wordnet-base hunspell-fr   # WordNet 3.0 (English links), French headwords
     pip install simplemma==2.0.0 lemminflect==0.2.3
     python tools/build_word_data.py       # writes dichotomy_widget/wordsdata/{en,es,fr,de}.sqlite
 
@@ -135,6 +135,20 @@ def add_participles(lex: Lexicon, lang: str) -> None:
                 verb = stem[:i] + accent + stem[i + 1 :] + "er"
                 if verb in lemmas:
                     lex.forms[form].add(verb)
+
+
+HUNSPELL_FR = Path("/usr/share/hunspell/fr.dic")
+
+
+def load_hunspell_fr(lex: Lexicon) -> None:
+    """Headwords of the Grammalecte/Dicollecte French dictionary (MPL 2.0): adds lemmas that the
+    lemma lists lack (many adverbs in -ment, learned compounds such as géophysique)."""
+    if not HUNSPELL_FR.is_file():
+        raise SystemExit("French dictionary not found: apt-get install hunspell-fr")
+    for line in HUNSPELL_FR.read_text(encoding="utf-8").splitlines()[1:]:
+        word = line.split("/", 1)[0].split()[0] if line.strip() else ""
+        if word and not word[0].isupper() and "po:" in line:
+            lex.add_form(word, word)
 
 
 def load_lemminflect(lex: Lexicon) -> None:
@@ -312,6 +326,8 @@ def build(lang: str, depth: int) -> Path:
     if lang == "en":
         load_lemminflect(lex)
         load_wordnet(lex)
+    if lang == "fr":
+        load_hunspell_fr(lex)
     if lang == "fr":
         add_fr_irregular_participles(lex)
     add_participles(lex, lang)
