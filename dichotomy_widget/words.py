@@ -81,7 +81,7 @@ _US_SPELLING = [
     (re.compile(r"(?<=[a-z]{2})is(?=e$|es$|ed$|ing$|er$|ers$|ation|ations$|able$)"), "iz"),
     (re.compile(r"(?<=[a-z])ys(?=e$|es$|ed$|ing$|er$|ers$)"), "yz"),
     (re.compile(r"(?<=[a-z]{2})([tbv])re(?=$|s$|d$)"), r"\1er"),
-    (re.compile(r"(?<=[aeiou])ll(?=ed$|ing$|er$|ers$|ation|ous|ent$|ents$)"), "l"),
+    (re.compile(r"(?<=[aeiou])ll(?=ed$|ing$|er$|ers$|or$|ors$|ation|ous|ent$|ents$)"), "l"),
     (re.compile(r"(?<=[a-z]{2}[aeiou])ll(?=$|s$|ment|ful)"), "l"),
     (re.compile(r"(?<=[a-z]{2}[^aeiou])eable$"), "able"),
     (re.compile(r"(?<=[a-z])ae(?=[a-z]{2})"), "e"),

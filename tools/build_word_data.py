@@ -117,6 +117,21 @@ def add_fr_irregular_participles(lex: Lexicon) -> None:
                 break
 
 
+FR_FEMININES = [("euse", "eux"), ("euse", "eur"), ("ive", "if"), ("ienne", "ien"), ("rice", "eur")]
+
+
+def add_fr_feminines(lex: Lexicon) -> None:
+    """Feminine forms that the lemma list files as nouns (précieuse) also belong to the masculine."""
+    lemmas = lex.lemmas
+    for form in list(lex.forms):
+        for fem, masc in FR_FEMININES:
+            for plural in ("", "s"):
+                if form.endswith(fem + plural) and len(form) > len(fem + plural) + 1:
+                    base = form[: len(form) - len(fem + plural)] + masc
+                    if base in lemmas:
+                        lex.forms[form].add(base)
+
+
 def add_participles(lex: Lexicon, lang: str) -> None:
     """Past participles that the lemma list files as adjectives also belong to their verb."""
     lemmas = lex.lemmas
@@ -257,8 +272,9 @@ def add_rule_links(lex: Lexicon, lang: str) -> None:
             if base_pos and not (lex.pos.get(base, set()) & set(base_pos)):
                 continue
             targets = {base} if base in lemmas else plain.get(rules.strip_accents(base), set())
-            if not targets and strong and base in lex.forms:  # rápidamente -> rápida -> rápido
-                targets = lex.forms[base]
+            # rápidamente -> rápida -> rápido; French feminines are often nouns too (précieuse)
+            if strong and base in lex.forms and (not targets or lang == "fr"):
+                targets = set(targets) | lex.forms[base]
             for target in targets:
                 if target != word:
                     lex.add_link(word, target, strong)
@@ -330,6 +346,7 @@ def build(lang: str, depth: int) -> Path:
         load_hunspell_fr(lex)
     if lang == "fr":
         add_fr_irregular_participles(lex)
+        add_fr_feminines(lex)
     add_participles(lex, lang)
     add_rule_links(lex, lang)
     path = write_sqlite(lex, lang, depth)

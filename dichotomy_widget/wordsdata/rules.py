@@ -72,6 +72,8 @@ SUFFIXES: dict[str, list[tuple[str, str]]] = {
         ("ir", ""), ("deur", "d"), ("ueur", ""), ("cheur", "c"), ("eur", "re"), ("ibilité", "ible"), ("abilité", "able"), ("iture", "ir"),
         ("eture", "er"), ("ure", "re"), ("ture", "re"), ("erture", "rir"), ("aissance", "aître"),
         ("on", ""), ("iste", "o"), ("isme", "o"), ("tesse", ""), ("itié", "i"), ("ance", "re"), ("ence", "re"),
+        ("inture", "indre"), ("isme", "ique"), ("iste", "ique"), ("otique", "ose"), ("iel", "e"), ("iel", "ie"),
+        ("teur", "ture"), ("ciation", "cer"),
     ],
     "de": [
         ("ung", "en"), ("ung", "n"), ("er", "en"), ("er", "n"), ("er", ""), ("erin", "en"),
@@ -92,7 +94,7 @@ PREFIXES: dict[str, list[str]] = {
            "hiper", "ultra", "micro", "semi", "bi", "tri", "vice", "pos", "post", "sin", "neo", "tele"],
     "fr": ["re", "ré", "r", "res", "dé", "dés", "in", "im", "il", "ir", "mé", "mes", "dis", "a", "pré", "par",
            "mal", "extra", "super", "hyper", "ultra", "micro", "mini", "bi", "tri", "semi", "demi", "non",
-           "télé", "ex", "post", "pour", "auto", "inter",
+           "télé", "ex", "post", "pour", "auto", "inter", "milli", "centi", "déci", "kilo", "méga", "nano",
            "sur", "sous", "co", "anti", "géo", "en", "em", "contre", "entre", "inter", "trans", "para"],
     "de": ["un", "ver", "ent", "be", "er", "zer", "ab", "an", "auf", "aus", "ein", "mit", "nach", "vor",
            "zu", "hoch", "heim", "rück", "halb", "unter", "über", "um", "durch", "wider", "wieder",
@@ -119,7 +121,7 @@ def strip_accents(word: str) -> str:
 def undouble(stem: str) -> Iterator[str]:
     """'runn' -> 'run' (English doubled final consonant)."""
     yield stem
-    if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "aeiousl":
+    if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "aeious":
         yield stem[:-1]
 
 
@@ -178,6 +180,13 @@ VERB_ENDINGS: dict[str, dict[str, frozenset[str]]] = {
                         "isses ît i ie ies issant".split()),
         "re": frozenset("s t ons ez ent ais ait ions iez aient is it îmes îtes irent rai ras ra rons "
                         "rez ront rais rait rions riez raient e es u ue us ues ant".split()),
+        # connaître, paraître: connais, connaît, connaissons ... (tried before the plain -re class)
+        "aître": frozenset("ais ait aît aissons aissez aissent aissais aissait aissions aissiez "
+                           "aissaient aisse aisses aissant aîtrai aîtras aîtra aîtrons aîtrez "
+                           "aîtront aîtrais aîtrait aîtrions aîtriez aîtraient".split()),
+        # traire, distraire, extraire: distrais, distrayons, distrayant, distrait
+        "aire": frozenset("ais ait ayons ayez aient ayais ayait ayions ayiez ayaient aie aies ayant "
+                          "aite aits aites airai airas aira airons airez airont".split()),
     },
     "de": {
         "en": frozenset("e st t en et end ete est test ten tet".split()),
@@ -242,11 +251,14 @@ def regularity_probes(infinitive: str, lang: str) -> set[str]:
     """Forms that a regular verb has (es 1sg, fr 1pl, de 3sg); if the lexicon files none of them
     under the infinitive, the verb is irregular (venir: no "veno") and the endings are not trusted."""
     probes: set[str] = set()
-    for inf_end in VERB_ENDINGS.get(lang, {}):
+    for inf_end in sorted(VERB_ENDINGS.get(lang, {}), key=len, reverse=True):
         if infinitive.endswith(inf_end):
             stem = infinitive[: len(infinitive) - len(inf_end)]
             if lang == "es":
                 probes |= {s + "o" for s in _stem_variants(stem, lang)}
+                probes.add(stem + ("ando" if inf_end == "ar" else "iendo"))
+            elif lang == "fr" and inf_end in ("aître", "aire"):
+                probes |= {stem + "aissons", stem + "ayons"}
             elif lang == "fr":
                 probes |= {stem + ("issons" if inf_end == "ir" else "ons"), stem + "geons"}
             else:
