@@ -154,6 +154,15 @@ def test_three_seats_play_a_full_game_with_a_reload(context, serve, screenshots)
         assert gpage.locator("[data-testid=target]").count() == 0
         seen = gpage.inner_text("body").lower()
         assert target.lower() not in seen and foil.lower() not in seen  # the Guesser's page never has them
+        if rnd == 1:
+            # the Guesser closes the tab (voila shuts the kernel down) and opens the seat link again
+            link_of_guesser = gpage.url
+            gpage.close()
+            gpage = context.new_page()
+            gpage.goto(link_of_guesser)
+            gpage.locator(".dw-guesser-wait").wait_for(timeout=RENDER_TIMEOUT)
+            ready(gpage)
+            pages[guesser] = gpage
         words = iter(CLUES)
         for i in range(len(writers)):
             writer, wpage = find(pages, "[data-testid=clue-input]")
