@@ -9,30 +9,40 @@ Public contract (the engine depends on exactly these):
 - ``guess_reason(guess, word, lang) -> str | None``: the stricter judgement of a guess.
 - ``SUPPORTED_LANGUAGES``: languages with full support.
 
-How it decides (in this order; every rule is symmetric):
+How it decides (in this order; every rule is symmetric, so ``f(a, b) == f(b, a)``):
 
-1. ``same``: equal after ``normalize`` (NFKC, trim, case fold; German ß folds to ss).
-2. ``spelling``: British/American spelling (colour/color, organise/organize, travelled/traveled).
+1. ``same``: equal after ``normalize`` (NFKC, trim, case fold; German ß folds to ss, so
+   "Maße"/"Masse" are the same here: a known, accepted limit of case folding).
+2. ``spelling`` (English): British/American spelling (colour/color, organise/organize,
+   travelled/traveled, grey/gray), also under inflection (colours/colored).
 3. ``accents``: equal once accents are dropped *and* at least one side is not a known word, so a
-   learner's "cafe" matches "café" but Spanish "el"/"él" or German "schon"/"schön" stay apart.
+   learner's "cafe" matches "café" but Spanish "el"/"él" or German "schon"/"schön" (two real
+   words) stay apart.  Dropping accents blindly would merge such pairs; ignoring them would
+   punish learners without an accent key.
 4. ``inflection``: the two forms share a lemma in the shipped lexicon (``wordsdata/<lang>.sqlite``,
-   built by ``tools/build_word_data.py`` from simplemma, lemminflect and WordNet): mice/mouse,
-   went/go, tengo/tener, ging/gehen.  A word missing from the lexicon falls back to a Snowball stem.
+   built by ``tools/build_word_data.py`` from simplemma, lemminflect, WordNet and, for French,
+   hunspell-fr headwords): mice/mouse, went/go, tengo/tener, ging/gehen; or (es/fr/de) one is a
+   regular conjugated form of the other, an infinitive whose paradigm is regular
+   (levante/levantar, ferme/fermer).  A word missing from the lexicon is looked up again without
+   an inflection ending ("antes" -> "ante"), and only then compared by Snowball stem.
 5. ``family``: the lemmas are linked by derivation (WordNet links for English, affix rules checked
-   against the lemma list): teach/teacher, decide/decision, prince/princess.  Stems alone never
-   count for known words, so universe/university, organ/organization, pero/pera, pape/papa differ.
+   against the lemma list for all four): teach/teacher, decide/decision, prince/princess,
+   happy/unhappiness.  Stems alone never count for two known words, so universe/university,
+   organ/organization, pero/pera, pape/papa are not variants.
 6. ``compound`` (German only): one word is the other with a known word or prefix in front
-   (Halbmond/Mond).
+   (Halbmond/Mond, Bahnhof/Hof).
 
 Guesses (``guess_reason``) are judged more strictly, since accepting a wrong guess is the worse
-mistake: only ``same``, ``spelling``, ``accents`` and lexicon ``inflection`` count (a plural or a
-verb form of the word is right); a word of the same family ("teacher" for "teach"), a compound or
-a stem-only match is not.
+mistake: only ``same``, ``spelling``, ``accents`` and ``inflection`` count (a plural or a verb
+form of the word is right); a word of the same family ("teacher" for "teach"), a compound or a
+stem-only match is not.
 
-Other languages fall back to ``same`` and ``accents`` with no lexicon: exact match after
-normalisation, plus accent-insensitive match.  Nothing is downloaded: the lexicon files ship in
-the package and are opened read-only (shared by all kernels through the page cache); nltk is
-imported lazily, only for words missing from the lexicon.
+Languages other than en, es, fr, de (``lang`` is read as its first subtag: "en-GB" is "en") fall
+back to ``same`` and ``accents`` only: exact match after normalisation, plus accent-insensitive
+match; no inflection is guessed.  Nothing is downloaded: the lexicon files ship in the package
+and are opened read-only (shared by all kernels through the page cache); ``snowballstemmer`` is
+imported lazily, only for words missing from the lexicon.  Odd input (empty, very long, emoji,
+markup, non-strings) never raises: it is simply not a variant.
 """
 
 from __future__ import annotations
@@ -174,6 +184,7 @@ class _Word:
     text: str
     lemmas: frozenset[int]
     family: frozenset[int]
+    exact: bool = False  # found in the lexicon as written (not guessed)
 
     @property
     def known(self) -> bool:
@@ -188,11 +199,36 @@ def _analyse(word: str, lang: str) -> _Word:
     lemmas = lex.lemmas(word)
     if lemmas:
         family = frozenset().union(*(lex.family(l) for l in lemmas))
-    else:  # unknown word: its family is what the affix rules find (géophysique -> physique)
-        from .wordsdata import rules
+        return _Word(word, lemmas, family, True)
+    # unknown word: guess its lemma by dropping an ending ("antes" -> "ante") and its family
+    # with the affix rules ("géophysique" -> "physique", "Emder" -> "Emden")
+    from .wordsdata import rules
 
-        family = frozenset().union(*(lex.lemmas(base) for base, _pos, _strong in rules.bases(word, lang)))
-    return _Word(word, lemmas, family)
+    lemmas = _guess_lemmas(word, lang, lex)
+    family = frozenset().union(
+        *(lex.family(l) for l in lemmas),
+        *(lex.lemmas(base) for base, _pos, _strong in rules.bases(word, lang)),
+    )
+    return _Word(word, lemmas, family, False)
+
+
+# Inflection endings tried on a word missing from the lexicon (ending, replacement).
+_OOV_ENDINGS = {
+    "en": (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e")),
+    "es": (("ces", "z"), ("es", ""), ("s", "")),
+    "fr": (("aux", "al"), ("s", ""), ("x", ""), ("e", "")),
+    "de": (("en", ""), ("n", ""), ("e", ""), ("er", ""), ("es", ""), ("s", "")),
+}
+
+
+def _guess_lemmas(word: str, lang: str, lex: _Lexicon) -> frozenset[int]:
+    """Lemmas of an unknown word found by removing one inflection ending ("antes" -> "ante")."""
+    for ending, repl in _OOV_ENDINGS.get(lang, ()):
+        if word.endswith(ending) and len(word) - len(ending) + len(repl) >= 3:
+            lemmas = lex.lemmas(word[: len(word) - len(ending)] + repl)
+            if lemmas:
+                return lemmas
+    return frozenset()
 
 
 @lru_cache(maxsize=20_000)
@@ -224,7 +260,7 @@ def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
         return None
     if wa.family & wb.lemmas or wb.family & wa.lemmas:
         return "family"
-    if not (wa.known and wb.known) and _stems(a, lang) & _stems(b, lang):
+    if not (wa.exact and wb.exact) and _stems(a, lang) & _stems(b, lang):
         return "inflection"
     if lang == "de" and _is_compound(wa, wb, lang):
         return "compound"
@@ -266,7 +302,13 @@ def _is_compound(wa: _Word, wb: _Word, lang: str) -> bool:
     return False
 
 
+def _language(lang: str) -> str:
+    """'en-GB' / 'EN_us' -> 'en'."""
+    return lang.strip().lower().replace("_", "-").split("-")[0]
+
+
 def _reason(a: str, b: str, lang: str, strict: bool) -> str | None:
+    lang = _language(lang)
     na, nb = normalize(a), normalize(b)
     if not na or not nb:
         return None
