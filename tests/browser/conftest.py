@@ -7,7 +7,7 @@ Reusable pieces:
   (process group), wait until it answers HTTP, and kill the whole group on ``stop()`` (the fixtures do
   this in their teardown, so kernels started by the server die too).
 - ``voila_server``: voila serving ``tests/browser/notebooks/`` (``voila_server.url(name, **query)``).
-- ``browser`` (session) and ``page`` (per test, 1100x900): Debian's Chromium driven by Playwright.
+- ``browser`` (per module) and ``page`` (per test, 1100x900): Debian's Chromium driven by Playwright.
   ``CHROMIUM`` (env var) overrides the executable; Playwright's own browsers are never downloaded.
 - ``screenshots``: ``screenshots("name", page)`` saves ``artifacts/screenshots/name.png``.
 """
@@ -175,9 +175,13 @@ def _has_module(name: str) -> bool:
     return importlib.util.find_spec(name) is not None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium through Playwright's sync API (skipped only when no Chromium exists)."""
+    """Debian's Chromium through Playwright's sync API (skipped only when no Chromium exists).
+
+    Module-scoped on purpose: Playwright's sync API keeps an asyncio loop running in the main thread
+    while it is open, which would break later (non-browser) tests that call ``asyncio.run``.
+    """
     exe = chromium_path()
     if exe is None:
         pytest.skip("no Chromium found (install Debian's chromium; CI does)")
