@@ -329,6 +329,10 @@ class App {
 
   /** @param {View} view */
   renderHost(view) {
+    if (this.kind === "pass") {
+      this.renderEndOnly(Boolean(view.you) || ["lobby", "over"].includes(view.phase));
+      return;
+    }
     if (this.kind !== "table" || !this.model.get("host")) {
       this.hostBar.replaceChildren();
       this.hostBar.hidden = true;
@@ -374,6 +378,35 @@ class App {
     this.hostBar.replaceChildren(h("span", { class: "dw-host-label", text: "Host" }), ...buttons, slot);
   }
 
+  /**
+   * Pass-and-play: a quiet "End the game" (asks twice) on public screens and under the curtain.
+   * @param {boolean} hide
+   */
+  renderEndOnly(hide) {
+    this.hostBar.hidden = hide;
+    if (hide) {
+      this.hostBar.replaceChildren();
+      this.hostBar.dataset.key = "";
+      return;
+    }
+    if (this.hostBar.dataset.key === "end") return;
+    this.hostBar.dataset.key = "end";
+    const slot = h("p", { class: "dw-error", role: "alert" });
+    const b = /** @type {HTMLButtonElement} */ (h("button", {
+      class: "dw-button dw-quiet", type: "button", "data-action": "end",
+    }, "End the game"));
+    let armed = false;
+    b.addEventListener("click", () => {
+      if (!armed) {
+        armed = true;
+        b.textContent = "Really end the game? Press again";
+        return;
+      }
+      this.act({ type: "end" }, { button: b, slot });
+    });
+    this.hostBar.replaceChildren(b, slot);
+  }
+
   /** @param {Curtain} curtain */
   renderCurtain(curtain) {
     const key = JSON.stringify(["curtain", curtain.seat, curtain.version]);
@@ -384,7 +417,7 @@ class App {
         h("span", { class: "dw-stat" }, h("span", { class: "dw-stat-label", text: "Score" }), " ",
           h("span", { class: "dw-stat-value", text: String(curtain.score) }))));
     this.players.replaceChildren();
-    this.hostBar.replaceChildren();
+    this.renderEndOnly(false);
     this.setStatus(`Hand the screen to ${curtain.name}.`, false);
     if (key === this.screenKey) return;
     const mayFocus = this.mayTakeFocus();

@@ -505,3 +505,13 @@ def test_a_removed_seat_says_so(deck):
     assert dee.view["phase"] == "gone" and "no longer" in dee.view["status"]
     assert repr(dee) == "SeatWidget(table='WDGT23', seat=3, name=None, phase='gone')"
     assert intent(dee, type="continue")["refused"]
+
+
+def test_pass_and_play_can_end_the_game(deck):
+    table = make_table(deck)
+    pp = table.pass_and_play()
+    intent(pp, type="start")
+    assert pp.curtain  # ending is allowed from the curtain: it reveals nothing
+    assert intent(pp, type="end").get("ack")
+    assert pp.curtain == {} and pp.view["phase"] == "over" and pp.view["final"]["ended_by_host"]
+    assert intent(pp, type="end")["code"] == "wrong_phase"
