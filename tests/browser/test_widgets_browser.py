@@ -91,8 +91,8 @@ def test_pass_and_play_full_game(page, voila_server, screenshots):
                 shot.add("writer")
             page.keyboard.press("Enter")
             written += 1
-            root.get_by_test_id("clue-input").or_(root.get_by_test_id("curtain")).first.wait_for()
-            page.wait_for_timeout(100)
+            # the next writer is another player: the curtain comes down, the text box is gone
+            expect(root.get_by_test_id("clue-input")).to_have_count(0)
             continue
         guess_input = root.get_by_test_id("guess-input")
         if guess_input.is_visible():
