@@ -5,17 +5,21 @@
     pip install simplemma==2.0.0 lemminflect==0.2.3
     python tools/build_word_data.py       # writes dichotomy_widget/wordsdata/{en,es,fr,de}.sqlite
 
-Each language gets one read-only SQLite file with two tables:
+Each language gets one read-only SQLite file with these tables:
 
 * ``lex(form TEXT PRIMARY KEY, lems TEXT)``: a case-folded word form and the ids of its lemmas
   (space separated; a form can belong to several lemmas, e.g. "saw" -> see, saw).
 * ``lem(id INTEGER PRIMARY KEY, word TEXT)``: lemma ids and their spelling.
-* ``fam(lem INTEGER PRIMARY KEY, rel TEXT)``: the ids of lemmas in the same word family
-  (derivation links: WordNet for English, affix rules checked against the lemma list for all).
+* ``fam(lem INTEGER PRIMARY KEY, rel TEXT)``: the ids of lemmas in the same word family.
+  Links are typed: *strong* ones are transparent (-ly, -ness, negation prefixes, WordNet adverb
+  pertainyms and un-/in- antonyms) and followed up to three times; *weak* ones (any other
+  WordNet derivation link or affix rule checked against the lemma list) only ``--depth`` times
+  (default 1), so chains such as organ -> organize -> organization do not join false friends.
 
 Sources: simplemma 2.0.0 lemma lists (MIT code; data from lemmatization-lists (ODbL),
 Wiktionary/Kaikki, FreeLing, spaCy lookups, UniMorph, Wikinflection (CC BY 4.0)),
-lemminflect 0.2.3 (MIT; NIH SPECIALIST Lexicon) and Princeton WordNet 3.0 (WordNet licence).
+lemminflect 0.2.3 (MIT; NIH SPECIALIST Lexicon), Princeton WordNet 3.0 (WordNet licence) and
+the French hunspell dictionary's headwords (Grammalecte/Dicollecte, MPL 2.0).
 See ``dichotomy_widget/wordsdata/README.md``.  Nothing here reads the project's dev pairs.
 """
 
