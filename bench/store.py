@@ -1,10 +1,15 @@
-"""Benchmark the SQLite table store.
+"""Benchmark the table stores (SQLite by default, PostgreSQL with ``--postgres``).
 
 Prints appends/s for one writer and for several concurrent writer processes (each using the table
 layer's "read last seq, append, retry on VersionConflict" loop), the median/p95 time for another
 process to notice a change through ``wait_for_change``, and the CPU an idle watcher burns.
 
-    python bench/store.py [--appends 2000] [--procs 4] [--notices 100] [--dir /tmp/x]
+    python bench/store.py [--appends 2000] [--procs 4] [--per-proc 500] [--notices 100] [--dir D]
+    python bench/store.py --postgres [--fast]        # a throwaway PostgreSQL server (tests/pg_server.py)
+    python bench/store.py --store postgresql://...   # an existing, empty scratch database
+
+With ``--postgres`` the server keeps PostgreSQL's durable defaults (every append waits for its WAL
+flush); ``--fast`` turns fsync and synchronous_commit off, as the tests do.
 """
 
 from __future__ import annotations
@@ -23,9 +28,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests"))
 
 from dichotomy_widget.errors import VersionConflict  # noqa: E402
-from dichotomy_widget.store import MemoryStore, SqliteStore, TableStore  # noqa: E402
+from dichotomy_widget.store import MemoryStore, TableStore, open_store  # noqa: E402
+
+STORE_ENV = "DICHOTOMY_BENCH_STORE"  # children get the store URL here (never on a command line)
 
 
 def append_with_retry(store: TableStore, table_id: str, events: list[tuple[str, dict]]) -> int:
@@ -48,46 +56,48 @@ def one_writer(store: TableStore, n: int) -> float:
     return n / (time.perf_counter() - start)
 
 
-def child(*args: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, __file__, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+def child(url: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, STORE_ENV: url})
 
 
-def worker_race(path: str, table: str, name: str, n: int, go: str) -> None:
+def finish(children: list[subprocess.Popen]) -> list[str]:
+    outputs = [c.communicate() for c in children]
+    for c, (_, err) in zip(children, outputs):
+        if c.returncode:
+            raise SystemExit(f"worker failed:\n{err}")
+    return [out for out, _ in outputs]
+
+
+def worker_race(table: str, name: str, n: int, go: str) -> None:
     """Child: wait for the start file, then append ``n`` events with the retry loop."""
-    store = SqliteStore(path)
+    store = open_store(os.environ[STORE_ENV])
     while not os.path.exists(go):
         time.sleep(0.001)
-    conflicts = 0
-    for i in range(n):
-        conflicts += append_with_retry(store, table, [("tick", {"w": name, "i": i})])
+    conflicts = sum(append_with_retry(store, table, [("tick", {"w": name, "i": i})]) for i in range(n))
     store.close()
     print(json.dumps({"conflicts": conflicts}))
 
 
-def many_writers(path: Path, procs: int, n: int) -> tuple[float, int]:
+def many_writers(url: str, procs: int, n: int, tmp: Path) -> tuple[float, int]:
     """Total appends/s and conflicts for ``procs`` processes appending to one table at once."""
-    with SqliteStore(path) as store:
-        store.create_table("MANY", {})
-    go = path.with_suffix(".go")
-    children = [child("--worker-race", str(path), "MANY", f"p{k}", str(n), str(go)) for k in range(procs)]
-    time.sleep(0.5 + 0.1 * procs)  # imports and connections out of the measurement
+    store = open_store(url)
+    store.create_table("MANY", {})
+    go = tmp / "many.go"
+    children = [child(url, "--worker-race", "MANY", f"p{k}", str(n), str(go)) for k in range(procs)]
+    time.sleep(1.0 + 0.2 * procs)  # imports and connections out of the measurement
     start = time.perf_counter()
     go.touch()
-    outputs = [c.communicate() for c in children]
+    outputs = finish(children)
     elapsed = time.perf_counter() - start
-    for c, (_, err) in zip(children, outputs):
-        if c.returncode:
-            raise SystemExit(f"worker failed:\n{err}")
-    with SqliteStore(path) as store:
-        assert store.last_seq("MANY") == procs * n
-    return procs * n / elapsed, sum(json.loads(out)["conflicts"] for out, _ in outputs)
+    assert store.last_seq("MANY") == procs * n
+    store.close()
+    return procs * n / elapsed, sum(json.loads(out)["conflicts"] for out in outputs)
 
 
-def worker_notify(path: str, table: str, n: int) -> None:
+def worker_notify(table: str, n: int) -> None:
     """Child: append ``n`` events at random 20-80 ms gaps, each stamped with its commit time."""
-    store = SqliteStore(path)
+    store = open_store(os.environ[STORE_ENV])
     time.sleep(0.3)
     for i in range(n):
         time.sleep(random.uniform(0.02, 0.08))
@@ -95,7 +105,7 @@ def worker_notify(path: str, table: str, n: int) -> None:
     store.close()
 
 
-async def watch(store: SqliteStore, table: str, n: int) -> list[float]:
+async def watch(store: TableStore, table: str, n: int) -> list[float]:
     """Wake on each change and measure how late it was noticed (seconds)."""
     delays: list[float] = []
     seen = 0
@@ -109,33 +119,49 @@ async def watch(store: SqliteStore, table: str, n: int) -> list[float]:
     return delays
 
 
-def notice_latency(path: Path, n: int) -> list[float]:
-    with SqliteStore(path) as store:
-        store.create_table("NOTICE", {})
-        writer = child("--worker-notify", str(path), "NOTICE", str(n))
-        delays = asyncio.run(watch(store, "NOTICE", n))
-    writer.communicate()
+def notice_latency(url: str, n: int) -> list[float]:
+    store = open_store(url)
+    store.create_table("NOTICE", {})
+    writer = child(url, "--worker-notify", "NOTICE", str(n))
+    delays = asyncio.run(watch(store, "NOTICE", n))
+    finish([writer])
+    store.close()
     return delays
 
 
-def idle_cpu(path: Path, seconds: float) -> float:
-    """CPU seconds per wall second of one idle wait_for_change loop."""
-    with SqliteStore(path) as store:
+def idle_cpu(url: str, seconds: float) -> float:
+    """CPU seconds per wall second of one idle wait_for_change loop (this process, all threads)."""
+    store = open_store(url)
 
-        async def idle() -> None:
-            marker = store.change_marker()
-            end = time.perf_counter() + seconds
-            while time.perf_counter() < end:
-                marker = await store.wait_for_change(marker, timeout=1.0)
+    async def idle() -> None:
+        marker = store.change_marker()
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            marker = await store.wait_for_change(marker, timeout=1.0)
 
-        cpu = time.process_time()
-        asyncio.run(idle())
-        return (time.process_time() - cpu) / seconds
+    cpu = time.process_time()
+    asyncio.run(idle())
+    store.close()
+    return (time.process_time() - cpu) / seconds
 
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def run(kind: str, urls: dict[str, str], args: argparse.Namespace, tmp: Path) -> None:
+    """Print every figure for one store; ``urls`` gives a fresh location per measurement."""
+    store = open_store(urls["one"])
+    print(f"{kind}, 1 writer:{'':<{22 - len(kind)}}{one_writer(store, args.appends):9.0f} appends/s")
+    store.close()
+    rate, conflicts = many_writers(urls["many"], args.procs, args.per_proc, tmp)
+    print(f"{kind}, {args.procs} writer processes:{'':<{12 - len(kind)}}{rate:9.0f} appends/s in total"
+          f" ({args.procs * args.per_proc} appends, {conflicts} conflicts retried)")
+    delays = [d * 1000 for d in notice_latency(urls["notice"], args.notices)]
+    print(f"notice in another process:       median {statistics.median(delays):5.1f} ms,"
+          f" p95 {percentile(delays, 0.95):5.1f} ms, max {max(delays):5.1f} ms ({len(delays)} changes)")
+    print(f"idle watcher CPU:                {idle_cpu(urls['notice'], 3.0) * 100:6.2f} % of one core")
 
 
 def main() -> None:
@@ -145,33 +171,31 @@ def main() -> None:
     parser.add_argument("--per-proc", type=int, default=500, help="appends per writer process")
     parser.add_argument("--notices", type=int, default=100, help="changes to notice across processes")
     parser.add_argument("--dir", type=Path, default=None, help="where to put the SQLite files")
+    parser.add_argument("--postgres", action="store_true", help="measure a throwaway PostgreSQL server")
+    parser.add_argument("--fast", action="store_true", help="with --postgres: fsync and synchronous_commit off")
+    parser.add_argument("--store", default=None, help="an existing, empty postgresql:// scratch database")
     args = parser.parse_args()
     tmp = args.dir or Path(tempfile.mkdtemp(prefix="dichotomy-bench-"))
     tmp.mkdir(parents=True, exist_ok=True)
-    print(f"SQLite files in {tmp} ({os.cpu_count()} CPUs, Python {sys.version.split()[0]})")
+    print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+    if args.store:
+        run("postgres", dict.fromkeys(("one", "many", "notice"), args.store), args, tmp)
+    elif args.postgres:
+        from pg_server import FAST_SETTINGS, PostgresServer
 
-    rate = one_writer(MemoryStore(), args.appends)
-    print(f"memory, 1 writer:                {rate:9.0f} appends/s")
-    with SqliteStore(tmp / "one.sqlite3") as store:
-        rate = one_writer(store, args.appends)
-    print(f"sqlite, 1 writer:                {rate:9.0f} appends/s")
-    rate, conflicts = many_writers(tmp / "many.sqlite3", args.procs, args.per_proc)
-    print(
-        f"sqlite, {args.procs} writer processes:      {rate:9.0f} appends/s in total"
-        f" ({args.procs * args.per_proc} appends, {conflicts} conflicts retried)"
-    )
-    delays = [d * 1000 for d in notice_latency(tmp / "notice.sqlite3", args.notices)]
-    print(
-        f"notice in another process:       median {statistics.median(delays):5.1f} ms,"
-        f" p95 {percentile(delays, 0.95):5.1f} ms, max {max(delays):5.1f} ms ({len(delays)} changes)"
-    )
-    print(f"idle watcher CPU:                {idle_cpu(tmp / 'notice.sqlite3', 3.0) * 100:6.2f} % of one core")
+        with PostgresServer(settings=FAST_SETTINGS if args.fast else {}) as server:
+            print(f"temporary PostgreSQL on 127.0.0.1:{server.port} ({'fast' if args.fast else 'durable'} settings)")
+            run("postgres", dict.fromkeys(("one", "many", "notice"), server.create_database("bench")), args, tmp)
+    else:
+        print(f"memory, 1 writer:                {one_writer(MemoryStore(), args.appends):9.0f} appends/s")
+        print(f"SQLite files in {tmp}")
+        run("sqlite", {k: str(tmp / f"{k}.sqlite3") for k in ("one", "many", "notice")}, args, tmp)
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--worker-race":
-        worker_race(*sys.argv[2:5], int(sys.argv[5]), sys.argv[6])
+        worker_race(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
     elif len(sys.argv) > 1 and sys.argv[1] == "--worker-notify":
-        worker_notify(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        worker_notify(sys.argv[2], int(sys.argv[3]))
     else:
         main()
