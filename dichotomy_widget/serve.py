@@ -185,7 +185,21 @@ def _stop(proc: subprocess.Popen, grace: float = 6.0) -> int:
     return proc.wait()
 
 
+def _port_free(ip: str, port: int) -> bool:
+    family = socket.AF_INET6 if ":" in ip else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((ip, port))
+        except OSError:
+            return False
+    return True
+
+
 def serve(args: argparse.Namespace) -> int:
+    if not _port_free(args.ip, args.port):
+        raise SystemExit(f"Port {args.port} is already in use on {args.ip}: is Dichotomy already running? "
+                         "Choose another one with --port.")
     store = _resolve_store(args.store)
     pages = _pages_dir()
     env = dict(os.environ)

@@ -451,3 +451,16 @@ def test_a_removed_seat_gets_the_join_form_again(hosted, store):
     page.join_button.click()
     assert page.state == "seat" and qs(page)["seat"] != token
     assert seat_page(f"table={code}&seat={token}", store=store).state == "refused"  # the old link is dead
+
+
+def test_serve_refuses_a_busy_port(tmp_path):
+    import socket
+
+    from dichotomy_widget.serve import main as serve_main
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        port = sock.getsockname()[1]
+        with pytest.raises(SystemExit, match="already in use"):
+            serve_main(["serve", "--ip", "127.0.0.1", "--port", str(port), "--store", str(tmp_path / "t.db")])
