@@ -166,22 +166,28 @@ def _shown(store: str) -> str:
     return store
 
 
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
+    try:
+        if os.name == "posix":
+            os.killpg(proc.pid, sig)
+        elif sig == signal.SIGTERM:
+            proc.terminate()
+        else:
+            proc.kill()
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
 def _stop(proc: subprocess.Popen, grace: float = 6.0) -> int:
     """SIGTERM voila's process group (voila shuts its kernels down), then SIGKILL what is left."""
     if proc.poll() is not None:
         return proc.returncode
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        pass
+    _signal_group(proc, signal.SIGTERM)
     try:
         return proc.wait(grace)
     except subprocess.TimeoutExpired:
         pass
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    _signal_group(proc, getattr(signal, "SIGKILL", signal.SIGTERM))
     return proc.wait()
 
 
@@ -204,15 +210,19 @@ def serve(args: argparse.Namespace) -> int:
     pages = _pages_dir()
     env = dict(os.environ)
     env["DICHOTOMY_STORE"] = store
-    # the kernels import this very package, even when it runs from a source checkout
-    package_parent = str(Path(__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH", "")) if p)
+    package_parent = Path(__file__).resolve().parent.parent
+    if (package_parent / "pyproject.toml").exists():  # a source checkout: the kernels import this copy
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package_parent), env.get("PYTHONPATH", "")) if p)
     url = host_url(args.ip, args.port, args.base_url, args.public_url)
     if args.public_url:
         env["DICHOTOMY_SEAT_URL"] = args.public_url.rstrip("/") + "/voila/render/seat.ipynb"
     cmd = voila_command(pages, args.port, args.ip, args.base_url,
                         cull_idle_timeout=args.cull_idle_timeout, extra=args.voila_arg)
-    proc = subprocess.Popen(cmd, env=env, start_new_session=True, preexec_fn=_die_with_parent)
+    if os.name == "posix":
+        popen_kw: dict = {"start_new_session": True, "preexec_fn": _die_with_parent}
+    else:  # Windows: its own process group, so Ctrl-C reaches only this command
+        popen_kw = {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
+    proc = subprocess.Popen(cmd, env=env, **popen_kw)
     stopping = {"signal": None}
 
     def on_signal(signum: int, _frame: object) -> None:
