@@ -118,10 +118,11 @@ def strip_accents(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
-def undouble(stem: str) -> Iterator[str]:
-    """'runn' -> 'run' (English doubled final consonant)."""
+def undouble(stem: str, lang: str = "en") -> Iterator[str]:
+    """'runn' -> 'run' (English), 'détaill' -> 'détail' (French doubles l, n, t too)."""
     yield stem
-    if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "aeious":
+    keep = "aeious" if lang == "fr" else "aeiousl"
+    if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in keep:
         yield stem[:-1]
 
 
@@ -132,7 +133,7 @@ def suffix_bases(word: str, lang: str) -> Iterator[tuple[str, str, bool]]:
         pos, strong = (rule[2], rule[3] if len(rule) > 3 else False) if len(rule) > 2 else ("", False)
         stem = word[: len(word) - len(derived)]
         if word.endswith(derived) and len(stem) >= 2 and len(stem) + len(base_end) >= MIN_BASE:
-            for s in undouble(stem) if lang in ("en", "fr") else (stem,):
+            for s in undouble(stem, lang) if lang in ("en", "fr") else (stem,):
                 if lang != "de" or len(s + base_end) >= 4:
                     yield s + base_end, pos, strong
 
