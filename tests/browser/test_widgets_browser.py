@@ -186,8 +186,9 @@ def test_three_seats_update_each_other(page, voila_server, screenshots):
     second.fill("mosaic")
     second.press("Enter")
 
-    guess = seat(page, guesser).get_by_test_id("guess-input")
+    guess = seat(page, guesser).get_by_label("Your guess")  # a labelled text box
     expect(guess).to_be_visible()
+    expect(seat(page, guesser).locator(".dw-status")).to_have_attribute("aria-live", "polite")
     expect(seat(page, guesser).locator(".dw-clue")).to_have_text(["glacier", "mosaic"])
     expect(projector.locator(".dw-clue")).to_have_count(2)
     screenshots("13-seats-guess", page, full_page=True)
