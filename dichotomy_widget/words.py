@@ -48,12 +48,15 @@ markup, non-strings) never raises: it is simply not a variant.
 from __future__ import annotations
 
 import re
-import sqlite3
 import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import sqlite3
 
 __all__ = [
     "SUPPORTED_LANGUAGES",
@@ -86,23 +89,23 @@ _DE_COMPOUND_PREFIXES = frozenset(
 )
 
 # British -> American rewrites (pattern, replacement); applied to both words before comparing.
-_US_SPELLING = [
-    (re.compile(r"(?<=[a-z]{2})our(?=$|s$|ed$|ing$|ite|hood|able|ful|er|ism|less)"), "or"),
-    (re.compile(r"(?<=[a-z]{2})is(?=e$|es$|ed$|ing$|er$|ers$|ation|ations$|able$)"), "iz"),
-    (re.compile(r"(?<=[a-z])ys(?=e$|es$|ed$|ing$|er$|ers$)"), "yz"),
-    (re.compile(r"(?<=[a-z]{2})([tbv])re(?=$|s$|d$)"), r"\1er"),
-    (re.compile(r"(?<=[aeiou])ll(?=ed$|ing$|er$|ers$|or$|ors$|ation|ous|ent$|ents$)"), "l"),
-    (re.compile(r"(?<=[a-z]{2}[aeiou])ll(?=$|s$|ment|ful)"), "l"),
-    (re.compile(r"(?<=[a-z]{2}[^aeiou])eable$"), "able"),
-    (re.compile(r"(?<=[a-z])ae(?=[a-z]{2})"), "e"),
-    (re.compile(r"(?<=[a-z]{2})oe(?=[a-z])"), "e"),
-    (re.compile(r"(?<=[a-z])oeu"), "eu"),
-    (re.compile(r"(?<=[a-z]{2})ogue(?=$|s$)"), "og"),
-    (re.compile(r"(?<=[a-z]{2})ence(?=$|s$)"), "ense"),
-    (re.compile(r"(?<=[a-z])gement"), "gment"),
-    (re.compile(r"(?<=[a-z]{2})ible(?=$|s$)"), "able"),
-    (re.compile(r"(?<=[a-z]{3})ie(?=$|s$)"), "y"),
-    (re.compile(r"(?<=[a-z]{2})mme(?=$|s$)"), "m"),
+_US_SPELLING_RULES = [
+    (r"(?<=[a-z]{2})our(?=$|s$|ed$|ing$|ite|hood|able|ful|er|ism|less)", "or"),
+    (r"(?<=[a-z]{2})is(?=e$|es$|ed$|ing$|er$|ers$|ation|ations$|able$)", "iz"),
+    (r"(?<=[a-z])ys(?=e$|es$|ed$|ing$|er$|ers$)", "yz"),
+    (r"(?<=[a-z]{2})([tbv])re(?=$|s$|d$)", r"\1er"),
+    (r"(?<=[aeiou])ll(?=ed$|ing$|er$|ers$|or$|ors$|ation|ous|ent$|ents$)", "l"),
+    (r"(?<=[a-z]{2}[aeiou])ll(?=$|s$|ment|ful)", "l"),
+    (r"(?<=[a-z]{2}[^aeiou])eable$", "able"),
+    (r"(?<=[a-z])ae(?=[a-z]{2})", "e"),
+    (r"(?<=[a-z]{2})oe(?=[a-z])", "e"),
+    (r"(?<=[a-z])oeu", "eu"),
+    (r"(?<=[a-z]{2})ogue(?=$|s$)", "og"),
+    (r"(?<=[a-z]{2})ence(?=$|s$)", "ense"),
+    (r"(?<=[a-z])gement", "gment"),
+    (r"(?<=[a-z]{2})ible(?=$|s$)", "able"),
+    (r"(?<=[a-z]{3})ie(?=$|s$)", "y"),
+    (r"(?<=[a-z]{2})mme(?=$|s$)", "m"),
 ]
 
 
@@ -146,6 +149,8 @@ class _Lexicon:
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:
+            import sqlite3  # lazy: most imports of the package never match a word
+
             db = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
             db.execute("PRAGMA cache_size=-2000")
             self._local.db = db
@@ -239,6 +244,12 @@ def _stems(word: str, lang: str) -> frozenset[str]:
     return frozenset({stem(word)} | {stem(lex.word(l)) for l in lemmas})
 
 
+@lru_cache(maxsize=1)
+def _us_rules() -> list[tuple[re.Pattern[str], str]]:
+    """The compiled British -> American rewrites (compiled on first use, not at import)."""
+    return [(re.compile(p), r) for p, r in _US_SPELLING_RULES]
+
+
 @lru_cache(maxsize=20_000)
 def _us_spelling(word: str) -> str:
     """American spelling of an English word (a no-op for words already American)."""
@@ -246,7 +257,7 @@ def _us_spelling(word: str) -> str:
         word = _US_WORDS[word]
     elif word.endswith("s") and word[:-1] in _US_WORDS:
         word = _US_WORDS[word[:-1]] + "s"
-    for pattern, repl in _US_SPELLING:
+    for pattern, repl in _us_rules():
         word = pattern.sub(repl, word)
     return word
 
