@@ -342,20 +342,30 @@ def _reason(a: str, b: str, lang: str, strict: bool) -> str | None:
     return reason
 
 
-@lru_cache(maxsize=50_000)
-def _cached_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
+def _safe_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
     try:
         return _reason(a, b, lang, strict)
     except Exception:  # never let an odd input or a broken data file crash a game
         return None
 
 
-def variant_reason(a: str, b: str, lang: str = "en") -> str | None:
-    """Why ``a`` and ``b`` count as one word for clue purposes (a ``REASON_TEXT`` key), or ``None``."""
+_cached_reason = lru_cache(maxsize=50_000)(_safe_reason)
+_CACHE_MAX_CHARS = 100  # longer inputs are answered but not cached (a cache key holds the text)
+
+
+def _judge(a: object, b: object, lang: object, strict: bool) -> str | None:
+    """Validate, order (for symmetry) and answer, through the cache for ordinary words."""
     if not isinstance(a, str) or not isinstance(b, str) or not isinstance(lang, str):
         return None
     a, b = (a, b) if a <= b else (b, a)
-    return _cached_reason(a, b, lang, False)
+    if len(a) + len(b) + len(lang) > _CACHE_MAX_CHARS:
+        return _safe_reason(a, b, lang[:20], strict)
+    return _cached_reason(a, b, lang, strict)
+
+
+def variant_reason(a: str, b: str, lang: str = "en") -> str | None:
+    """Why ``a`` and ``b`` count as one word for clue purposes (a ``REASON_TEXT`` key), or ``None``."""
+    return _judge(a, b, lang, False)
 
 
 def is_variant(a: str, b: str, lang: str = "en") -> bool:
@@ -364,9 +374,6 @@ def is_variant(a: str, b: str, lang: str = "en") -> bool:
 
 
 def guess_reason(guess: str, word: str, lang: str = "en") -> str | None:
-    """Judge a guess against a Target or Foil: only same, spelling, accents or a lexicon inflection."""
-    if not isinstance(guess, str) or not isinstance(word, str) or not isinstance(lang, str):
-        return None
-    a, b = (guess, word) if guess <= word else (word, guess)
-    reason = _cached_reason(a, b, lang, True)
+    """Judge a guess against a Target or Foil: only same, spelling, accents or an inflection."""
+    reason = _judge(guess, word, lang, True)
     return reason if reason in _GUESS_REASONS else None

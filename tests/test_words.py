@@ -228,6 +228,13 @@ def test_long_identical_text_is_same_but_never_looked_up() -> None:
     assert variant_reason(text, text + "s") is None
 
 
+def test_long_inputs_do_not_fill_the_cache() -> None:
+    before = words._cached_reason.cache_info().currsize
+    for i in range(50):
+        assert not is_variant("q" * 5_000 + str(i), "river")
+    assert words._cached_reason.cache_info().currsize == before
+
+
 def test_normalize() -> None:
     assert normalize("  ＲＩＶＥＲ\n") == "river"
     assert normalize("Straße") == "strasse"
