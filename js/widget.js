@@ -756,7 +756,7 @@ class App {
       h("p", { class: "dw-final-score" }, h("span", { class: "dw-final-number", text: String(f.score) }),
         h("span", { text: ` of ${f.rounds} cards scored` })),
       h("p", { class: "dw-band", text: f.band }),
-      f.ended_by_host ? h("p", { class: "dw-help", text: "The host ended the game early." }) : "",
+      f.ended_by_host ? h("p", { class: "dw-help", text: "The game was ended early." }) : "",
       rows.length ? h("h3", { class: "dw-h3", text: "Round by round" }) : "",
       rows.length ? h("ol", { class: "dw-history" }, ...rows) : "",
       view.recap ? h("details", { class: "dw-last-recap" }, h("summary", { text: "Last round in detail" }), this.recapBlock(view.recap)) : "");

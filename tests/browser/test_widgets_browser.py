@@ -234,5 +234,24 @@ def test_narrow_and_dark(browser, voila_server, screenshots):
             return [s.color, s.backgroundColor];
         }""")
         assert colors[0] != colors[1]
+        page.keyboard.press("Enter")
+        # the next writer, then the Guesser: through the curtain each time
+        root.get_by_test_id("curtain").click()
+        root.get_by_test_id("clue-input").fill("nectar")
+        root.get_by_test_id("clue-input").press("Enter")
+        root.get_by_test_id("curtain").click()
+        root.get_by_role("button", name="Pass", exact=True).click()
+        expect(root.get_by_test_id("recap")).to_be_visible()
+        screenshots("22-narrow-dark-recap", page, full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        # End the game (asks twice) from the public recap: the final screen, still 360 px wide
+        end = root.locator("button[data-action=end]")
+        end.click()
+        expect(end).to_contain_text("Really end")
+        end.click()
+        expect(root.get_by_test_id("final")).to_be_visible()
+        expect(root.get_by_test_id("final")).to_contain_text("The game was ended early.")
+        screenshots("23-narrow-dark-final", page, full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         context.close()
