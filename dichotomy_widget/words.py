@@ -165,6 +165,10 @@ class _Lexicon:
         return frozenset(int(x) for x in row[0].split()) if row else frozenset()
 
     def word(self, lemma: int) -> str:
+        return self._word(lemma)
+
+    @lru_cache(maxsize=20_000)  # noqa: B019 - one _Lexicon per language, kept for the process
+    def _word(self, lemma: int) -> str:
         row = self._db().execute("SELECT word FROM lem WHERE id=?", (lemma,)).fetchone()
         return row[0] if row else ""
 
