@@ -200,6 +200,7 @@ def test_three_seats_update_each_other(page, voila_server, screenshots):
         expect(recap.locator("[data-outcome=correct]")).to_be_visible()
     expect(projector.get_by_test_id("recap")).to_be_visible()
     screenshots("14-seats-recap", page, full_page=True)
+    screenshots("15-projector-recap", projector)
     seat(page, "Ada").locator("button[data-action=continue]").click()
     expect(projector.locator("[data-testid='player-Ada'] [data-mark=confirmed]")).to_be_visible()
     no_errors(page)
