@@ -10,7 +10,7 @@ import ipywidgets as W
 import pytest
 
 from dichotomy_widget import Table, widgets
-from dichotomy_widget.app import (HostPage, SeatPage, UrlQuery, host_page, join_link, parse_query, qr_svg,
+from dichotomy_widget.app import (SeatPage, UrlQuery, host_page, join_link, parse_query, qr_svg,
                                   seat_page)
 from dichotomy_widget.serve import build_parser, host_url, main, voila_command
 
