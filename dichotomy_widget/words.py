@@ -312,7 +312,7 @@ def _is_compound(wa: _Word, wb: _Word, lang: str) -> bool:
                 front = head[: -len(tail)]
                 if len(tail) >= 4 and front in _DE_COMPOUND_PREFIXES:
                     return True
-                if len(front) >= 3 + (len(tail) < 4) and lex.lemmas(front):
+                if any(_is_citation_form(f, lex) for f in _compound_fronts(front)):
                     return True
     return False
 
@@ -320,6 +320,20 @@ def _is_compound(wa: _Word, wb: _Word, lang: str) -> bool:
 def _language(lang: str) -> str:
     """'en-GB' / 'EN_us' -> 'en'."""
     return lang.strip().lower().replace("_", "-").split("-")[0]
+
+
+def _compound_fronts(front: str) -> set[str]:
+    """The first part of a compound with and without a linking element (Geburts-tag, Sonnen-schein)."""
+    fronts = {front}
+    for link in ("s", "es", "n", "en", "e"):
+        if front.endswith(link):
+            fronts.add(front[: -len(link)])
+    return {f for f in fronts if len(f) >= 4}
+
+
+def _is_citation_form(word: str, lex: _Lexicon) -> bool:
+    """A lemma as written (Geburt, eigen), not just some inflected form (leg -> legen)."""
+    return word in {lex.word(l) for l in lex.lemmas(word)}
 
 
 def _reason(a: str, b: str, lang: str, strict: bool) -> str | None:

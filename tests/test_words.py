@@ -89,6 +89,8 @@ VARIANTS = [
     ("Bäcker", "backen", "de", "family"),
     ("Halbmond", "Mond", "de", "family"),
     ("Bahnhof", "Hof", "de", "compound"),
+    ("Geburtstag", "Tag", "de", "compound"),  # linking -s-
+    ("Sonnenschein", "Schein", "de", "compound"),  # linking -n-
     # found while developing: lexicon gaps covered by rules
     ("levante", "levantar", "es", "inflection"),  # listed as a noun; regular -ar paradigm
     ("desembarque", "desembarcar", "es", "inflection"),  # c -> qu before e
@@ -124,7 +126,10 @@ NOT_VARIANTS = [
     ("mère", "mer", "fr"),
     ("schön", "schon", "de"),  # both real words
     ("Rauchen", "brauchen", "de"),
-    ("vena", "venir", "es"),  # venir is irregular: its endings are not trusted
+    ("vena", "venir", "es"),
+    ("Legende", "Ende", "de"),  # "leg" is only an inflected form, not a compound's first word
+    ("Schwein", "Wein", "de"),
+    ("Heirat", "Rat", "de"),  # venir is irregular: its endings are not trusted
     ("casa", "caso", "es"),
     ("mot", "moteur", "fr"),
     ("", "", "en"),
