@@ -56,14 +56,15 @@ def _clue_status(state: GameState, seat: int) -> str:
 
 
 def _players(state: GameState, you: int | None) -> list[dict[str, Any]]:
-    playing = state.phase not in ("lobby",)
+    # No Guesser or Drawer is marked before the deal, after the end, or in the last recap (no next round).
+    playing = state.phase not in ("lobby", "over") and not (state.phase == "recap" and state.current is None)
     return [
         {
             "seat": sid,
             "name": state.name(sid),
             "you": sid == you,
-            "guesser": playing and state.phase != "over" and sid == state.guesser,
-            "drawer": playing and state.phase != "over" and sid == state.drawer,
+            "guesser": playing and sid == state.guesser,
+            "drawer": playing and sid == state.drawer,
             "turn": sid == state.current_writer,
             "clue": _clue_status(state, sid),
             "confirmed": state.phase == "recap" and sid in state.confirmed,
@@ -169,6 +170,7 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
         "recap": None,
         "history": _history(state),
         "final": None,
+        "last_round": state.phase in ("recap", "over") and state.current is None and not state.round_deck,
         "deadline": None,
         "version": state.version,
     }

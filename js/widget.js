@@ -28,6 +28,7 @@
  *   slate: {text: string|null, timeout: boolean, eliminated: boolean}|null,
  *   clues: string[]|null, recap: Recap|null, history: HistoryRow[],
  *   final: {score: number, rounds: number, band: string, ended_by_host: boolean}|null,
+ *   last_round: boolean,
  *   deadline: number|null, version: number, table?: string}} View
  * @typedef {{seat: number, name: string, task: string, phase: string, guesser: string, round: number,
  *   rounds: number, score: number, deck_left: number, version: number}} Curtain
@@ -302,13 +303,12 @@ class App {
   renderPlayers(view) {
     const items = view.players.map((p) => {
       const badges = [];
-      // During a recap the roles already belong to the next round (none after the last one).
+      // During a recap the roles already belong to the next round (the view marks none after the last).
       const recap = view.phase === "recap";
-      const lastRecap = recap && Boolean(view.recap && view.recap.deck_left === 0);
-      if (p.guesser && !lastRecap) {
+      if (p.guesser) {
         badges.push(h("span", { class: "dw-badge dw-badge-guesser", text: recap ? "Next guesser" : "Guesser" }));
       }
-      if (p.drawer && !lastRecap) {
+      if (p.drawer) {
         badges.push(h("span", { class: "dw-badge dw-badge-drawer", text: recap ? "Next drawer" : "Drawer" }));
       }
       const mark = p.clue ? MARK[p.clue] : null;
@@ -726,7 +726,7 @@ class App {
     const panel = h("div", { class: "dw-panel" });
     if (view.recap) panel.append(this.recapBlock(view.recap));
     const slot = h("p", { class: "dw-error", role: "alert" });
-    const last = Boolean(view.recap && view.recap.deck_left === 0); // no card left to draw
+    const last = Boolean(view.last_round); // no card left to draw: this recap ends the game
     if (this.kind === "pass" && view.actions.includes("confirm_absent")) {
       const b = /** @type {HTMLButtonElement} */ (h("button", {
         class: "dw-button dw-primary", type: "button", "data-autofocus": true, "data-action": "continue",

@@ -304,7 +304,12 @@ def test_seat_state_never_holds_hidden_words_too_early(deck):
             assert {target, foil} <= leaked(w, {target, foil})
         assert {target, foil} <= leaked(projector, {target, foil})
         next_words = card_words(table)
-        _, next_drawer = roles(table)
+        if table.state.current is None:  # the last recap: no next card, no next Guesser or Drawer
+            assert table.view(None)["last_round"] and not next_words
+            assert not any(p["guesser"] or p["drawer"] for p in table.view(None)["players"])
+            next_drawer = None
+        else:
+            _, next_drawer = roles(table)
         for seat, w in enumerate(widgets):
             if seat != next_drawer:
                 assert not leaked(w, next_words), (round_no, seat, "next card during recap")
