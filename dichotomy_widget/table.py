@@ -7,14 +7,13 @@ again, so nothing is lost, duplicated or reordered.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import rules
 from .decks import Deck, load_deck
@@ -23,6 +22,9 @@ from .errors import (DeckError, DichotomyError, SeatNotFound, StoreError, TableN
 from .events import Event, TableCreated, event_from_dict
 from .store import TableStore, open_store
 from .views import seat_view
+
+if TYPE_CHECKING:  # asyncio is imported only when a table is watched
+    import asyncio
 
 __all__ = ["Table", "SeatTicket", "new_table_code", "normalize_code"]
 
@@ -48,6 +50,13 @@ def _as_store(store: "TableStore | str | Path | None") -> TableStore:
     if store is None or isinstance(store, (str, Path)):
         return open_store(None if store is None else str(store))
     return store
+
+
+def _asyncio():
+    """The asyncio module, imported on first use (it costs ~50 ms at import time)."""
+    import asyncio
+
+    return asyncio
 
 
 def _hash(token: str) -> str:
@@ -282,17 +291,17 @@ class Table:
                 if self.state.time_limit:
                     self.tick()
             except Exception:  # noqa: BLE001 - a transient store error must not end the feed for good
-                await asyncio.sleep(1.0)
+                await _asyncio().sleep(1.0)
 
     def start_watching(self) -> "asyncio.Task | None":
         """Run :meth:`watch` on the running asyncio loop (one task per table); None without a loop."""
         if self._watch_task is not None and not self._watch_task.done():
             return self._watch_task
         try:
-            loop = asyncio.get_running_loop()
+            loop = _asyncio().get_running_loop()
         except RuntimeError:
             try:
-                loop = asyncio.get_event_loop()
+                loop = _asyncio().get_event_loop()
             except RuntimeError:
                 return None
         self._watch_task = loop.create_task(self.watch())
