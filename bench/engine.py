@@ -34,6 +34,14 @@ def choose(rng: random.Random, state: rules.GameState, seat: int, kind: str) -> 
     return action
 
 
+def legal_moves(state: rules.GameState) -> list[tuple[int, str]]:
+    """Every (seat, action type) that may be sent now; asks only the seats that can have a move."""
+    candidates = {state.drawer, state.current_writer, state.guesser}
+    if state.phase == "recap":
+        candidates.update(state.order)
+    return [(s, a) for s in state.order if s in candidates for a in rules.allowed_actions(state, s)]
+
+
 def core_game(cards: tuple, seats: int, seed: int, with_views: bool) -> int:
     """One full game through decide/evolve; returns the number of events."""
     rng = random.Random(seed)
@@ -44,8 +52,7 @@ def core_game(cards: tuple, seats: int, seed: int, with_views: bool) -> int:
     state = rules.replay(rules.decide(state, rules.parse_action(None, {"type": "start"})), state)
     count = len(events) + 1
     while state.phase != "over":
-        actors = [(s, a) for s in state.order for a in rules.allowed_actions(state, s)]
-        seat, kind = rng.choice(actors)
+        seat, kind = rng.choice(legal_moves(state))
         try:
             new = rules.decide(state, rules.parse_action(seat, choose(rng, state, seat, kind)))
         except rules.RuleViolation:
@@ -67,8 +74,7 @@ def table_game(deck, seats: int, seed: int) -> None:
     table.start()
     while table.state.phase != "over":
         state = table.state
-        actors = [(s, a) for s in state.order for a in rules.allowed_actions(state, s)]
-        seat, kind = rng.choice(actors)
+        seat, kind = rng.choice(legal_moves(state))
         try:
             table.act(seat, choose(rng, state, seat, kind))
         except rules.RuleViolation:

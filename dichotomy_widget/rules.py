@@ -110,6 +110,9 @@ class GameState:
     history: tuple = ()  # of RoundRecord
     ended_by_host: bool = False
     version: int = 0  # number of events folded
+    # derived from ``order`` and ``guesser`` whenever either changes (see ``_with``)
+    writers: tuple = ()  # Clue-Givers in writing order, the Drawer first
+    drawer: int | None = None
 
     # --- derived -----------------------------------------------------------------------------
     def seat(self, seat_id: int) -> Seat | None:
@@ -122,13 +125,6 @@ class GameState:
         s = self.seat(seat_id) if seat_id is not None else None
         return s.name if s else "?"
 
-    @property
-    def drawer(self) -> int | None:
-        return left_of(self.order, self.guesser) if self.guesser is not None else None
-
-    @property
-    def writers(self) -> tuple:
-        return writer_order(self.order, self.guesser) if self.guesser is not None else ()
 
     @property
     def current_writer(self) -> int | None:
@@ -249,6 +245,9 @@ def rank_band(score: int, rounds: int = 13) -> str:
 
 
 def _has_control(text: str) -> bool:
+    """True if ``text`` holds a control, format, surrogate, private-use or unassigned character."""
+    if text.isprintable():  # fast path: printable text has none of those categories
+        return False
     return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text)
 
 
@@ -271,7 +270,7 @@ def _clean_clue(text: str) -> str:
     if len(clue) > MAX_CLUE_LENGTH:
         raise InvalidClue(f"A clue is at most {MAX_CLUE_LENGTH} characters. Try a shorter word.",
                           code="clue_too_long")
-    if any(ch.isspace() for ch in clue):
+    if not clue.isprintable() and any(ch.isspace() for ch in clue) or " " in clue:
         raise InvalidClue("A clue is one word: remove the spaces.", code="clue_not_one_word")
     if _has_control(clue):
         raise InvalidClue("A clue cannot hold control characters.", code="clue_control_character")
@@ -288,21 +287,23 @@ def _clean_guess(text: str) -> str:
 
 
 def purge(clues: Iterable[ClueResult], lang: str) -> list[list]:
-    """Rows ``[seat, reason, [matching seats]]`` for every clue that matches at least one other."""
+    """Rows ``[seat, reason, [matching seats]]`` for every clue that matches at least one other.
+
+    Matching is symmetric, so each pair of clues is judged once.
+    """
     written = [c for c in clues if c.text is not None]
-    rows: list[list] = []
-    for c in written:
-        matched, reason = [], None
-        for other in written:
-            if other is c:
-                continue
-            why = words.variant_reason(c.text, other.text, lang)
+    matched: dict[int, list[int]] = {c.seat: [] for c in written}
+    reasons: dict[int, str] = {}
+    for i, a in enumerate(written):
+        for b in written[i + 1:]:
+            why = words.variant_reason(a.text, b.text, lang)
             if why is not None:
-                matched.append(other.seat)
-                reason = reason or why
-        if matched:
-            rows.append([c.seat, reason, matched])
-    return rows
+                matched[a.seat].append(b.seat)
+                matched[b.seat].append(a.seat)
+                reasons.setdefault(a.seat, why)
+                reasons.setdefault(b.seat, why)
+    return [[c.seat, reasons[c.seat], sorted(matched[c.seat], key=[w.seat for w in written].index)]
+            for c in written if matched[c.seat]]
 
 
 # --- decide --------------------------------------------------------------------------------------
@@ -514,16 +515,15 @@ def allowed_actions(state: GameState, seat: int | None) -> list[str]:
     """The action types ``seat`` (``None``: the host) may send now, as a view lists them."""
     if seat is None:
         return _host_actions(state)
-    out: list[str] = []
-    if state.phase in ("over", "lobby"):
-        return out
-    if state.drawer_can_pick and seat == state.drawer:
-        out.append("pick")
-    if state.phase == "clues" and seat == state.current_writer:
-        out.append("clue")
-    if state.phase == "guess" and seat == state.guesser:
-        out += ["guess", "pass"]
-    if state.phase == "recap" and seat not in state.confirmed:
+    phase = state.phase
+    if phase == "clues":
+        return ["clue"] if seat == state.current_writer else []
+    if phase == "guess":
+        return ["guess", "pass"] if seat == state.guesser else []
+    if phase not in ("reveal", "recap"):
+        return []
+    out = ["pick"] if state.pair is None and state.current is not None and seat == state.drawer else []
+    if phase == "recap" and seat not in state.confirmed:
         out.append("continue")
     return out
 
@@ -549,14 +549,18 @@ def _host_actions(state: GameState) -> list[str]:
 
 # --- evolve --------------------------------------------------------------------------------------
 def _as_card(raw: Any) -> Pairs:
-    return tuple((str(t), str(f)) for t, f in raw)
+    return tuple(map(tuple, raw))
 
 
 def _with(state: GameState, **changes: Any) -> GameState:
     """A copy of ``state`` with ``changes``: ``dataclasses.replace`` without re-running ``__init__``."""
     new = object.__new__(GameState)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
+    object.__setattr__(new, "__dict__", {**state.__dict__, **changes})
+    fields_ = new.__dict__
+    if "guesser" in changes or "order" in changes:
+        guesser, order = fields_["guesser"], fields_["order"]
+        writers = writer_order(order, guesser) if guesser in order else ()
+        fields_["writers"], fields_["drawer"] = writers, (writers[0] if writers else None)
     return new
 
 
@@ -568,8 +572,11 @@ def _draw(state: GameState) -> GameState:
 
 def evolve(state: GameState, event: Event) -> GameState:
     """Apply one event; pure and total (an event is a fact, never refused)."""
-    state = _APPLY[type(event)](state, event)
-    return _with(state, version=state.version + 1)
+    new = _APPLY[type(event)](state, event)
+    if new is state:
+        new = _with(state)
+    new.__dict__["version"] = state.version + 1  # ``new`` is a fresh copy that nothing else holds yet
+    return new
 
 
 def _on_created(s: GameState, e: TableCreated) -> GameState:
