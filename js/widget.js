@@ -238,6 +238,7 @@ class App {
       this.kind, view.phase, view.round, view.you && view.you.role, view.actions, view.card, view.pair,
       view.slate, view.clues, view.recap && view.recap.round, view.final, view.deadline !== null,
       this.kind === "table" ? view.players.map((p) => p.confirmed) : null,
+      this.kind === "table" ? view.status : null, // the projector's headline names whose turn it is
     ]);
     if (key !== this.screenKey) {
       const mayFocus = this.mayTakeFocus();
