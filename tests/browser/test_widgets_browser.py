@@ -182,6 +182,7 @@ def test_three_seats_update_each_other(page, voila_server, screenshots):
     expect(second).to_be_visible()
     expect(seat(page, writer).locator(".dw-status")).to_have_text("Your turn: write one clue.")
     expect(seat(page, guesser).locator(".dw-status")).to_contain_text(f"{writer} is writing")
+    expect(projector.locator(".dw-big-status")).to_have_text(f"{writer} is writing a clue…")  # headline follows the turn
     screenshots("12-seats-second-writer", page, full_page=True)
     second.fill("mosaic")
     second.press("Enter")
