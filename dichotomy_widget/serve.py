@@ -106,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="serve the host and seat pages with voila (for a classroom)",
                            description="Serve the Dichotomy host and seat pages with voila.")
     serve.add_argument("--store", default=None,
-                       help="table store: an SQLite file path or sqlite:///path (default: tables.sqlite3 in "
+                       help="table store: an SQLite file path, sqlite:///path, or postgresql://user@host/db when seats run on several machines (default: tables.sqlite3 in "
                             "the user's data directory)")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     serve.add_argument("--ip", default=DEFAULT_IP,
