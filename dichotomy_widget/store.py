@@ -30,7 +30,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, runtime_checkable
 
 from .errors import StoreError, TableExists, TableNotFound, VersionConflict
 
@@ -188,7 +188,7 @@ class MemoryStore:
         self._lock = threading.Lock()
         self._tables: dict[str, _MemTable] = {}
         self._version = 0
-        self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = set()
+        self._waiters = ChangeWaiters()
         self._closed = False
 
     def __repr__(self) -> str:
@@ -272,22 +272,13 @@ class MemoryStore:
 
     async def wait_for_change(self, marker: object, timeout: float) -> object:
         """Sleep (no polling) until a write bumps the marker, or ``timeout`` seconds pass."""
-        import asyncio
-
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future = loop.create_future()
-        waiter = (loop, future)
-        with self._lock:
-            self._check_open()
-            if self._version != marker:
-                return self._version
-            self._waiters.add(waiter)
-        try:
-            await asyncio.wait({future}, timeout=max(0.0, timeout))
-        finally:
-            with self._lock:
-                self._waiters.discard(waiter)
+        await self._waiters.wait(self._lock, self._marker_locked, marker, timeout)
         return self.change_marker()
+
+    def _marker_locked(self) -> object:
+        """:meth:`change_marker` for a caller that already holds the (non-reentrant) lock."""
+        self._check_open()
+        return self._version
 
     def close(self) -> None:
         """Drop all tables and wake waiters (their next call raises :class:`StoreError`)."""
@@ -299,8 +290,42 @@ class MemoryStore:
             self._changed()
 
     def _changed(self) -> None:
-        """Bump the version and wake every waiter, on whatever loop/thread it waits. Lock held."""
+        """Bump the version and wake every waiter. Lock held."""
         self._version += 1
+        self._waiters.wake_all()
+
+
+class ChangeWaiters:
+    """Asyncio waiters that any thread can wake: the no-polling half of ``wait_for_change``.
+
+    Used by stores that learn of changes by being told (the memory store's own writes, PostgreSQL's
+    LISTEN/NOTIFY thread) rather than by polling.
+    """
+
+    def __init__(self) -> None:
+        self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = set()
+
+    async def wait(self, lock: Any, current: Callable[[], object], marker: object, timeout: float) -> None:
+        """Return when woken or after ``timeout`` s; at once if ``current()`` already differs from
+        ``marker``. ``current`` is read and the waiter registered under ``lock``, the lock the
+        waking side holds, so no wake-up is lost in between."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future = loop.create_future()
+        waiter = (loop, future)
+        with lock:
+            if current() != marker:
+                return
+            self._waiters.add(waiter)
+        try:
+            await asyncio.wait({future}, timeout=max(0.0, timeout))
+        finally:
+            with lock:
+                self._waiters.discard(waiter)
+
+    def wake_all(self) -> None:
+        """Wake every waiter, on whatever loop or thread it waits. The caller holds the lock."""
         for loop, future in list(self._waiters):
             try:
                 loop.call_soon_threadsafe(_resolve, future)

@@ -44,6 +44,7 @@ from urllib.parse import unquote
 from .errors import StoreError
 from .store import (
     SCHEMA_VERSION,
+    ChangeWaiters,
     Record,
     _check_seq,
     _check_table_id,
@@ -217,7 +218,7 @@ class PostgresStore:
         self._pid = 0  # backend pid of our connection: its own notifications are not news
         self._version = 0  # the change marker
         self._closed = False
-        self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = set()
+        self._waiters = ChangeWaiters()
         self._wake_r, self._wake_w = socket.socketpair()  # wakes the listener thread (close, reconnect)
         self._wake_r.setblocking(False)
         self._wake_w.setblocking(False)
@@ -483,21 +484,8 @@ class PostgresStore:
 
     async def wait_for_change(self, marker: object, timeout: float) -> object:
         """Sleep (no polling) until a notification or own write bumps the marker, or ``timeout`` passes."""
-        import asyncio
-
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future = loop.create_future()
-        waiter = (loop, future)
-        with self._lock:  # check and register at once: the listener thread needs this lock to bump
-            current = self.change_marker()
-            if current != marker:
-                return current
-            self._waiters.add(waiter)
-        try:
-            await asyncio.wait({future}, timeout=max(0.0, timeout))
-        finally:
-            with self._lock:
-                self._waiters.discard(waiter)
+        # check and register under the lock the listener thread holds to bump the marker
+        await self._waiters.wait(self._lock, self.change_marker, marker, timeout)
         return self.change_marker()
 
     def close(self) -> None:
@@ -524,11 +512,7 @@ class PostgresStore:
     def _changed(self) -> None:
         """Bump the marker and wake every waiter, on whatever loop it waits. Lock held."""
         self._version += 1
-        for loop, future in list(self._waiters):
-            try:
-                loop.call_soon_threadsafe(_resolve, future)
-            except RuntimeError:  # that loop is closed; nobody is listening any more
-                self._waiters.discard((loop, future))
+        self._waiters.wake_all()
 
     def _on_notify(self, notify: Any) -> None:
         """psycopg's handler for notifications read while running a query. Lock held."""
@@ -605,8 +589,4 @@ class PostgresStore:
             raise StoreError(f"The table store {self.url} holds a corrupt record for table {table_id}.")
         return value
 
-
-def _resolve(future: asyncio.Future) -> None:
-    if not future.done():
-        future.set_result(None)
 
