@@ -580,35 +580,39 @@ def check_interleaving(records: list[Record], actions: dict[str, int]) -> None:
         assert got == list(range(count)), f"{name} lost, duplicated or reordered events"
 
 
-def test_processes_race_on_one_sqlite_table(tmp_path: Path) -> None:
-    path, go = tmp_path / "fresh" / "race.sqlite3", tmp_path / "go"
-    names, per_process = [f"p{n}" for n in range(5)], 200
+def run_race(worker: str, target: str, go: Path, env: dict, open_result, per_process: int, settle: float) -> None:
+    """Five processes append to one table at once with the retry loop; check the result.
+
+    Every event is kept exactly once, each process's events stay in its own order, batches stay
+    together, and exactly one process created the table.
+    """
+    names = [f"p{n}" for n in range(5)]
     procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(path), "RACE", name, str(per_process), str(go)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=child_env(),
-        )
+        subprocess.Popen([sys.executable, "-c", worker, target, "RACE", name, str(per_process), str(go)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         for name in names
     ]
-    time.sleep(0.5)  # let every process import before the start signal
+    time.sleep(settle)  # let every process import before the start signal
     go.touch()
     start = time.perf_counter()
-    results = [p.communicate(timeout=60) for p in procs]
+    results = [p.communicate(timeout=120) for p in procs]
     elapsed = time.perf_counter() - start
     for proc, (out, err) in zip(procs, results):
         assert proc.returncode == 0, err
     reports = [json.loads(out) for out, _ in results]
     assert sum(r["created"] for r in reports) == 1  # exactly one process created the table
     conflicts = sum(r["conflicts"] for r in reports)
-    with SqliteStore(path) as store:
+    with open_result() as store:
         records = store.load("RACE")
     batches = sum(2 if i % 7 == 0 else 1 for i in range(per_process))
     assert len(records) == batches * len(names)
     check_interleaving(records, {name: per_process for name in names})
     print(f"\n{len(names)} processes x {per_process} appends in {elapsed:.2f} s, {conflicts} conflicts retried")
+
+
+def test_processes_race_on_one_sqlite_table(tmp_path: Path) -> None:
+    path = tmp_path / "fresh" / "race.sqlite3"
+    run_race(WORKER, str(path), tmp_path / "go", child_env(), lambda: SqliteStore(path), 200, 0.5)
 
 
 # -------------------------------------------------------------------------------------------------
@@ -878,34 +882,8 @@ store.close()
 
 def test_processes_race_on_one_postgres_table(pg_server: PostgresServer) -> None:
     dsn = pg_server.create_database()  # empty: every process creates the schema and the table at once
-    go = Path(tempfile.mkdtemp()) / "go"
-    names, per_process = [f"p{n}" for n in range(5)], 100
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", PG_WORKER, "-", "RACE", name, str(per_process), str(go)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**child_env(), "DICHOTOMY_TEST_DSN": dsn},
-        )
-        for name in names
-    ]
-    time.sleep(1.0)  # let every process import before the start signal
-    go.touch()
-    start = time.perf_counter()
-    results = [p.communicate(timeout=120) for p in procs]
-    elapsed = time.perf_counter() - start
-    for proc, (out, err) in zip(procs, results):
-        assert proc.returncode == 0, err
-    reports = [json.loads(out) for out, _ in results]
-    assert sum(r["created"] for r in reports) == 1  # exactly one process created the table
-    conflicts = sum(r["conflicts"] for r in reports)
-    with pg_store(dsn) as store:
-        records = store.load("RACE")
-    batches = sum(2 if i % 7 == 0 else 1 for i in range(per_process))
-    assert len(records) == batches * len(names)
-    check_interleaving(records, {name: per_process for name in names})
-    print(f"\n{len(names)} processes x {per_process} appends in {elapsed:.2f} s, {conflicts} conflicts retried")
+    run_race(PG_WORKER, "-", Path(tempfile.mkdtemp()) / "go", {**child_env(), "DICHOTOMY_TEST_DSN": dsn},
+             lambda: pg_store(dsn), 100, 1.0)
 
 
 def test_another_process_append_wakes_wait_for_change(pg_dsn: str) -> None:
