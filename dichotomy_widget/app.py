@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import html
 import os
+import warnings
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Callable, Mapping
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import anywidget
@@ -150,6 +151,18 @@ def _error_text(exc: BaseException) -> str:
     return "Something went wrong. Please try again, or ask the host."
 
 
+def _on_enter(box: "W.Text", callback: Callable[[Any], None]) -> None:
+    """Call ``callback`` when Enter is pressed in ``box`` (keyboard users submit forms with Enter).
+
+    ipywidgets 8 still sends the text box's "submit" event on Enter but marks ``on_submit`` as
+    deprecated in favour of observing ``value`` with ``continuous_update=False``, which would also
+    fire when the box merely loses focus; joining a table on blur would surprise students.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        box.on_submit(callback)
+
+
 class UrlQuery(anywidget.AnyWidget):
     """An invisible widget that writes ``query`` into the address bar with ``history.replaceState``.
 
@@ -242,6 +255,7 @@ class SeatPage(W.VBox):
         self.feedback = W.Label("", style={"text_color": "#a40000", "font_weight": "bold"})
         self.feedback.add_class("dichotomy-feedback")
         self.join_button.on_click(lambda _b: self.join(self.name_input.value))
+        _on_enter(self.name_input, lambda _t: self.join(self.name_input.value))
         self._route(parse_query(query))
 
     # -- routing --------------------------------------------------------------------------------
@@ -287,6 +301,7 @@ class SeatPage(W.VBox):
             self.code_input = W.Text(placeholder="Table code, e.g. K7QX2M", description="Table",
                                      layout=W.Layout(width="22em"))
             self.code_input.add_class("dichotomy-code")
+            _on_enter(self.code_input, lambda _t: self.join(self.name_input.value))
             rows.append(W.HTML("<h2>Join a Dichotomy table</h2>"))
             rows.append(self.code_input)
         else:

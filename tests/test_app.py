@@ -156,6 +156,13 @@ def test_join_claims_a_seat_and_puts_the_token_in_the_url(hosted, store):
     assert [s.name for s in hosted.table.state.seats] == ["Ada"]
 
 
+def test_enter_in_the_name_box_joins(hosted, store):
+    page = seat_page(f"table={hosted.table.code}", store=store)
+    page.name_input.value = "Ada"
+    page.name_input._handle_string_msg(None, {"event": "submit"}, [])  # what the browser sends on Enter
+    assert page.state == "seat" and seats(store, hosted.table.code) == ["Ada"]
+
+
 def test_a_reload_resumes_the_same_seat(hosted, store):
     first = join(store, hosted.table.code, "Ada")
     again = seat_page(first.url.query, store=store)

@@ -107,13 +107,17 @@ def create_table(context, serve, rounds: int = 2):
     return host, code, link
 
 
-def join_seat(context, link: str, name: str):
+def join_seat(context, link: str, name: str, keyboard: bool = False):
     page = context.new_page()
     page.goto(link)
     page.locator(".dichotomy-name input").wait_for(timeout=RENDER_TIMEOUT)
     ready(page)
     page.locator(".dichotomy-name input").fill(name)
-    click_until(page, "button.dichotomy-join", f".dw-root[data-you='{name}']")
+    if keyboard:  # Enter in the name box joins, like the button
+        page.locator(".dichotomy-name input").press("Enter")
+        page.locator(f".dw-root[data-you='{name}']").wait_for(timeout=RENDER_TIMEOUT)
+    else:
+        click_until(page, "button.dichotomy-join", f".dw-root[data-you='{name}']")
     expect(page).to_have_url(re.compile(r"seat\.ipynb\?table=[A-Z0-9]{6}&seat=[\w-]+$"))
     return page
 
@@ -143,7 +147,7 @@ def test_three_seats_play_a_full_game_with_a_reload(context, serve, screenshots)
     screenshots("serve-host-created", host, full_page=True)
     pages = {}
     for name in ("Ada", "Ben", "Cy"):
-        pages[name] = join_seat(context, link, name)
+        pages[name] = join_seat(context, link, name, keyboard=name == "Cy")
         expect(host.locator(f".dw-kind-table [data-testid='player-{name}']")).to_be_visible()  # lobby, live
     screenshots("serve-host-lobby", host, full_page=True)
     screenshots("serve-seat-lobby", pages["Ada"], full_page=True)
