@@ -266,3 +266,43 @@ def test_seven_seats_fill_the_lobby_and_an_eighth_is_refused(context, serve, scr
         p.locator(".dw-root[data-phase=clues]").wait_for()
         assert (p.locator("[data-testid=target]").count() > 0) == (name != guesser)
     screenshots("serve-seven-clues", pages[drawer], full_page=True)
+
+
+PROBE_KERNEL = """async () => {
+  const config = JSON.parse(document.getElementById("jupyter-config-data").textContent);
+  const kernelId = config.kernelId;
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${config.baseUrl}api/kernels/${kernelId}/channels?session_id=probe`;
+  const ws = new WebSocket(url);
+  const seen = [];
+  ws.onmessage = (event) => {
+    try {
+      const msg = JSON.parse(event.data);
+      seen.push([msg.msg_type || msg.header.msg_type, msg.parent_header && msg.parent_header.msg_id]);
+    } catch (err) { seen.push(["binary", null]); }
+  };
+  await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject; });
+  const send = (id, type, content) => ws.send(JSON.stringify({
+    header: {msg_id: id, msg_type: type, username: "probe", session: "probe", version: "5.3", date: new Date().toISOString()},
+    parent_header: {}, metadata: {}, content, channel: "shell", buffers: [],
+  }));
+  send("probe-exec", "execute_request", {code: "import os; print('PWNED', os.getcwd())", silent: false,
+    store_history: false, user_expressions: {}, allow_stdin: false, stop_on_error: true});
+  send("probe-info", "kernel_info_request", {});
+  await new Promise((resolve) => setTimeout(resolve, 4000));
+  ws.close();
+  return {kernelId, seen};
+}"""
+
+
+def test_a_seat_page_cannot_run_code_in_its_kernel(context, serve):
+    """A student who opens the developer tools can talk to their kernel's websocket, but voila only lets
+    widget (comm) and info messages through: an execute_request is dropped, so no code can read the store."""
+    host, _code, link = create_table(context, serve, rounds=2)
+    page = join_seat(context, link, "Mallory")
+    result = page.evaluate(PROBE_KERNEL)
+    replies = {(msg_type, parent) for msg_type, parent in result["seen"]}
+    assert ("kernel_info_reply", "probe-info") in replies  # the socket works: a permitted request is answered
+    assert not any(parent == "probe-exec" for _type, parent in replies)  # no execute_reply, stream or status
+    assert "PWNED" not in page.inner_text("body")
+    host.close()
+    page.close()
