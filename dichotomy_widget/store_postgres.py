@@ -38,7 +38,7 @@ import selectors
 import socket
 import threading
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 from urllib.parse import unquote
 
 from .errors import StoreError
@@ -350,11 +350,22 @@ class PostgresStore:
 
     def _read(self, action: str, query: str, params: dict, fetch: str = "one") -> Any:
         """Run a read-only query; if the connection had broken, reconnect and try once more."""
+
+        def run(conn: Any) -> Any:
+            cur = conn.execute(query, params)
+            return cur.fetchone() if fetch == "one" else cur.fetchall()
+
+        return self._retrying(action, run)
+
+    def _retrying(self, action: str, work: Callable[[Any], Any]) -> Any:
+        """``work(conn)`` on the connection; after a broken connection, reconnect and run it once more.
+
+        Only for work that is safe to repeat (reads); an append cut off mid-flight is not retried.
+        """
         for attempt in (1, 2):
             try:
                 with self._connection(action) as conn:
-                    cur = conn.execute(query, params)
-                    return cur.fetchone() if fetch == "one" else cur.fetchall()
+                    return work(conn)
             except StoreError:
                 with self._lock:
                     lost = self._conn is None and not self._closed
@@ -469,18 +480,13 @@ class PostgresStore:
         One round trip first: it makes the server hand over notifications of commits that were
         already acknowledged to their writers.
         """
-        for attempt in (1, 2):
-            try:
-                with self._connection("check for changes") as conn:
-                    conn.execute("SELECT 1")
-                    self._drain(conn)
-                    return self._version
-            except StoreError:
-                with self._lock:
-                    lost = self._conn is None and not self._closed
-                if attempt == 2 or not lost:
-                    raise
-        raise AssertionError("unreachable")  # pragma: no cover
+
+        def check(conn: Any) -> object:
+            conn.execute("SELECT 1")
+            self._drain(conn)
+            return self._version
+
+        return self._retrying("check for changes", check)
 
     async def wait_for_change(self, marker: object, timeout: float) -> object:
         """Sleep (no polling) until a notification or own write bumps the marker, or ``timeout`` passes."""
