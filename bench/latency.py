@@ -37,8 +37,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests"))
 
 from dichotomy_widget import Table  # noqa: E402
+from support import child_pids  # noqa: E402  (tests/support.py)
 
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p))
 
@@ -220,22 +222,18 @@ def kernel_latency(store: str, samples: int) -> list[float]:
     return out
 
 
+def wait_for_voila(port: int, tries: int) -> None:
+    """Poll the voila server on ``port`` until it answers (``tries`` x 0.2 s at most)."""
+    for _ in range(tries):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/tree", timeout=2)
+            return
+        except OSError:
+            time.sleep(0.2)
+
+
 # --------------------------------------------------------------------------------------------------
 # 3. memory and idle CPU of voila kernels
-
-
-def _children(pid: int) -> set[int]:
-    out = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            if ppid == pid:
-                out.add(int(entry.name))
-    return out
 
 
 def _rss_mb(pid: int) -> float:
@@ -277,18 +275,13 @@ def voila_kernels(store: str, idle: float) -> dict[str, dict[str, float]]:
     results = {}
     try:
         base = f"http://127.0.0.1:{port}/voila/render/"
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/tree", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_for_voila(port, tries=200)
         for name, url in (("bare voila kernel", base + "bare.ipynb"),
                           ("seat kernel (watching)", base + f"seat.ipynb?table={table.code}&seat={ticket.token}")):
-            before = _children(proc.pid)
+            before = child_pids(proc.pid)
             body = urllib.request.urlopen(url, timeout=120).read().decode()
             assert "Traceback" not in body
-            new = _children(proc.pid) - before
+            new = child_pids(proc.pid) - before
             kernel = max(new)
             time.sleep(3)  # let imports settle
             cpu0, t0 = _cpu_seconds(kernel), time.monotonic()
@@ -325,12 +318,7 @@ def browser_latency(store: str, samples: int) -> list[float]:
                             stderr=subprocess.DEVNULL, start_new_session=True)
     out: list[float] = []
     try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/tree", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_for_voila(port, tries=300)
         table = Table.create(deck="en", rounds=13, store=store)
         tickets = [table.join(n) for n in ("Ada", "Ben", "Cy")]
         table.start()

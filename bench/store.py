@@ -30,21 +30,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from dichotomy_widget.errors import VersionConflict  # noqa: E402
 from dichotomy_widget.store import MemoryStore, TableStore, open_store  # noqa: E402
+from support import append_with_retry  # noqa: E402  (tests/support.py)
 
 STORE_ENV = "DICHOTOMY_BENCH_STORE"  # children get the store URL here (never on a command line)
-
-
-def append_with_retry(store: TableStore, table_id: str, events: list[tuple[str, dict]]) -> int:
-    """Read the last seq, append, retry on conflict; returns the number of conflicts."""
-    conflicts = 0
-    while True:
-        try:
-            store.append(table_id, store.last_seq(table_id), events)
-            return conflicts
-        except VersionConflict:
-            conflicts += 1
 
 
 def one_writer(store: TableStore, n: int) -> float:

@@ -13,6 +13,7 @@ from dichotomy_widget import Table, widgets
 from dichotomy_widget.app import (SeatPage, UrlQuery, host_page, join_link, parse_query, qr_svg,
                                   seat_page)
 from dichotomy_widget.serve import build_parser, host_url, main, voila_command
+from support import child_pids
 
 
 @pytest.fixture()
@@ -358,21 +359,6 @@ def test_pages_command_copies_the_notebooks(tmp_path, capsys):
     assert sorted(p.name for p in (tmp_path / "pages").iterdir()) == ["host.ipynb", "seat.ipynb"]
 
 
-def _children(pid: int) -> set[int]:
-    from pathlib import Path
-
-    out = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                out.add(int(entry.name))
-    return out
-
-
 def _alive(pid: int) -> bool:
     import os
 
@@ -422,8 +408,8 @@ def test_serve_prints_the_host_url_and_stops_cleanly_on_ctrl_c(tmp_path):
         assert store.exists()
         body = urllib.request.urlopen(url, timeout=120).read().decode()
         assert "widget-view+json" in body and "Traceback" not in body
-        (voila,) = _children(proc.pid)
-        kernels = _children(voila)
+        (voila,) = child_pids(proc.pid)
+        kernels = child_pids(voila)
         assert kernels, "the page started a kernel"
         proc.send_signal(signal.SIGINT)
         assert proc.wait(30) == 0

@@ -33,6 +33,7 @@ from dichotomy_widget.store import (
 )
 
 from pg_server import PostgresServer, PostgresUnavailable, _free_port as free_port
+from support import append_with_retry
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -550,17 +551,6 @@ def child_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
     return env
-
-
-def append_with_retry(store: TableStore, table_id: str, events: list[tuple[str, dict]]) -> int:
-    """The table layer's loop: read the last seq, append, and on conflict try again. Returns conflicts."""
-    conflicts = 0
-    while True:
-        try:
-            store.append(table_id, store.last_seq(table_id), events)
-            return conflicts
-        except VersionConflict:
-            conflicts += 1
 
 
 def check_interleaving(records: list[Record], actions: dict[str, int]) -> None:
