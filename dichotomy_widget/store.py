@@ -30,7 +30,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, TypeVar, runtime_checkable
 
 from .errors import StoreError, TableExists, TableNotFound, VersionConflict
 
@@ -46,6 +46,8 @@ __all__ = [
     "default_store_path",
     "SCHEMA_VERSION",
 ]
+
+_S = TypeVar("_S", bound="ClosingStore")
 
 #: Value of ``PRAGMA user_version`` written by this code.
 SCHEMA_VERSION = 1
@@ -181,7 +183,17 @@ class _MemTable:
     events: list[tuple[str, str, float]] = field(default_factory=list)  # (type, payload_json, at)
 
 
-class MemoryStore:
+class ClosingStore:
+    """``with store: ...`` closes the store at the end (shared by every store class)."""
+
+    def __enter__(self: _S) -> _S:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()  # type: ignore[attr-defined]
+
+
+class MemoryStore(ClosingStore):
     """In-process store for one kernel; thread-safe; waiters wake without polling."""
 
     def __init__(self) -> None:
@@ -193,12 +205,6 @@ class MemoryStore:
 
     def __repr__(self) -> str:
         return f"MemoryStore(tables={len(self._tables)})"
-
-    def __enter__(self) -> MemoryStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _check_open(self) -> None:
         if self._closed:
@@ -368,7 +374,7 @@ def _is_busy(exc: sqlite3.Error) -> bool:
     return "locked" in text or "busy" in text
 
 
-class SqliteStore:
+class SqliteStore(ClosingStore):
     """Store in one SQLite file (WAL), safe across processes and threads (one connection + a lock)."""
 
     def __init__(
@@ -387,12 +393,6 @@ class SqliteStore:
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
-
-    def __enter__(self) -> SqliteStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- opening ---------------------------------------------------------------------------------
 

@@ -45,6 +45,7 @@ from .errors import StoreError
 from .store import (
     SCHEMA_VERSION,
     ChangeWaiters,
+    ClosingStore,
     Record,
     _check_seq,
     _check_table_id,
@@ -195,7 +196,7 @@ def _describe(dsn: str) -> str:
 # The store
 
 
-class PostgresStore:
+class PostgresStore(ClosingStore):
     """Store in one PostgreSQL database, shared by kernels on any number of machines.
 
     One connection (autocommit, guarded by a lock) serves every call and LISTENs for changes; a daemon
@@ -234,12 +235,6 @@ class PostgresStore:
 
     def __repr__(self) -> str:
         return f"PostgresStore({self.url!r})"
-
-    def __enter__(self) -> PostgresStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- connecting ------------------------------------------------------------------------------
 
