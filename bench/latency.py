@@ -222,6 +222,15 @@ def kernel_latency(store: str, samples: int) -> list[float]:
     return out
 
 
+def stop_group(proc: subprocess.Popen, wait: float) -> None:
+    """SIGTERM the server's process group; SIGKILL it if it has not ended after ``wait`` s."""
+    os.killpg(proc.pid, 15)
+    try:
+        proc.wait(wait)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+
+
 def wait_for_voila(port: int, tries: int) -> None:
     """Poll the voila server on ``port`` until it answers (``tries`` x 0.2 s at most)."""
     for _ in range(tries):
@@ -289,11 +298,7 @@ def voila_kernels(store: str, idle: float) -> dict[str, dict[str, float]]:
             cpu = (_cpu_seconds(kernel) - cpu0) / (time.monotonic() - t0) * 100
             results[name] = {"rss": _rss_mb(kernel), "cpu": cpu}
     finally:
-        os.killpg(proc.pid, 15)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
+        stop_group(proc, wait=15)
         shutil.rmtree(work, ignore_errors=True)
     return results
 
@@ -376,11 +381,7 @@ def browser_latency(store: str, samples: int) -> list[float]:
                 time.sleep(0.3)
             browser.close()
     finally:
-        os.killpg(proc.pid, 15)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
+        stop_group(proc, wait=20)
     return out
 
 

@@ -613,13 +613,18 @@ class SqliteStore(ClosingStore):
         return conn.execute("SELECT 1 FROM tables WHERE table_id = ?", (table_id,)).fetchone() is not None
 
     def _decode(self, text: str, table_id: str) -> dict:
-        try:
-            value = json.loads(text)
-        except ValueError:
-            value = None
-        if not isinstance(value, dict):
-            raise StoreError(f"The table store {self.path} holds a corrupt record for table {table_id}.")
-        return value
+        return _decode_record(text, str(self.path), table_id)
+
+
+def _decode_record(text: str, where: str, table_id: str) -> dict:
+    """A stored JSON object (payload or meta); a clear :class:`StoreError` if the record is corrupt."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        raise StoreError(f"The table store {where} holds a corrupt record for table {table_id}.")
+    return value
 
 
 def _rollback(conn: sqlite3.Connection) -> None:

@@ -50,6 +50,7 @@ from .store import (
     _check_seq,
     _check_table_id,
     _conflict,
+    _decode_record,
     _encode_events,
     _exists,
     _not_found,
@@ -582,12 +583,6 @@ class PostgresStore(ClosingStore):
     # -- helpers ---------------------------------------------------------------------------------
 
     def _decode(self, text: str, table_id: str) -> dict:
-        try:
-            value = json.loads(text)
-        except ValueError:
-            value = None
-        if not isinstance(value, dict):
-            raise StoreError(f"The table store {self.url} holds a corrupt record for table {table_id}.")
-        return value
+        return _decode_record(text, self.url, table_id)
 
 
