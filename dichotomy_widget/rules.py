@@ -270,7 +270,7 @@ def _clean_clue(text: str) -> str:
     if len(clue) > MAX_CLUE_LENGTH:
         raise InvalidClue(f"A clue is at most {MAX_CLUE_LENGTH} characters. Try a shorter word.",
                           code="clue_too_long")
-    if not clue.isprintable() and any(ch.isspace() for ch in clue) or " " in clue:
+    if " " in clue or (not clue.isprintable() and any(ch.isspace() for ch in clue)):
         raise InvalidClue("A clue is one word: remove the spaces.", code="clue_not_one_word")
     if _has_control(clue):
         raise InvalidClue("A clue cannot hold control characters.", code="clue_control_character")
