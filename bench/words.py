@@ -59,7 +59,7 @@ def make_pairs(words: list[str], n: int, seed: int = 7) -> list[tuple[str, str]]
     return pairs
 
 
-def child(lang: str, n_pairs: int) -> dict:
+def child(lang: str, n_pairs: int, repeat: int) -> dict:
     """Run in a fresh interpreter: measure one language."""
     sys.path.insert(0, str(ROOT))
     pairs = make_pairs(sample_words(lang, max(2000, n_pairs // 5)), n_pairs)
@@ -74,16 +74,21 @@ def child(lang: str, n_pairs: int) -> dict:
     words.is_variant("rivers", "river", lang)
     first_s = time.perf_counter() - t0
     rss_loaded = rss_mb()
-    t0 = time.perf_counter()
-    for a, b in pairs:
-        words.is_variant(a, b, lang)
-    cold = time.perf_counter() - t0
-    rss_cold = rss_mb()
+    cold = float("inf")
+    for attempt in range(repeat):  # best of a few cold passes: the machine may be shared
+        if attempt:
+            words._clear_caches()
+        t0 = time.perf_counter()
+        for a, b in pairs:
+            words.is_variant(a, b, lang)
+        cold = min(cold, time.perf_counter() - t0)
+        if not attempt:
+            rss_cold = rss_mb()
     t0 = time.perf_counter()
     for _ in range(3):
         for a, b in pairs:
             words.is_variant(a, b, lang)
-    warm = (time.perf_counter() - t0) / 3
+    warm = (time.perf_counter() - t0) / 3  # three passes over pairs already answered
     return {
         "lang": lang,
         "import_s": import_s,
@@ -102,23 +107,25 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--langs", default=",".join(LANGS))
     ap.add_argument("--pairs", type=int, default=20_000)
+    ap.add_argument("--repeat", type=int, default=3, help="cold passes per language (the best is shown)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        print(json.dumps(child(args.child, args.pairs)))
+        print(json.dumps(child(args.child, args.pairs, args.repeat)))
         return 0
     print(f"{'lang':4} {'import s':>8} {'first s':>8} {'load MB':>8} {'MB after':>9} "
           f"{'cold pairs/s':>13} {'warm pairs/s':>13}")
     for lang in args.langs.split(","):
         out = subprocess.run(
-            [sys.executable, __file__, "--child", lang, "--pairs", str(args.pairs)],
+            [sys.executable, __file__, "--child", lang, "--pairs", str(args.pairs), "--repeat", str(args.repeat)],
             capture_output=True, text=True, check=True,
         )
         r = json.loads(out.stdout.strip().splitlines()[-1])
         print(f"{lang:4} {r['import_s']:8.3f} {r['first_answer_s']:8.3f} {r['load_added_mb']:8.1f} "
               f"{r['added_after_pairs_mb']:9.1f} {r['cold_pairs_per_s']:13,.0f} {r['warm_pairs_per_s']:13,.0f}")
     print("load MB: RSS added by opening the language and answering one pair; MB after: RSS added "
-          f"after {args.pairs:,} distinct pairs (caches filled); warm: the same pairs again.")
+          f"after {args.pairs:,} distinct pairs (caches filled); cold: best of {args.repeat} passes from empty "
+          "caches (every word looked up in SQLite); warm: the same pairs again.")
     return 0
 
 

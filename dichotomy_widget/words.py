@@ -20,11 +20,15 @@ How it decides (in this order; every rule is symmetric, so ``f(a, b) == f(b, a)`
    words) stay apart.  Dropping accents blindly would merge such pairs; ignoring them would
    punish learners without an accent key.
 4. ``inflection``: the two forms share a lemma in the shipped lexicon (``wordsdata/<lang>.sqlite``,
-   built by ``tools/build_word_data.py`` from simplemma, lemminflect, WordNet and, for French,
-   hunspell-fr headwords): mice/mouse, went/go, tengo/tener, ging/gehen; or (es/fr/de) one is a
-   regular conjugated form of the other, an infinitive whose paradigm is regular
-   (levante/levantar, ferme/fermer).  A word missing from the lexicon is looked up again without
-   an inflection ending ("antes" -> "ante"), and only then compared by Snowball stem.
+   built by ``tools/build_word_data.py`` from simplemma, lemminflect, WordNet and the French and
+   Spanish hunspell paradigms): mice/mouse, went/go, tengo/tener, ging/gehen, tío/tía,
+   martyr/martyre; German participles filed as adjectives are linked to their verb
+   (plombiert/plombieren).  Two words that are both headwords and meet only in a third lemma
+   are two words (es/fr/de): "casa" and "caso" are both forms of "casar", but not variants.
+   A German or unknown form may also be a regular conjugated form of a known infinitive
+   (aufgemacht/aufmachen).  A word missing from the lexicon is looked up again without an
+   inflection ending ("antes" -> "ante"; German also undoes declension, comparison and
+   participles: "bespritztes" -> "bespritzen"), and only then compared by Snowball stem.
 5. ``family``: the lemmas are linked by derivation (WordNet links for English, affix rules checked
    against the lemma list for all four): teach/teacher, decide/decision, prince/princess,
    happy/unhappiness.  Stems alone never count for two known words, so universe/university,
@@ -128,6 +132,9 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFKC", text).strip().casefold()
 
 
+_normal = lru_cache(maxsize=20_000)(normalize)  # per word, for the matcher's hot path
+
+
 @lru_cache(maxsize=20_000)
 def _strip_accents(word: str) -> str:
     """Drop combining marks: "café" -> "cafe", "schön" -> "schon"."""
@@ -160,9 +167,13 @@ class _Lexicon:
         row = self._db().execute("SELECT lems FROM lex WHERE form=?", (form,)).fetchone()
         return frozenset(int(x) for x in row[0].split()) if row else frozenset()
 
-    def family(self, lemma: int) -> frozenset[int]:
-        row = self._db().execute("SELECT rel FROM fam WHERE lem=?", (lemma,)).fetchone()
-        return frozenset(int(x) for x in row[0].split()) if row else frozenset()
+    def family(self, lemmas: frozenset[int]) -> frozenset[int]:
+        """The word families of some lemmas, united (one query)."""
+        if not lemmas:
+            return frozenset()
+        marks = ",".join("?" * len(lemmas))
+        rows = self._db().execute(f"SELECT rel FROM fam WHERE lem IN ({marks})", tuple(lemmas)).fetchall()
+        return frozenset(int(x) for (rel,) in rows for x in rel.split())
 
     def word(self, lemma: int) -> str:
         return self._word(lemma)
@@ -194,36 +205,44 @@ class _Word:
     lemmas: frozenset[int]
     family: frozenset[int]
     exact: bool = False  # found in the lexicon as written (not guessed)
+    own: frozenset[int] = frozenset()  # the lemmas spelled like the word itself (casa -> casa)
+    spellings: frozenset[str] = frozenset()  # the word and its lemmas as written
 
     @property
     def known(self) -> bool:
         return bool(self.lemmas)
+
+    def as_headword(self, lang: str) -> _Word:
+        """The word read as its own lemma only ("casa" the noun, not a form of "casar")."""
+        lex = _lexicon(lang)
+        family = lex.family(self.own)
+        return _Word(self.text, self.own, family, True, self.own, frozenset({self.text}))
 
 
 @lru_cache(maxsize=20_000)
 def _analyse(word: str, lang: str) -> _Word:
     lex = _lexicon(lang)
     if lex is None or not _is_word(word):
-        return _Word(word, frozenset(), frozenset())
+        return _Word(word, frozenset(), frozenset(), spellings=frozenset({word}))
     lemmas = lex.lemmas(word)
     if lemmas:
-        family = frozenset().union(*(lex.family(l) for l in lemmas))
-        return _Word(word, lemmas, family, True)
+        family = lex.family(lemmas)
+        written = {l: lex.word(l) for l in lemmas}
+        own = frozenset(l for l, w in written.items() if w == word)
+        return _Word(word, lemmas, family, True, own, frozenset({word, *written.values()}))
     # unknown word: guess its lemma by dropping an ending ("antes" -> "ante") and its family
     # with the affix rules ("géophysique" -> "physique", "Emder" -> "Emden")
     from .wordsdata import rules
 
     lemmas = _guess_lemmas(word, lang, lex)
-    family = frozenset().union(
-        *(lex.family(l) for l in lemmas),
-        *(lex.lemmas(base) for base, _pos, _strong in rules.bases(word, lang)),
-    )
-    return _Word(word, lemmas, family, False)
+    family = lex.family(lemmas).union(*(lex.lemmas(base) for base, _pos, _strong in rules.bases(word, lang)))
+    return _Word(word, lemmas, family, False, spellings=frozenset({word, *map(lex.word, lemmas)}))
 
 
 # Inflection endings tried on a word missing from the lexicon (ending, replacement).
 _OOV_ENDINGS = {
-    "en": (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e")),
+    "en": (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"),
+           ("iest", "y"), ("est", ""), ("est", "e"), ("ier", "y"), ("er", ""), ("er", "e")),
     "es": (("ces", "z"), ("es", ""), ("s", "")),
     "fr": (("aux", "al"), ("s", ""), ("x", ""), ("e", "")),
     "de": (("en", ""), ("n", ""), ("e", ""), ("er", ""), ("es", ""), ("s", "")),
@@ -231,13 +250,35 @@ _OOV_ENDINGS = {
 
 
 def _guess_lemmas(word: str, lang: str, lex: _Lexicon) -> frozenset[int]:
-    """Lemmas of an unknown word found by removing one inflection ending ("antes" -> "ante")."""
+    """Lemmas of an unknown word found by removing one inflection ending ("antes" -> "ante");
+    German also undoes adjective declension, comparison and participles (see ``_de_bases``)."""
     for ending, repl in _OOV_ENDINGS.get(lang, ()):
         if word.endswith(ending) and len(word) - len(ending) + len(repl) >= 3:
             lemmas = lex.lemmas(word[: len(word) - len(ending)] + repl)
             if lemmas:
                 return lemmas
+    if lang == "de":
+        for base in _de_bases(word):
+            lemmas = lex.lemmas(base)
+            if lemmas:
+                return lemmas
     return frozenset()
+
+
+_DE_DECLENSION = ("em", "en", "er", "es", "e")
+_DE_COMPARISON = ("est", "st", "er")
+
+
+def _de_bases(word: str) -> list[str]:
+    """Possible bases of an unknown German adjective or participle, nearest first: declension
+    (bespritztes -> bespritzt), comparison (glaubhafteste -> glaubhaft), and a participle's verb
+    (rappelnde -> rappeln, inspiziertem -> inspizieren, verheddertes -> verheddern)."""
+    from .wordsdata import rules
+
+    adjectives = [word] + [word[: -len(e)] for e in _DE_DECLENSION if word.endswith(e) and len(word) - len(e) >= 4]
+    adjectives += [a[: -len(c)] for a in adjectives for c in _DE_COMPARISON if a.endswith(c) and len(a) - len(c) >= 4]
+    bases = adjectives[1:] + [verb for adjective in adjectives for verb in rules.de_participle_verbs(adjective)]
+    return list(dict.fromkeys(bases))
 
 
 @lru_cache(maxsize=20_000)
@@ -249,9 +290,11 @@ def _stems(word: str, lang: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
-def _us_rules() -> list[tuple[re.Pattern[str], str]]:
-    """The compiled British -> American rewrites (compiled on first use, not at import)."""
-    return [(re.compile(p), r) for p, r in _US_SPELLING_RULES]
+def _us_rules() -> tuple[re.Pattern[str], list[tuple[re.Pattern[str], str]]]:
+    """The British -> American rewrites, compiled on first use (not at import), and one pattern
+    that finds whether any of them applies (most words need none)."""
+    any_rule = re.compile("|".join(f"(?:{p})" for p, _ in _US_SPELLING_RULES))
+    return any_rule, [(re.compile(p), r) for p, r in _US_SPELLING_RULES]
 
 
 @lru_cache(maxsize=20_000)
@@ -261,15 +304,31 @@ def _us_spelling(word: str) -> str:
         word = _US_WORDS[word]
     elif word.endswith("s") and word[:-1] in _US_WORDS:
         word = _US_WORDS[word[:-1]] + "s"
-    for pattern, repl in _us_rules():
-        word = pattern.sub(repl, word)
+    any_rule, rules = _us_rules()
+    if any_rule.search(word):
+        for pattern, repl in rules:
+            word = pattern.sub(repl, word)
     return word
+
+
+def _us_known(word: str) -> str:
+    """The American spelling of a word when the lexicon knows it ("colours" -> "colors"), else the
+    word itself: a rewrite that makes no known word ("movie" -> "movy") is not tried further."""
+    us = _us_spelling(word)
+    return us if us != word and _analyse(us, "en").exact else word
 
 
 def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
     """Inflection / family / compound relation of two different normalised words."""
     wa, wb = _analyse(a, lang), _analyse(b, lang)
-    if wa.lemmas & wb.lemmas or _regular_verb_form(wa, wb, lang):
+    shared = wa.lemmas & wb.lemmas
+    if lang != "en" and shared and wa.own and wb.own and not shared & (wa.own | wb.own):
+        # es/fr/de: two headwords that only meet in a third lemma are two words: "casa" and
+        # "caso" are both forms of "casar", "marche" and "marché" of "marcher".  (English lemma
+        # lists make headwords of participles, so there "stopped"/"stopping" must still meet.)
+        wa, wb = wa.as_headword(lang), wb.as_headword(lang)
+        shared = frozenset()
+    if shared or _regular_verb_form(wa, wb, lang):
         return "inflection"
     if strict:
         return None
@@ -282,18 +341,26 @@ def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
     return None
 
 
+_INFINITIVE_ENDINGS = frozenset({"ar", "er", "ir", "re", "en", "rn", "ln"})
+
+
 def _regular_verb_form(wa: _Word, wb: _Word, lang: str) -> bool:
-    """es/fr/de: one word is a regular conjugated form of the other, a known infinitive."""
+    """es/fr/de: one word is a regular conjugated form of the other, a known infinitive.
+
+    In es and fr a form the lexicon knows is judged by the lexicon alone (the hunspell expansions
+    list every form of a verb, participles included), so the irregular "vino" (venir) cannot make
+    "vena" a form of venir.  German lemma lists lack many verb forms, so there the rule also
+    applies to a known form, unless it is a headword itself: "recht" is also a form of "rechen"
+    (to rake), but as a clue it is the adjective (participles filed as adjectives, such as
+    "geerdet", are linked to their verb when the tables are built)."""
     if lang not in ("es", "fr", "de"):
         return False
     from .wordsdata import rules
 
     for form, inf in ((wa, wb), (wb, wa)):
-        if inf.known and inf.text[-2:] in ("ar", "er", "ir", "re", "en", "rn", "ln"):
-            lex = _lexicon(lang)
-            if inf.text in {lex.word(l) for l in inf.lemmas} and rules.is_regular_verb_form(
-                form.text, inf.text, lang
-            ):
+        if (lang == "de" and not form.own or not form.exact) and inf.own and inf.text[-2:] in _INFINITIVE_ENDINGS:
+            if rules.is_regular_verb_form(form.text, inf.text, lang):
+                lex = _lexicon(lang)
                 probes = rules.regularity_probes(inf.text, lang)
                 if any(inf.lemmas & lex.lemmas(p) for p in probes):
                     return True
@@ -304,10 +371,8 @@ def _is_compound(wa: _Word, wb: _Word, lang: str) -> bool:
     """German: the longer word is a known word or prefix followed by the shorter one."""
     lex = _lexicon(lang)
     long, short = (wa, wb) if len(wa.text) > len(wb.text) else (wb, wa)
-    heads = {long.text} | {lex.word(l) for l in long.lemmas}
-    tails = {short.text} | {lex.word(l) for l in short.lemmas}
-    for head in heads:
-        for tail in tails:
+    for head in long.spellings:
+        for tail in short.spellings:
             if len(tail) >= 3 and head.endswith(tail) and head != tail:
                 front = head[: -len(tail)]
                 if len(tail) >= 4 and front in _DE_COMPOUND_PREFIXES:
@@ -317,6 +382,7 @@ def _is_compound(wa: _Word, wb: _Word, lang: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=64)
 def _language(lang: str) -> str:
     """'en-GB' / 'EN_us' -> 'en'."""
     return lang.strip().lower().replace("_", "-").split("-")[0]
@@ -338,7 +404,7 @@ def _is_citation_form(word: str, lex: _Lexicon) -> bool:
 
 def _reason(a: str, b: str, lang: str, strict: bool) -> str | None:
     lang = _language(lang)
-    na, nb = normalize(a), normalize(b)
+    na, nb = _normal(a), _normal(b)
     if not na or not nb:
         return None
     if na == nb:
@@ -354,7 +420,7 @@ def _reason(a: str, b: str, lang: str, strict: bool) -> str | None:
         return None
     reason = _morph_reason(na, nb, lang, strict)
     if reason is None and lang == "en":
-        ua, ub = _us_spelling(na), _us_spelling(nb)
+        ua, ub = _us_known(na), _us_known(nb)
         if (ua, ub) != (na, nb):
             reason = _morph_reason(ua, ub, lang, strict)
     return reason
@@ -395,3 +461,10 @@ def guess_reason(guess: str, word: str, lang: str = "en") -> str | None:
     """Judge a guess against a Target or Foil: only same, spelling, accents or an inflection."""
     reason = _judge(guess, word, lang, True)
     return reason if reason in _GUESS_REASONS else None
+
+
+def _clear_caches() -> None:
+    """Forget every cached answer and word analysis (benchmarks time a cold start with it)."""
+    for cached in (_cached_reason, _normal, _strip_accents, _analyse, _stems, _us_spelling):
+        cached.cache_clear()
+    _lexicon.cache_clear()

@@ -102,6 +102,22 @@ VARIANTS = [
     ("Künstler", "Kunst", "de", "family"),  # umlaut in derivation
     ("counsellor", "counselor", "en", "spelling"),
     ("tyres", "tires", "en", "spelling"),
+    # gender and number from the hunspell paradigms (fr, es)
+    ("martyr", "martyre", "fr", "inflection"),
+    ("tailleur", "tailleuse", "fr", "inflection"),
+    ("enchanteur", "enchanteresse", "fr", "inflection"),
+    ("cher", "chères", "fr", "inflection"),
+    ("vif", "vives", "fr", "inflection"),
+    ("tío", "tía", "es", "inflection"),
+    ("novio", "novias", "es", "inflection"),
+    ("grabador", "grabadora", "es", "inflection"),
+    ("comprándote", "comprar", "es", "inflection"),  # enclitic pronouns
+    ("castorcillo", "castor", "es", "family"),  # hunspell's derivation classes give family links
+    # German participles filed as adjectives belong to their verb
+    ("plombiertem", "plombieren", "de", "inflection"),
+    ("verhagelnde", "verhageln", "de", "inflection"),
+    ("gefeiert", "feiern", "de", "inflection"),
+    ("corruptest", "corrupt", "en", "inflection"),  # unknown superlative
 ]
 
 # different words that share a stem, a prefix or all but one letter
@@ -130,7 +146,9 @@ NOT_VARIANTS = [
     ("Legende", "Ende", "de"),  # "leg" is only an inflected form, not a compound's first word
     ("Schwein", "Wein", "de"),
     ("Heirat", "Rat", "de"),  # venir is irregular: its endings are not trusted
-    ("casa", "caso", "es"),
+    ("casa", "caso", "es"),  # both forms of "casar", but two different nouns
+    ("marche", "marché", "fr"),  # both forms of "marcher"
+    ("recht", "Rechen", "de"),  # also "er recht" (rakes), but as a word it is the adjective
     ("mot", "moteur", "fr"),
     ("", "", "en"),
     ("", "river", "en"),
@@ -182,6 +200,10 @@ def test_not_variants(a: str, b: str, lang: str) -> None:
         ("rapidement", "rapide", "fr", None),
         ("university", "universe", "en", None),
         ("pera", "pero", "es", None),
+        ("tía", "tío", "es", "inflection"),  # gender forms are the same word
+        ("martyre", "martyr", "fr", "inflection"),
+        ("castorcillo", "castor", "es", None),  # a diminutive is another word
+        ("Lehrerin", "Lehrer", "de", None),
     ],
 )
 def test_guess_is_stricter(guess: str, word: str, lang: str, reason: str | None) -> None:

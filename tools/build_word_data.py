@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Build the compact variant-matching tables shipped in ``dichotomy_widget/wordsdata/``.
 
-    apt-get install wordnet-base hunspell-fr   # WordNet 3.0 (English links), French headwords
-    pip install simplemma==2.0.0 lemminflect==0.2.3
+    apt-get install wordnet-base hunspell-fr hunspell-es   # WordNet 3.0, French and Spanish dictionaries
+    pip install -e ".[wordsdata]"          # simplemma 2.0.0, lemminflect 0.2.3, spylls 0.1.7
     python tools/build_word_data.py       # writes dichotomy_widget/wordsdata/{en,es,fr,de}.sqlite
+    python tools/build_word_data.py --langs de --out /tmp/wd   # one language, elsewhere
 
 Each language gets one read-only SQLite file with these tables:
 
@@ -19,7 +20,9 @@ Each language gets one read-only SQLite file with these tables:
 Sources: simplemma 2.0.0 lemma lists (MIT code; data from lemmatization-lists (ODbL),
 Wiktionary/Kaikki, FreeLing, spaCy lookups, UniMorph, Wikinflection (CC BY 4.0)),
 lemminflect 0.2.3 (MIT; NIH SPECIALIST Lexicon), Princeton WordNet 3.0 (WordNet licence) and
-the French hunspell dictionary's headwords (Grammalecte/Dicollecte, MPL 2.0).
+the French (Grammalecte/Dicollecte, MPL 2.0) and Spanish (RLA-ES, used under MPL 1.1+) hunspell
+dictionaries, whose entries are expanded with their suffix classes (read with spylls):
+inflections become forms of the headword, Spanish derivation classes become family links.
 See ``dichotomy_widget/wordsdata/README.md``.  Nothing here reads the project's dev pairs.
 """
 
@@ -156,18 +159,78 @@ def add_participles(lex: Lexicon, lang: str) -> None:
                     lex.forms[form].add(verb)
 
 
-HUNSPELL_FR = Path("/usr/share/hunspell/fr.dic")
+# French (MPL 2.0) and Spanish (MPL 1.1+/LGPL 3+/GPL 3+, used under the MPL) hunspell
+# dictionaries.  German's igerman98 is GPL only, so German uses rules instead (add_de_participles).
+HUNSPELL = {"fr": "/usr/share/hunspell/fr", "es": "/usr/share/hunspell/es_ES"}
+HUNSPELL_PACKAGES = {"fr": "hunspell-fr", "es": "hunspell-es"}
+# Suffix classes that make a new word rather than a form of the same one, read off each .aff
+# (fr.aff has none: Dicollecte's classes are all inflection).  es_ES: -ción, -dura, -aje, -cia,
+# -azo, -ilidad, -idad, -ería, -ez, -illo, -ismo, -miento, -ión, -ble, -ito.  Their forms
+# become family links, not inflections.
+HUNSPELL_DERIVATION = {"es": frozenset("ABCFHJKLMNOPQTU")}
 
 
-def load_hunspell_fr(lex: Lexicon) -> None:
-    """Headwords of the Grammalecte/Dicollecte French dictionary (MPL 2.0): adds lemmas that the
-    lemma lists lack (many adverbs in -ment, learned compounds such as géophysique)."""
-    if not HUNSPELL_FR.is_file():
-        raise SystemExit("French dictionary not found: apt-get install hunspell-fr")
-    for line in HUNSPELL_FR.read_text(encoding="utf-8").splitlines()[1:]:
-        word = line.split("/", 1)[0].split()[0] if line.strip() else ""
-        if word and not word[0].isupper() and "po:" in line:
-            lex.add_form(word, word)
+def hunspell_forms(dictionary, stem: str, flags, lang: str) -> list[tuple[str, str]]:
+    """(form, lemma) for every suffixed form a hunspell entry allows (two levels of suffixes).
+    The lemma is ``stem`` for an inflection, or the derived word (-ción, -ung ...) for a derivation."""
+    sfx, derivation = dictionary.aff.SFX, HUNSPELL_DERIVATION.get(lang, frozenset())
+    out = []
+
+    def apply(word: str, flag: str):
+        for rule in sfx.get(flag, ()):
+            if word.endswith(rule.strip) and rule.cond_regexp.search(word):
+                yield word[: len(word) - len(rule.strip)] + rule.add, rule.flags
+
+    for flag in flags:
+        for form, more in apply(stem, flag):
+            lemma = form if flag in derivation else stem
+            out.append((form, lemma))
+            for flag2 in more:
+                for form2, _ in apply(form, flag2):
+                    out.append((form2, form2 if flag2 in derivation else lemma))
+    return out
+
+
+def load_hunspell(lex: Lexicon, lang: str) -> None:
+    """Expand a hunspell dictionary's entries (spylls reads the .dic/.aff): inflected forms map
+    to the headword; derived words (es) become lemmas linked to it.  Capitalised entries are
+    proper nouns and are skipped."""
+    from spylls.hunspell import Dictionary
+
+    path = Path(HUNSPELL[lang])
+    if not path.with_suffix(".dic").is_file():
+        raise SystemExit(f"{lang} hunspell dictionary not found: apt-get install {HUNSPELL_PACKAGES[lang]}")
+    dictionary = Dictionary.from_files(str(path))
+    for entry in dictionary.dic.words:
+        stem = entry.stem
+        if not stem or " " in stem or not stem[0].islower():
+            continue
+        if lang == "fr" and "po" not in (entry.data or {}):
+            continue
+        lex.add_form(stem, stem)
+        for form, lemma in hunspell_forms(dictionary, stem, entry.flags, lang):
+            lex.add_form(form, lemma)
+            lex.add_link(lemma, stem)
+
+
+def add_de_participles(lex: Lexicon) -> None:
+    """German participles that the lemma lists file as adjectives (plombiert, verhagelnd, and
+    their declined forms) also belong to their verb, when the verb is a known lemma with a
+    regular past tense in the lexicon (so "gesamt" does not become a form of "Samen")."""
+    lemmas = lex.lemmas
+
+    def is_weak_verb(verb: str) -> bool:
+        stem = verb[:-2] if verb.endswith("en") else verb[:-1]
+        return any(verb in lex.forms.get(stem + end, ()) for end in ("te", "ete"))
+
+    verbs = {}
+    for lemma in lemmas:
+        for verb in rules.de_participle_verbs(lemma):
+            if verb in lemmas and (lemma.endswith("nd") or is_weak_verb(verb)):
+                verbs[lemma] = verb
+                break
+    for form_lemmas in lex.forms.values():
+        form_lemmas |= {verbs[l] for l in form_lemmas if l in verbs}
 
 
 def load_lemminflect(lex: Lexicon) -> None:
@@ -308,11 +371,11 @@ def family_sets(lex: Lexicon, depth: int) -> dict[str, set[str]]:
     return out
 
 
-def write_sqlite(lex: Lexicon, lang: str, depth: int) -> Path:
+def write_sqlite(lex: Lexicon, lang: str, depth: int, out: Path) -> Path:
     ids: dict[str, int] = {}
     for lemma in sorted(lex.lemmas):
         ids[lemma] = len(ids)
-    path = OUT / f"{lang}.sqlite"
+    path = out / f"{lang}.sqlite"
     tmp = path.with_suffix(".tmp")
     if tmp.exists():
         tmp.unlink()
@@ -340,22 +403,24 @@ def write_sqlite(lex: Lexicon, lang: str, depth: int) -> Path:
     return path
 
 
-def build(lang: str, depth: int) -> Path:
+def build(lang: str, depth: int, out: Path = OUT) -> Path:
     lex = Lexicon()
     load_simplemma(lex, lang)
     if lang == "en":
         load_lemminflect(lex)
         load_wordnet(lex)
-    if lang == "fr":
-        load_hunspell_fr(lex)
+    if lang in HUNSPELL:
+        load_hunspell(lex, lang)
     if lang == "fr":
         add_fr_irregular_participles(lex)
         add_fr_feminines(lex)
     add_participles(lex, lang)
+    if lang == "de":
+        add_de_participles(lex)
     add_rule_links(lex, lang)
-    path = write_sqlite(lex, lang, depth)
+    path = write_sqlite(lex, lang, depth, out)
     print(f"{lang}: {len(lex.forms)} forms, {len(lex.strong)}+{len(lex.weak)} linked lemmas, "
-          f"{path.stat().st_size / 1e6:.1f} MB -> {path.relative_to(ROOT)}")
+          f"{path.stat().st_size / 1e6:.1f} MB -> {path}")
     return path
 
 
@@ -363,10 +428,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--langs", default=",".join(LANGS))
     ap.add_argument("--depth", type=int, default=1, help="weak derivation links followed for a family")
+    ap.add_argument("--out", type=Path, default=OUT, help="where to write the .sqlite files")
     args = ap.parse_args(argv)
-    OUT.mkdir(parents=True, exist_ok=True)
+    args.out.mkdir(parents=True, exist_ok=True)
     for lang in args.langs.split(","):
-        build(lang, args.depth)
+        build(lang, args.depth, args.out)
     return 0
 
 

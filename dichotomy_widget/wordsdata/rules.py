@@ -266,3 +266,33 @@ def regularity_probes(infinitive: str, lang: str) -> set[str]:
                 probes |= {stem + "t", stem + "et", stem + {"en": "e", "ern": "ere", "eln": "le"}[inf_end]}
             break
     return probes
+
+
+DE_INSEPARABLE = ("be", "ver", "ent", "er", "zer", "emp", "miss", "über", "unter", "hinter", "wider")
+
+
+def _de_infinitive(stem: str) -> str:
+    """feier -> feiern, wechsel -> wechseln, trenn -> trennen."""
+    return stem + ("n" if stem.endswith(("el", "er")) else "en")
+
+
+def de_participle_verbs(word: str) -> list[str]:
+    """Infinitives a German participle may come from: rappelnd -> rappeln, plombiert ->
+    plombieren, verheddert -> verheddern, gebadet -> baden, aufgemacht -> aufmachen,
+    ausverkauft -> ausverkaufen."""
+    if word.endswith("nd") and len(word) >= 7:  # present participle: infinitive + d
+        return [word[:-1]]
+    if not word.endswith("t") or len(word) < 6:
+        return []
+    verbs = []
+    for prefix in ("", *PREFIXES["de"]):  # a separable prefix stays in front (auf-ge-macht)
+        if not word.startswith(prefix):
+            continue
+        rest = word[len(prefix) :]
+        stem = rest[:-2] if rest.endswith("et") else rest[:-1]
+        verbs += [prefix + rest[:-1] + "en"] if rest.endswith("iert") else []  # -ieren: no ge-
+        if rest.startswith("ge") and len(stem) >= 5:
+            verbs.append(prefix + _de_infinitive(stem[2:]))
+        elif rest.startswith(DE_INSEPARABLE) and len(stem) >= 4:
+            verbs.append(prefix + _de_infinitive(stem))
+    return verbs
