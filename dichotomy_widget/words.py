@@ -355,10 +355,10 @@ def _regular_verb_form(wa: _Word, wb: _Word, lang: str) -> bool:
     "geerdet", are linked to their verb when the tables are built)."""
     if lang not in ("es", "fr", "de"):
         return False
-    from .wordsdata import rules
-
     for form, inf in ((wa, wb), (wb, wa)):
         if (lang == "de" and not form.own or not form.exact) and inf.own and inf.text[-2:] in _INFINITIVE_ENDINGS:
+            from .wordsdata import rules
+
             if rules.is_regular_verb_form(form.text, inf.text, lang):
                 lex = _lexicon(lang)
                 probes = rules.regularity_probes(inf.text, lang)
