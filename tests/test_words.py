@@ -118,6 +118,10 @@ VARIANTS = [
     ("verhagelnde", "verhageln", "de", "inflection"),
     ("gefeiert", "feiern", "de", "inflection"),
     ("corruptest", "corrupt", "en", "inflection"),  # unknown superlative
+    ("readable", "read", "en", "family"),  # -able rule
+    ("stability", "stable", "en", "family"),  # WordNet link (no -ity rule)
+    ("grandir", "grand", "fr", "family"),  # second-group verb from an adjective
+    ("fleurir", "fleur", "fr", "family"),
 ]
 
 # different words that share a stem, a prefix or all but one letter
@@ -150,6 +154,10 @@ NOT_VARIANTS = [
     ("marche", "marché", "fr"),  # both forms of "marcher"
     ("recht", "Rechen", "de"),  # also "er recht" (rakes), but as a word it is the adjective
     ("mot", "moteur", "fr"),
+    ("department", "depart", "en"),  # no -ment rule: its links were false friends
+    ("pigment", "pig", "en"),
+    ("soupir", "soupe", "fr"),  # a third-group -ir is no suffix
+    ("avenir", "aven", "fr"),
     ("", "", "en"),
     ("", "river", "en"),
     ("   ", "river", "en"),

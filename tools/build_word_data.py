@@ -327,6 +327,16 @@ def _wordnet_line(lex: Lexicon, line: str, synsets: dict) -> None:
         lex.add_link(a, b, strong)
 
 
+def is_fr_third_group_ending(word: str, base: str, lex: Lexicon) -> bool:
+    """French verbs made with -ir from a noun or adjective are second group (grand -> grandir,
+    nous grandissons); the -ir of a third-group verb is no suffix, so courir/cour, sortir/sort,
+    soupir/soupe are not linked by the -ir rules (prefixes still are: ressortir/sortir)."""
+    return (
+        word.endswith("ir") and not word.endswith("oir") and not base.endswith("ir")
+        and word[:-2] + "issons" not in lex.forms
+    )
+
+
 def add_rule_links(lex: Lexicon, lang: str) -> None:
     """Affix rules (dichotomy_widget/wordsdata/rules.py) whose base is itself a known lemma."""
     lemmas = lex.lemmas
@@ -337,6 +347,8 @@ def add_rule_links(lex: Lexicon, lang: str) -> None:
     for word in lemmas:
         for base, base_pos, strong in rules.bases(word, lang):
             if base_pos and not (lex.pos.get(base, set()) & set(base_pos)):
+                continue
+            if lang == "fr" and is_fr_third_group_ending(word, base, lex):
                 continue
             targets = {base} if base in lemmas else plain.get(rules.strip_accents(base), set())
             # rápidamente -> rápida -> rápido; French feminines are often nouns too (précieuse)
