@@ -39,7 +39,9 @@ How it decides (in this order; every rule is symmetric, so ``f(a, b) == f(b, a)`
 Guesses (``guess_reason``) are judged more strictly, since accepting a wrong guess is the worse
 mistake: only ``same``, ``spelling``, ``accents`` and ``inflection`` count (a plural or a verb
 form of the word is right); a word of the same family ("teacher" for "teach"), a compound or a
-stem-only match is not.
+stem-only match is not.  The card's word is read as its own headword, so for "casa" the guess
+"casas" is right but "casar" is not (though "casa" is also a form of "casar"); for "vino",
+"venir" is wrong.
 
 Languages other than en, es, fr, de (``lang`` is read as its first subtag: "en-GB" is "en") fall
 back to ``same`` and ``accents`` only: exact match after normalisation, plus accent-insensitive
@@ -319,8 +321,12 @@ def _us_known(word: str) -> str:
 
 
 def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
-    """Inflection / family / compound relation of two different normalised words."""
+    """Inflection / family / compound relation of two different normalised words.  When judging
+    a guess (``strict``), ``b`` is the card's word and is read as its own headword: "casas" is
+    right for "casa", but "casar" is not, though "casa" is also a form of "casar"."""
     wa, wb = _analyse(a, lang), _analyse(b, lang)
+    if strict and wb.own:
+        wb = wb.as_headword(lang)
     shared = wa.lemmas & wb.lemmas
     if lang != "en" and shared and wa.own and wb.own and not shared & (wa.own | wb.own):
         # es/fr/de: two headwords that only meet in a third lemma are two words: "casa" and
@@ -438,10 +444,12 @@ _CACHE_MAX_CHARS = 100  # longer inputs are answered but not cached (a cache key
 
 
 def _judge(a: object, b: object, lang: object, strict: bool) -> str | None:
-    """Validate, order (for symmetry) and answer, through the cache for ordinary words."""
+    """Validate, order (clues are symmetric; a guess keeps the card's word second) and answer,
+    through the cache for ordinary words."""
     if not isinstance(a, str) or not isinstance(b, str) or not isinstance(lang, str):
         return None
-    a, b = (a, b) if a <= b else (b, a)
+    if not strict:
+        a, b = (a, b) if a <= b else (b, a)
     if len(a) + len(b) + len(lang) > _CACHE_MAX_CHARS:
         return _safe_reason(a, b, lang[:20], strict)
     return _cached_reason(a, b, lang, strict)

@@ -211,6 +211,11 @@ def test_not_variants(a: str, b: str, lang: str) -> None:
         ("tía", "tío", "es", "inflection"),  # gender forms are the same word
         ("martyre", "martyr", "fr", "inflection"),
         ("castorcillo", "castor", "es", None),  # a diminutive is another word
+        ("casas", "casa", "es", "inflection"),
+        ("casar", "casa", "es", None),  # the card's "casa" is the noun, not a form of "casar"
+        ("venir", "vino", "es", None),  # "vino" (wine) is also a form of "venir"
+        ("see", "saw", "en", None),
+        ("saws", "saw", "en", "inflection"),
         ("Lehrerin", "Lehrer", "de", None),
     ],
 )
