@@ -151,6 +151,11 @@ def _error_text(exc: BaseException) -> str:
     return "Something went wrong. Please try again, or ask the host."
 
 
+def page_title(what: str) -> str:
+    """A browser tab title: "Ana · table K7QX2M · Dichotomy"."""
+    return f"{what} · Dichotomy"
+
+
 def _on_enter(box: "W.Text", callback: Callable[[Any], None]) -> None:
     """Call ``callback`` when Enter is pressed in ``box`` (keyboard users submit forms with Enter).
 
@@ -164,14 +169,18 @@ def _on_enter(box: "W.Text", callback: Callable[[Any], None]) -> None:
 
 
 class UrlQuery(anywidget.AnyWidget):
-    """An invisible widget that writes ``query`` into the address bar with ``history.replaceState``.
+    """An invisible widget that writes ``query`` into the address bar with ``history.replaceState``
+    and ``title`` into the browser tab's title.
 
     Voila pages cannot run arbitrary JavaScript; this tiny widget is how a page puts the seat or host
-    token into its own URL, so a reload resumes the same seat or table.
+    token into its own URL, so a reload resumes the same seat or table, and names its tab ("Ana ·
+    table K7QX2M · Dichotomy") so a student with several tabs finds the game.
     """
 
     _esm = """
     function apply(model) {
+      const title = model.get("title");
+      if (title) document.title = title;  // text only: a title is never parsed as HTML
       const q = model.get("query");
       if (!q) return;
       try {
@@ -186,6 +195,7 @@ class UrlQuery(anywidget.AnyWidget):
         el.classList.add("dichotomy-url-query");
         apply(model);
         model.on("change:query", () => apply(model));
+        model.on("change:title", () => apply(model));
         // Mark the page ready once the kernel answers (a click before that could be lost).
         let ready = false;
         const onMsg = (msg) => {
@@ -207,6 +217,7 @@ class UrlQuery(anywidget.AnyWidget):
     };
     """
     query = traitlets.Unicode("").tag(sync=True)
+    title = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -292,6 +303,7 @@ class SeatPage(W.VBox):
     def _refuse(self, title: str, body: str) -> None:
         self.state = "refused"
         self.message = body
+        self.url.title = page_title(title)
         self.children = [self.url, _message_box(title, body)]
 
     def _show_form(self, ask_code: bool) -> None:
@@ -304,10 +316,12 @@ class SeatPage(W.VBox):
             _on_enter(self.code_input, lambda _t: self.join(self.name_input.value))
             rows.append(W.HTML("<h2>Join a Dichotomy table</h2>"))
             rows.append(self.code_input)
+            self.url.title = page_title("Join a table")
         else:
             assert self.table is not None
             title = W.HTML(f"<h2>Join table {html.escape(self.table.code)}</h2>")
             rows.append(title)
+            self.url.title = page_title(f"Join table {self.table.code}")
         rows += [self.name_input, self.join_button, self.feedback]
         self.children = rows
 
@@ -317,6 +331,9 @@ class SeatPage(W.VBox):
         self.state = "seat"
         self.message = ""
         self.url.query = urlencode({"table": self.table.code, "seat": token})
+        player = self.table.state.seat(seat)
+        name = player.name if player is not None else f"Seat {seat}"
+        self.url.title = page_title(f"{name} · table {self.table.code}")
         self.widget = _widgets().SeatWidget(self.table, seat)
         self.children = [self.url, self.widget]
         self._unsubscribe = self.table.subscribe(self._check_removed)
@@ -426,6 +443,7 @@ class HostPage(W.VBox):
     def _refuse(self, title: str, body: str) -> None:
         self.state = "refused"
         self.message = body
+        self.url.title = page_title(title)
         self.children = [self.url, _message_box(title, body, link=("?", "Create a new table"))]
 
     # -- create form ----------------------------------------------------------------------------
@@ -451,6 +469,7 @@ class HostPage(W.VBox):
         self.deck_input.observe(lambda _c: self._deck_changed(), names="value")
         self.create_button.on_click(lambda _b: self.create())
         self._deck_changed()
+        self.url.title = page_title("Create a table")
         self.children = [
             self.url,
             W.HTML("<h2>Create a Dichotomy table</h2>"
@@ -497,6 +516,7 @@ class HostPage(W.VBox):
         self.state = "host"
         self.message = ""
         self.url.query = urlencode({"table": table.code, "host": token})
+        self.url.title = page_title(f"Host · table {table.code}")
         self.link = join_link(table.code, self.env)
         code = html.escape(table.code)
         link = html.escape(self.link, quote=True)

@@ -457,3 +457,14 @@ def test_serve_refuses_a_busy_port(tmp_path):
         port = sock.getsockname()[1]
         with pytest.raises(SystemExit, match="already in use"):
             serve_main(["serve", "--ip", "127.0.0.1", "--port", str(port), "--store", str(tmp_path / "t.db")])
+
+
+def test_every_page_names_its_browser_tab(hosted, store):
+    assert host_page("", store=store, env={}).url.title == "Create a table · Dichotomy"
+    code = hosted.table.code
+    assert hosted.url.title == f"Host · table {code} · Dichotomy"
+    assert seat_page("", store=store).url.title == "Join a table · Dichotomy"
+    assert seat_page(f"table={code}", store=store).url.title == f"Join table {code} · Dichotomy"
+    page = join(store, code, "Ada <b>")
+    assert page.url.title == f"Ada <b> · table {code} · Dichotomy"  # set as text by the browser
+    assert seat_page("table=NOSUCH", store=store).url.title == "No such table · Dichotomy"

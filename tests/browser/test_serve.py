@@ -99,6 +99,7 @@ def create_table(context, serve, rounds: int = 2):
     click_until(host, "button.dichotomy-create", ".dichotomy-table-code")
     expect(host).to_have_url(re.compile(r"host\.ipynb\?table=[A-Z0-9]{6}&host=[\w-]+$"))
     code = host.locator(".dichotomy-table-code").inner_text().strip()
+    expect(host).to_have_title(f"Host · table {code} · Dichotomy")
     link = host.locator(".dichotomy-join-link").get_attribute("href")
     assert link and link.endswith(f"seat.ipynb?table={code}")
     assert "host=" not in link
@@ -119,6 +120,7 @@ def join_seat(context, link: str, name: str, keyboard: bool = False):
     else:
         click_until(page, "button.dichotomy-join", f".dw-root[data-you='{name}']")
     expect(page).to_have_url(re.compile(r"seat\.ipynb\?table=[A-Z0-9]{6}&seat=[\w-]+$"))
+    expect(page).to_have_title(re.compile(rf"^{re.escape(name)} · table [A-Z0-9]{{6}} · Dichotomy$"))
     return page
 
 
