@@ -9,7 +9,8 @@ Public contract (the engine depends on exactly these):
 - ``guess_reason(guess, word, lang) -> str | None``: the stricter judgement of a guess.
 - ``SUPPORTED_LANGUAGES``: languages with full support.
 
-How it decides (in this order; every rule is symmetric, so ``f(a, b) == f(b, a)``):
+How it decides (in this order; every rule is symmetric, so ``variant_reason(a, b) ==
+variant_reason(b, a)``; ``guess_reason`` reads its second word as the card's, see below):
 
 1. ``same``: equal after ``normalize`` (NFKC, trim, case fold; German ß folds to ss, so
    "Maße"/"Masse" are the same here: a known, accepted limit of case folding).
@@ -362,7 +363,8 @@ def _regular_verb_form(wa: _Word, wb: _Word, lang: str) -> bool:
     if lang not in ("es", "fr", "de"):
         return False
     for form, inf in ((wa, wb), (wb, wa)):
-        if (lang == "de" and not form.own or not form.exact) and inf.own and inf.text[-2:] in _INFINITIVE_ENDINGS:
+        form_may_be_conjugated = not form.exact or (lang == "de" and not form.own)
+        if form_may_be_conjugated and inf.own and inf.text[-2:] in _INFINITIVE_ENDINGS:
             from .wordsdata import rules
 
             if rules.is_regular_verb_form(form.text, inf.text, lang):
