@@ -172,7 +172,7 @@ HUNSPELL_DERIVATION = {"es": frozenset("ABCFHJKLMNOPQTU")}
 
 def hunspell_forms(dictionary, stem: str, flags, lang: str) -> list[tuple[str, str]]:
     """(form, lemma) for every suffixed form a hunspell entry allows (two levels of suffixes).
-    The lemma is ``stem`` for an inflection, or the derived word (-ción, -ung ...) for a derivation."""
+    The lemma is ``stem`` for an inflection, or the derived word (-ción, -ismo ...) for a derivation."""
     sfx, derivation = dictionary.aff.SFX, HUNSPELL_DERIVATION.get(lang, frozenset())
     out = []
 
