@@ -252,6 +252,15 @@ _OOV_ENDINGS = {
 }
 
 
+def _regular_ending(a: str, b: str, lang: str) -> bool:
+    """One word is the other plus a regular inflection ending (``_OOV_ENDINGS``): cellmates/cellmate."""
+    for form, base in ((a, b), (b, a)):
+        for ending, repl in _OOV_ENDINGS.get(lang, ()):
+            if len(base) >= 3 and form.endswith(ending) and form[: len(form) - len(ending)] + repl == base:
+                return True
+    return False
+
+
 def _guess_lemmas(word: str, lang: str, lex: _Lexicon) -> frozenset[int]:
     """Lemmas of an unknown word found by removing one inflection ending ("antes" -> "ante");
     German also undoes adjective declension, comparison and participles (see ``_de_bases``)."""
@@ -337,6 +346,8 @@ def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
         shared = frozenset()
     if shared or _regular_verb_form(wa, wb, lang):
         return "inflection"
+    if not (wa.exact and wb.exact) and _regular_ending(a, b, lang):
+        return "inflection"  # a word no source lists, with a regular ending: plugin/plugins
     if strict:
         return None
     if wa.family & wb.lemmas or wb.family & wa.lemmas:

@@ -215,6 +215,8 @@ def test_not_variants(a: str, b: str, lang: str) -> None:
         ("casar", "casa", "es", None),  # the card's "casa" is the noun, not a form of "casar"
         ("venir", "vino", "es", None),  # "vino" (wine) is also a form of "venir"
         ("see", "saw", "en", None),
+        ("plugins", "plugin", "en", "inflection"),  # in no word list: a regular ending still counts
+        ("Fünftelsekunden", "Fünftelsekunde", "de", "inflection"),
         ("saws", "saw", "en", "inflection"),
         ("Lehrerin", "Lehrer", "de", None),
     ],
