@@ -262,6 +262,23 @@ def _regular_ending(a: str, b: str, lang: str) -> bool:
     return False
 
 
+def _inflected_compound(a: str, b: str, lang: str) -> bool:
+    """German: the same first part and last parts that are forms of one word, though the whole
+    compound is in no list (Schreianfall / Schreianfälle: anfall / anfälle)."""
+    if lang != "de":
+        return False
+    common = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        common += 1
+    for cut in range(min(common, len(a) - 4, len(b) - 4), 2, -1):
+        head_a, head_b = _analyse(a[cut:], lang), _analyse(b[cut:], lang)
+        if head_a.exact and head_b.exact and head_a.lemmas & head_b.lemmas:
+            return True
+    return False
+
+
 def _guess_lemmas(word: str, lang: str, lex: _Lexicon) -> frozenset[int]:
     """Lemmas of an unknown word found by removing one inflection ending ("antes" -> "ante");
     German also undoes adjective declension, comparison and participles (see ``_de_bases``)."""
@@ -347,7 +364,7 @@ def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
         shared = frozenset()
     if shared or _regular_verb_form(wa, wb, lang):
         return "inflection"
-    if not (wa.exact and wb.exact) and _regular_ending(a, b, lang):
+    if not (wa.exact and wb.exact) and (_regular_ending(a, b, lang) or _inflected_compound(a, b, lang)):
         return "inflection"  # a word no source lists, with a regular ending: plugin/plugins
     if strict:
         return None

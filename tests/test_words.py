@@ -156,7 +156,8 @@ NOT_VARIANTS = [
     ("mot", "moteur", "fr"),
     ("department", "depart", "en"),  # no -ment rule: its links were false friends
     ("pigment", "pig", "en"),
-    ("soupir", "soupe", "fr"),  # a third-group -ir is no suffix
+    ("soupir", "soupe", "fr"),
+    ("Weinglas", "Weinkeller", "de"),  # same first part, different heads  # a third-group -ir is no suffix
     ("avenir", "aven", "fr"),
     ("", "", "en"),
     ("", "river", "en"),
@@ -217,6 +218,7 @@ def test_not_variants(a: str, b: str, lang: str) -> None:
         ("see", "saw", "en", None),
         ("plugins", "plugin", "en", "inflection"),  # in no word list: a regular ending still counts
         ("Fünftelsekunden", "Fünftelsekunde", "de", "inflection"),
+        ("Schreianfälle", "Schreianfall", "de", "inflection"),  # unlisted compound, listed head
         ("saws", "saw", "en", "inflection"),
         ("Lehrerin", "Lehrer", "de", None),
     ],
