@@ -30,7 +30,8 @@ variant_reason(b, a)``; ``guess_reason`` reads its second word as the card's, se
    (aufgemacht/aufmachen).  A word missing from the lexicon is looked up again without an
    inflection ending ("antes" -> "ante"; German also undoes declension, comparison and
    participles: "bespritztes" -> "bespritzen"); a word no source lists matches its regular
-   inflections (plugin/plugins); and only then (clues only) words are compared by Snowball stem.
+   inflections (plugin/plugins) and, in German, a compound matches when its last parts are forms
+   of one word (Schreianfall/Schreianfälle); only then (clues only) are Snowball stems compared.
 5. ``family``: the lemmas are linked by derivation (WordNet links for English, affix rules checked
    against the lemma list for all four): teach/teacher, decide/decision, prince/princess,
    happy/unhappiness.  Stems alone never count for two known words, so universe/university,
