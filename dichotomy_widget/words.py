@@ -180,6 +180,16 @@ class _Lexicon:
         rows = self._db().execute(f"SELECT rel FROM fam WHERE lem IN ({marks})", tuple(lemmas)).fetchall()
         return frozenset(int(x) for (rel,) in rows for x in rel.split())
 
+    def describe(self, lemmas: frozenset[int]) -> tuple[dict[int, str], frozenset[int]]:
+        """The spelling of each lemma and their united word families (one query)."""
+        marks = ",".join("?" * len(lemmas))
+        rows = self._db().execute(
+            f"SELECT lem.id, lem.word, fam.rel FROM lem LEFT JOIN fam ON fam.lem = lem.id WHERE lem.id IN ({marks})",
+            tuple(lemmas),
+        ).fetchall()
+        family = frozenset(int(x) for _id, _word, rel in rows if rel for x in rel.split())
+        return {lemma: word for lemma, word, _rel in rows}, family
+
     def word(self, lemma: int) -> str:
         return self._word(lemma)
 
@@ -231,8 +241,7 @@ def _analyse(word: str, lang: str) -> _Word:
         return _Word(word, frozenset(), frozenset(), spellings=frozenset({word}))
     lemmas = lex.lemmas(word)
     if lemmas:
-        family = lex.family(lemmas)
-        written = {l: lex.word(l) for l in lemmas}
+        written, family = lex.describe(lemmas)
         own = frozenset(l for l, w in written.items() if w == word)
         return _Word(word, lemmas, family, True, own, frozenset({word, *written.values()}))
     # unknown word: guess its lemma by dropping an ending ("antes" -> "ante") and its family
