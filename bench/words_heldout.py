@@ -55,7 +55,7 @@ def inflections(lang: str) -> list[tuple[str, str]]:
         stem = entry.stem
         if not stem or " " in stem or (lang != "de" and not stem[0].islower()):
             continue
-        for flag in entry.flags:
+        for flag in sorted(entry.flags):  # a set: sorted, so every run samples the same pairs
             if not keep(flag, entry.flags):
                 continue
             for rule in dictionary.aff.SFX.get(flag, ()):
