@@ -172,16 +172,10 @@ class _Lexicon:
         row = self._db().execute("SELECT lems FROM lex WHERE form=?", (form,)).fetchone()
         return frozenset(int(x) for x in row[0].split()) if row else frozenset()
 
-    def family(self, lemmas: frozenset[int]) -> frozenset[int]:
-        """The word families of some lemmas, united (one query)."""
-        if not lemmas:
-            return frozenset()
-        marks = ",".join("?" * len(lemmas))
-        rows = self._db().execute(f"SELECT rel FROM fam WHERE lem IN ({marks})", tuple(lemmas)).fetchall()
-        return frozenset(int(x) for (rel,) in rows for x in rel.split())
-
     def describe(self, lemmas: frozenset[int]) -> tuple[dict[int, str], frozenset[int]]:
         """The spelling of each lemma and their united word families (one query)."""
+        if not lemmas:
+            return {}, frozenset()
         marks = ",".join("?" * len(lemmas))
         rows = self._db().execute(
             f"SELECT lem.id, lem.word, fam.rel FROM lem LEFT JOIN fam ON fam.lem = lem.id WHERE lem.id IN ({marks})",
@@ -229,9 +223,7 @@ class _Word:
 
     def as_headword(self, lang: str) -> _Word:
         """The word read as its own lemma only ("casa" the noun, not a form of "casar")."""
-        lex = _lexicon(lang)
-        family = lex.family(self.own)
-        return _Word(self.text, self.own, family, True, self.own, frozenset({self.text}))
+        return _headword(self.text, lang)
 
 
 @lru_cache(maxsize=20_000)
@@ -249,8 +241,17 @@ def _analyse(word: str, lang: str) -> _Word:
     from .wordsdata import rules
 
     lemmas = _guess_lemmas(word, lang, lex)
-    family = lex.family(lemmas).union(*(lex.lemmas(base) for base, _pos, _strong in rules.bases(word, lang)))
-    return _Word(word, lemmas, family, False, spellings=frozenset({word, *map(lex.word, lemmas)}))
+    written, family = lex.describe(lemmas)
+    family = family.union(*(lex.lemmas(base) for base, _pos, _strong in rules.bases(word, lang)))
+    return _Word(word, lemmas, family, False, spellings=frozenset({word, *written.values()}))
+
+
+@lru_cache(maxsize=2_000)
+def _headword(word: str, lang: str) -> _Word:
+    """``word`` (a headword in the lexicon) as its own lemma only, with that lemma's family."""
+    own = _analyse(word, lang).own
+    _written, family = _lexicon(lang).describe(own)
+    return _Word(word, own, family, True, own, frozenset({word}))
 
 
 # Inflection endings tried on a word missing from the lexicon (ending, replacement).
@@ -514,6 +515,6 @@ def guess_reason(guess: str, word: str, lang: str = "en") -> str | None:
 
 def _clear_caches() -> None:
     """Forget every cached answer and word analysis (benchmarks time a cold start with it)."""
-    for cached in (_cached_reason, _normal, _strip_accents, _analyse, _stems, _us_spelling):
+    for cached in (_cached_reason, _normal, _strip_accents, _analyse, _headword, _stems, _us_spelling):
         cached.cache_clear()
     _lexicon.cache_clear()
