@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from dichotomy_widget.store import MemoryStore, TableStore, open_store  # noqa: E402
+from dichotomy_widget.stores import MemoryStore, TableStore, open_store  # noqa: E402
 from support import append_with_retry  # noqa: E402  (tests/support.py)
 
 STORE_ENV = "DICHOTOMY_BENCH_STORE"  # children get the store URL here (never on a command line)

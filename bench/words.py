@@ -66,7 +66,7 @@ def child(lang: str, n_pairs: int, repeat: int) -> dict:
     rss0 = rss_mb()
     t0 = time.perf_counter()
     import dichotomy_widget  # noqa: F401
-    from dichotomy_widget import words
+    from dichotomy_widget.words import matcher as words
 
     import_s = time.perf_counter() - t0
     rss_import = rss_mb()

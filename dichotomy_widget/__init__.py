@@ -21,7 +21,7 @@ from .errors import (DeckError, DichotomyError, InvalidAction, InvalidClue, Inva
                      NotAllowed, NotYourTurn, RuleViolation, SeatNotFound, StoreError, TableFull,
                      TableNotFound, VersionConflict, WrongPhase)
 from .rules import GameState, rank_band
-from .store import MemoryStore, SqliteStore, TableStore, open_store
+from .stores import MemoryStore, SqliteStore, TableStore, open_store
 from .table import SeatTicket, Table
 from .words import is_variant, normalize, variant_reason
 
@@ -45,7 +45,7 @@ _WIDGETS = ("SeatWidget", "TableWidget", "PassAndPlayWidget")
 def __getattr__(name: str) -> Any:
     """Import the widget classes lazily (anywidget and traitlets are not needed by the engine)."""
     if name in _WIDGETS:
-        from . import widgets
+        from .ui import widgets
 
         return getattr(widgets, name)
     raise AttributeError(f"module 'dichotomy_widget' has no attribute {name!r}")

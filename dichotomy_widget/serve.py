@@ -35,7 +35,7 @@ CULL_INTERVAL = 60
 
 
 def _pages_dir() -> Path:
-    return Path(__file__).with_name("pages")
+    return Path(__file__).resolve().parent / "ui" / "pages"
 
 
 def lan_address() -> str | None:
@@ -127,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _resolve_store(store: str | None) -> str:
     """An absolute store path or URL for the kernels; refuse a memory store (kernels must share it)."""
-    from .store import default_store_path, open_store
+    from .stores import default_store_path, open_store
 
     if store is not None and store.strip().lower() in ("", "memory", ":memory:", "memory://", "mem://"):
         raise SystemExit("dichotomy serve needs a store shared by kernels: an SQLite file path or a "

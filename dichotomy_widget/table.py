@@ -20,7 +20,7 @@ from .decks import Deck, load_deck
 from .errors import (DeckError, DichotomyError, SeatNotFound, StoreError, TableNotFound,
                      VersionConflict)
 from .events import Event, TableCreated, event_from_dict
-from .store import TableStore, open_store
+from .stores import TableStore, open_store
 from .views import seat_view
 
 if TYPE_CHECKING:  # asyncio is imported only when a table is watched
@@ -246,19 +246,19 @@ class Table:
 
     def seat(self, who: "int | str | SeatTicket"):
         """One seat's widget (by seat id, name or ticket): shows only what that seat may see."""
-        from .widgets import SeatWidget
+        from .ui.widgets import SeatWidget
 
         return SeatWidget(self, self.seat_id(who))
 
     def projector(self):
         """The public view for a big screen, with the host's buttons (never shows hidden words)."""
-        from .widgets import TableWidget
+        from .ui.widgets import TableWidget
 
         return TableWidget(self)
 
     def pass_and_play(self):
         """One widget for the whole table on one screen, with a curtain before private screens."""
-        from .widgets import PassAndPlayWidget
+        from .ui.widgets import PassAndPlayWidget
 
         return PassAndPlayWidget(self)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dichotomy_widget.errors import VersionConflict
-from dichotomy_widget.store import TableStore
+from dichotomy_widget.stores import TableStore
 
 
 def append_with_retry(store: TableStore, table_id: str, events: list[tuple[str, dict]]) -> int:

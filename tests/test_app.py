@@ -1,4 +1,4 @@
-"""The voila page logic (dichotomy_widget.app) and the serve command line, without a browser."""
+"""The voila page logic (dichotomy_widget.ui.app) and the serve command line, without a browser."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from urllib.parse import parse_qs
 import ipywidgets as W
 import pytest
 
-from dichotomy_widget import Table, widgets
-from dichotomy_widget.app import (SeatPage, UrlQuery, host_page, join_link, parse_query, qr_svg,
+from dichotomy_widget import Table
+from dichotomy_widget.ui import widgets
+from dichotomy_widget.ui.app import (SeatPage, UrlQuery, host_page, join_link, parse_query, qr_svg,
                                   seat_page)
 from dichotomy_widget.serve import build_parser, host_url, main, voila_command
 from support import child_pids
@@ -328,7 +329,7 @@ def test_parse_query_keeps_only_known_short_values():
 
 
 def test_pages_are_two_line_notebooks():
-    from dichotomy_widget.app import packaged_pages
+    from dichotomy_widget.ui.app import packaged_pages
 
     for name, fn in (("host", "host_page"), ("seat", "seat_page")):
         nb = json.loads((packaged_pages() / f"{name}.ipynb").read_text())

@@ -22,7 +22,7 @@ from typing import Iterator
 import pytest
 
 from dichotomy_widget.errors import StoreError, TableExists, TableNotFound, VersionConflict
-from dichotomy_widget.store import (
+from dichotomy_widget.stores import (
     SCHEMA_VERSION,
     MemoryStore,
     Record,
@@ -72,7 +72,7 @@ class Backend:
         if self.memory is not None:
             store: TableStore = self.memory
         elif self.kind == "postgres":
-            from dichotomy_widget.store_postgres import PostgresStore
+            from dichotomy_widget.stores.postgres import PostgresStore
 
             assert self.dsn is not None
             store = PostgresStore(self.dsn)
@@ -499,7 +499,7 @@ def test_store_import_is_light() -> None:
         "import dichotomy_widget\n"
         "before = set(sys.modules)\n"
         "t = time.perf_counter()\n"
-        "import dichotomy_widget.store\n"
+        "import dichotomy_widget.stores\n"
         "print(time.perf_counter() - t)\n"
         "print(' '.join(sorted(set(sys.modules) - before)))\n"
     )
@@ -508,7 +508,7 @@ def test_store_import_is_light() -> None:
     loaded = set(" ".join(modules).split())
     heavy = {"anywidget", "traitlets", "IPython", "ipywidgets", "asyncio", "platformdirs"}
     assert not loaded & heavy
-    assert not [m for m in loaded if m.startswith("dichotomy_widget.") and m not in ("dichotomy_widget.store", "dichotomy_widget.errors")]
+    assert not [m for m in loaded if m.startswith("dichotomy_widget.") and m not in ("dichotomy_widget.stores", "dichotomy_widget.errors")]
     assert float(seconds) < 0.3
 
 
@@ -518,7 +518,7 @@ def test_store_import_is_light() -> None:
 WORKER = r"""
 import json, os, random, sys, time
 from dichotomy_widget.errors import TableExists, VersionConflict
-from dichotomy_widget.store import SqliteStore
+from dichotomy_widget.stores import SqliteStore
 
 path, table, name, count, go = sys.argv[1:6]
 while not os.path.exists(go):
@@ -610,7 +610,7 @@ def test_processes_race_on_one_sqlite_table(tmp_path: Path) -> None:
 
 
 def pg_store(dsn: str) -> TableStore:
-    from dichotomy_widget.store_postgres import PostgresStore
+    from dichotomy_widget.stores.postgres import PostgresStore
 
     return PostgresStore(dsn)
 
@@ -630,7 +630,7 @@ def pg_admin(server: PostgresServer, dsn: str):
 
 
 def test_postgres_layout_and_url_forms(pg_server: PostgresServer, pg_dsn: str) -> None:
-    from dichotomy_widget.store_postgres import PostgresStore
+    from dichotomy_widget.stores.postgres import PostgresStore
 
     with open_store(pg_dsn) as store:
         assert isinstance(store, PostgresStore) and isinstance(store, TableStore)
@@ -729,7 +729,7 @@ def test_postgres_errors_never_show_passwords(pg_server: PostgresServer, pg_dsn:
 
 
 def test_postgres_redact() -> None:
-    from dichotomy_widget.store_postgres import redact
+    from dichotomy_widget.stores.postgres import redact
 
     assert redact("postgresql://u:p%40ss@h/db") == "postgresql://u:***@h/db"
     assert redact("x password=abc y") == "x password=*** y"
@@ -742,7 +742,7 @@ def test_postgres_missing_psycopg_says_what_to_install() -> None:
         "import sys\n"
         "sys.modules['psycopg'] = None  # as if not installed\n"
         "from dichotomy_widget.errors import StoreError\n"
-        "from dichotomy_widget.store import open_store\n"
+        "from dichotomy_widget.stores import open_store\n"
         "try:\n"
         "    open_store('postgresql://u:secret@db.example/x')\n"
         "except StoreError as exc:\n"
@@ -757,8 +757,8 @@ def test_postgres_module_import_is_light() -> None:
     code = (
         "import sys\n"
         "import dichotomy_widget\n"
-        "assert 'dichotomy_widget.store_postgres' not in sys.modules\n"
-        "import dichotomy_widget.store_postgres\n"
+        "assert 'dichotomy_widget.stores.postgres' not in sys.modules\n"
+        "import dichotomy_widget.stores.postgres\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('psycopg', 'psycopg_binary', 'psycopg_c')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=child_env(), check=True)
@@ -852,12 +852,12 @@ def test_postgres_idle_waiter_burns_no_cpu(pg_dsn: str) -> None:
 # Race and change feed: several OS processes on one PostgreSQL table
 
 PG_WORKER = WORKER.replace(
-    "from dichotomy_widget.store import SqliteStore", "from dichotomy_widget.store_postgres import PostgresStore"
+    "from dichotomy_widget.stores import SqliteStore", "from dichotomy_widget.stores.postgres import PostgresStore"
 ).replace("store = SqliteStore(path)", "store = PostgresStore(os.environ['DICHOTOMY_TEST_DSN'])")
 
 PG_NOTIFIER = r"""
 import json, os, random, sys, time
-from dichotomy_widget.store_postgres import PostgresStore
+from dichotomy_widget.stores.postgres import PostgresStore
 
 table, count = sys.argv[1], int(sys.argv[2])
 store = PostgresStore(os.environ["DICHOTOMY_TEST_DSN"])

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from dichotomy_widget import SeatNotFound, SqliteStore, Table, TableNotFound
-from dichotomy_widget.store import MemoryStore
+from dichotomy_widget.stores import MemoryStore
 from game_helpers import lock, new_game, unique_clues, word_deck, write
 
 

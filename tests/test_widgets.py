@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("anywidget")
 
 from dichotomy_widget import Table, parse_deck  # noqa: E402
-from dichotomy_widget.widgets import JS_DIR, PassAndPlayWidget, SeatWidget, TableWidget  # noqa: E402
+from dichotomy_widget.ui.widgets import JS_DIR, PassAndPlayWidget, SeatWidget, TableWidget  # noqa: E402
 
 ROWS = [
     "apple,pear", "river,lake", "chair,sofa", "winter,summer", "doctor,nurse",

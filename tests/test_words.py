@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from dichotomy_widget import words
+from dichotomy_widget.words import matcher as words
 from dichotomy_widget.words import REASON_TEXT, guess_reason, is_variant, normalize, variant_reason
 
-DECKS = Path(words.__file__).with_name("decks")
+DECKS = Path(words.__file__).resolve().parent.parent / "decks"
 
 # (a, b, lang, expected reason for clues)
 VARIANTS = [
@@ -300,7 +300,7 @@ def test_public_contract() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "es", "fr", "de"])
 def test_lexicon_is_shipped(lang: str) -> None:
-    assert (Path(words.__file__).with_name("wordsdata") / f"{lang}.sqlite").is_file()
+    assert (words._DATA / f"{lang}.sqlite").is_file()
 
 
 def test_import_stays_light() -> None:
@@ -334,7 +334,7 @@ def test_runtime_stemmer_agrees_with_nltk_snowball(lang):
     from nltk.stem.snowball import SnowballStemmer
 
     from dichotomy_widget.decks import load_deck
-    from dichotomy_widget.words import _stemmer
+    from dichotomy_widget.words.matcher import _stemmer
 
     ours, theirs = _stemmer(lang), SnowballStemmer({"en": "english", "es": "spanish", "fr": "french",
                                                      "de": "german"}[lang])

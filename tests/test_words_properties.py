@@ -12,7 +12,7 @@ from functools import lru_cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dichotomy_widget import words
+from dichotomy_widget.words import matcher as words
 from dichotomy_widget.words import REASON_TEXT, guess_reason, normalize, variant_reason
 
 EXAMPLES = int(os.environ.get("DICHOTOMY_PROPERTY_EXAMPLES", "1500"))

@@ -1,10 +1,10 @@
-"""The affix helpers in dichotomy_widget/wordsdata/rules.py that the build and the matcher share."""
+"""The affix helpers in dichotomy_widget/words/affix_rules.py that the build and the matcher share."""
 
 from __future__ import annotations
 
 import pytest
 
-from dichotomy_widget.wordsdata import rules
+from dichotomy_widget.words import affix_rules as rules
 
 
 @pytest.mark.parametrize(

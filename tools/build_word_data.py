@@ -41,7 +41,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from dichotomy_widget.wordsdata import rules  # noqa: E402
+from dichotomy_widget.words import affix_rules as rules  # noqa: E402
 OUT = ROOT / "dichotomy_widget" / "wordsdata"
 WORDNET = Path("/usr/share/wordnet")
 LANGS = ("en", "es", "fr", "de")
@@ -338,7 +338,7 @@ def is_fr_third_group_ending(word: str, base: str, lex: Lexicon) -> bool:
 
 
 def add_rule_links(lex: Lexicon, lang: str) -> None:
-    """Affix rules (dichotomy_widget/wordsdata/rules.py) whose base is itself a known lemma."""
+    """Affix rules (dichotomy_widget/words/affix_rules.py) whose base is itself a known lemma."""
     lemmas = lex.lemmas
     plain: dict[str, set[str]] = defaultdict(set)
     if lang != "en":

@@ -1,1 +1,1 @@
-"""Shipped lexicon tables and the affix rules used to build them (see README.md)."""
+"""Shipped lexicon tables (data only; the matcher is dichotomy_widget.words; see README.md)."""

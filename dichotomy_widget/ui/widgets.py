@@ -24,16 +24,16 @@ from typing import Any
 import anywidget
 import traitlets
 
-from .errors import DichotomyError, SeatNotFound
+from ..errors import DichotomyError, SeatNotFound
 
 __all__ = ["SeatWidget", "TableWidget", "PassAndPlayWidget", "JS_DIR"]
 
 
 def _js_dir() -> Path:
     """``js/`` inside the installed package (wheel), else the source checkout's ``js/``."""
-    here = Path(__file__).resolve().parent
-    packaged = here / "js"
-    return packaged if packaged.is_dir() else here.parent / "js"
+    package = Path(__file__).resolve().parent.parent
+    packaged = package / "js"
+    return packaged if packaged.is_dir() else package.parent / "js"
 
 
 JS_DIR = _js_dir()

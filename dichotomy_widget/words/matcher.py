@@ -87,7 +87,7 @@ REASON_TEXT = {
     "compound": "a compound of the same word",
 }
 
-_DATA = Path(__file__).with_name("wordsdata")
+_DATA = Path(__file__).resolve().parent.parent / "wordsdata"
 _SNOWBALL_NAMES = {"en": "english", "es": "spanish", "fr": "french", "de": "german"}  # snowballstemmer
 _MAX_LEN = 40
 _WORD_RE = re.compile(r"^[^\W\d_]+(?:['’-][^\W\d_]+)*$")
@@ -238,7 +238,7 @@ def _analyse(word: str, lang: str) -> _Word:
         return _Word(word, lemmas, family, True, own, frozenset({word, *written.values()}))
     # unknown word: guess its lemma by dropping an ending ("antes" -> "ante") and its family
     # with the affix rules ("géophysique" -> "physique", "Emder" -> "Emden")
-    from .wordsdata import rules
+    from . import affix_rules as rules
 
     lemmas = _guess_lemmas(word, lang, lex)
     written, family = lex.describe(lemmas)
@@ -314,7 +314,7 @@ def _de_bases(word: str) -> list[str]:
     """Possible bases of an unknown German adjective or participle, nearest first: declension
     (bespritztes -> bespritzt), comparison (glaubhafteste -> glaubhaft), and a participle's verb
     (rappelnde -> rappeln, inspiziertem -> inspizieren, verheddertes -> verheddern)."""
-    from .wordsdata import rules
+    from . import affix_rules as rules
 
     adjectives = [word] + [word[: -len(e)] for e in _DE_DECLENSION if word.endswith(e) and len(word) - len(e) >= 4]
     adjectives += [a[: -len(c)] for a in adjectives for c in _DE_COMPARISON if a.endswith(c) and len(a) - len(c) >= 4]
@@ -405,7 +405,7 @@ def _regular_verb_form(wa: _Word, wb: _Word, lang: str) -> bool:
     for form, inf in ((wa, wb), (wb, wa)):
         form_may_be_conjugated = not form.exact or (lang == "de" and not form.own)
         if form_may_be_conjugated and inf.own and inf.text[-2:] in _INFINITIVE_ENDINGS:
-            from .wordsdata import rules
+            from . import affix_rules as rules
 
             if rules.is_regular_verb_form(form.text, inf.text, lang):
                 lex = _lexicon(lang)

@@ -2,12 +2,12 @@
 
 The packaged notebooks (``dichotomy_widget/pages/host.ipynb`` and ``seat.ipynb``) are two lines each::
 
-    from dichotomy_widget.app import seat_page
+    from dichotomy_widget.ui.app import seat_page
     seat_page()
 
 Voila gives a page's URL query to its kernel in the ``QUERY_STRING`` environment variable (and the full
 URL in ``VOILA_REQUEST_URL``); the table store comes from ``DICHOTOMY_STORE`` (a path or
-``sqlite:///path``; default: :func:`dichotomy_widget.store.default_store_path`). Voila's pre-heated
+``sqlite:///path``; default: :func:`dichotomy_widget.stores.default_store_path`). Voila's pre-heated
 kernels (``preheat_kernel``) would start a page before its query is known, so they are not used.
 
 Seat page:
@@ -42,11 +42,11 @@ import anywidget
 import ipywidgets as W
 import traitlets
 
-from .decks import load_deck, packaged_decks
-from .errors import DichotomyError, SeatNotFound
-from .rules import MAX_NAME_LENGTH, MAX_SEATS
-from .store import TableStore, default_store_path, open_store
-from .table import Table
+from ..decks import load_deck, packaged_decks
+from ..errors import DichotomyError, SeatNotFound
+from ..rules import MAX_NAME_LENGTH, MAX_SEATS
+from ..stores import TableStore, default_store_path, open_store
+from ..table import Table
 
 __all__ = ["host_page", "seat_page", "HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]

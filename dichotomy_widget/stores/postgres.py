@@ -1,7 +1,7 @@
 """PostgreSQL table store, for deployments whose kernels run on several machines.
 
-:class:`PostgresStore` implements :class:`~dichotomy_widget.store.TableStore` exactly like
-:class:`~dichotomy_widget.store.SqliteStore` (same errors, same records, same conformance tests), on
+:class:`PostgresStore` implements :class:`~dichotomy_widget.stores.TableStore` exactly like
+:class:`~dichotomy_widget.stores.SqliteStore` (same errors, same records, same conformance tests), on
 one shared PostgreSQL database, with psycopg 3::
 
     store = PostgresStore("postgresql://dichotomy:secret@db.school.lan/dichotomy")
@@ -41,24 +41,23 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 from urllib.parse import unquote
 
-from .errors import StoreError
-from .store import (
+from ..errors import StoreError
+from .base import (
     SCHEMA_VERSION,
     ChangeWaiters,
     ClosingStore,
     Record,
-    _check_seq,
-    _check_table_id,
-    _conflict,
-    _decode_record,
-    _encode_events,
-    _exists,
-    _not_found,
-    _to_json,
+    check_seq,
+    check_table_id,
+    conflict_error,
+    decode_record,
+    encode_events,
+    exists_error,
+    not_found_error,
+    to_json,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    import asyncio
 
     import psycopg
 
@@ -384,25 +383,25 @@ class PostgresStore(ClosingStore):
 
     def create_table(self, table_id: str, meta: dict) -> None:
         """Create an empty table; :class:`TableExists` if the code is taken."""
-        _check_table_id(table_id)
-        meta_json = _to_json(meta, "table meta")
+        check_table_id(table_id)
+        meta_json = to_json(meta, "table meta")
         with self._connection("create a table") as conn:
             created = conn.execute(_CREATE, {"t": table_id, "m": meta_json}).fetchone()[0]
             if created != 1:
-                raise _exists(table_id)
+                raise exists_error(table_id)
             self._changed()
 
     def table_meta(self, table_id: str) -> dict:
         """The ``meta`` given at creation; :class:`TableNotFound` if missing."""
-        _check_table_id(table_id)
+        check_table_id(table_id)
         row = self._read("read a table", "SELECT meta FROM dichotomy_tables WHERE table_id = %(t)s", {"t": table_id})
         if row is None:
-            raise _not_found(table_id)
+            raise not_found_error(table_id)
         return self._decode(row[0], table_id)
 
     def table_exists(self, table_id: str) -> bool:
         """Whether a table with that code exists."""
-        _check_table_id(table_id)
+        check_table_id(table_id)
         row = self._read("read a table", "SELECT 1 FROM dichotomy_tables WHERE table_id = %(t)s", {"t": table_id})
         return row is not None
 
@@ -410,13 +409,13 @@ class PostgresStore(ClosingStore):
         """Atomically append ``events`` as ``expected_seq + 1, ...``; :class:`VersionConflict` if stale."""
         import psycopg
 
-        _check_table_id(table_id)
-        _check_seq(expected_seq, "expected_seq")
-        encoded = _encode_events(events)
+        check_table_id(table_id)
+        check_seq(expected_seq, "expected_seq")
+        encoded = encode_events(events)
         if not encoded or expected_seq + len(encoded) > _BIGINT_MAX:  # nothing to write: check only
             actual = self.last_seq(table_id)
             if actual != expected_seq or encoded:
-                raise _conflict(table_id, expected_seq, actual)
+                raise conflict_error(table_id, expected_seq, actual)
             return []
         params = {
             "t": table_id,
@@ -440,17 +439,17 @@ class PostgresStore(ClosingStore):
             if inserted:
                 self._changed()
         if not found:
-            raise _not_found(table_id)
+            raise not_found_error(table_id)
         if inserted != len(encoded):
-            raise _conflict(table_id, expected_seq, self.last_seq(table_id) if last is None else last)
+            raise conflict_error(table_id, expected_seq, self.last_seq(table_id) if last is None else last)
         return [
             Record(table_id, expected_seq + i, t, json.loads(p), at) for i, (t, p) in enumerate(encoded, start=1)
         ]
 
     def load(self, table_id: str, after_seq: int = 0) -> list[Record]:
         """Events with ``seq > after_seq`` in order; :class:`TableNotFound` if missing."""
-        _check_table_id(table_id)
-        _check_seq(after_seq, "after_seq")
+        check_table_id(table_id)
+        check_seq(after_seq, "after_seq")
         rows = self._read(
             "load events",
             "SELECT seq, type, payload, EXTRACT(EPOCH FROM created_at)::float8 FROM dichotomy_events"
@@ -459,15 +458,15 @@ class PostgresStore(ClosingStore):
             fetch="all",
         )
         if not rows and not self.table_exists(table_id):
-            raise _not_found(table_id)
+            raise not_found_error(table_id)
         return [Record(table_id, seq, t, self._decode(p, table_id), at) for seq, t, p, at in rows]
 
     def last_seq(self, table_id: str) -> int:
         """Sequence number of the last event (0 for none); :class:`TableNotFound` if missing."""
-        _check_table_id(table_id)
+        check_table_id(table_id)
         found, last = self._read("read a table", _STATE, {"t": table_id})
         if not found:
-            raise _not_found(table_id)
+            raise not_found_error(table_id)
         return int(last)
 
     def change_marker(self) -> object:
@@ -583,6 +582,6 @@ class PostgresStore(ClosingStore):
     # -- helpers ---------------------------------------------------------------------------------
 
     def _decode(self, text: str, table_id: str) -> dict:
-        return _decode_record(text, self.url, table_id)
+        return decode_record(text, self.url, table_id)
 
 

@@ -1,0 +1,309 @@
+"""Store in one SQLite file (WAL mode) shared by many kernels and processes.
+
+Watching polls ``PRAGMA data_version`` (cheap, changes only when another connection commits) plus
+an own-writes counter.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from ..errors import StoreError
+from .base import (SCHEMA_VERSION, ClosingStore, Record, check_seq, check_table_id, conflict_error,
+                   decode_record, encode_events, exists_error, not_found_error, to_json)
+
+__all__ = ["SqliteStore", "DEFAULT_POLL_INTERVAL", "DEFAULT_BUSY_TIMEOUT"]
+
+#: Seconds between two ``PRAGMA data_version`` polls in :meth:`SqliteStore.wait_for_change`.
+DEFAULT_POLL_INTERVAL = 0.05
+
+#: Seconds a writer waits for another process's write lock before giving up.
+DEFAULT_BUSY_TIMEOUT = 10.0
+
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS tables (
+        table_id TEXT PRIMARY KEY,
+        meta TEXT NOT NULL,
+        created_at REAL NOT NULL
+    ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS events (
+        table_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    ) WITHOUT ROWID""",
+)
+
+_EXPECTED_COLUMNS = {
+    "tables": {"table_id", "meta", "created_at"},
+    "events": {"table_id", "seq", "type", "payload", "created_at"},
+}
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+class SqliteStore(ClosingStore):
+    """Store in one SQLite file (WAL), safe across processes and threads (one connection + a lock)."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+    ) -> None:
+        self.path = Path(path).expanduser()
+        self.busy_timeout = busy_timeout
+        self.poll_interval = poll_interval
+        self._lock = threading.RLock()
+        self._writes = 0  # own commits: PRAGMA data_version ignores them
+        self._conn: sqlite3.Connection | None = self._connect()
+
+    def __repr__(self) -> str:
+        return f"SqliteStore({str(self.path)!r})"
+
+    # -- opening ---------------------------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        """Open the file, creating parent directories and the schema; clear StoreError on failure."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"Cannot create the folder for the table store {self.path}: {exc}") from None
+        try:
+            conn = sqlite3.connect(
+                str(self.path), timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise StoreError(f"Cannot open the table store {self.path}: {exc}") from None
+        try:
+            self._prepare(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        """Pragmas and schema, retried while another process is creating the same file."""
+        deadline = time.monotonic() + self.busy_timeout
+        while True:
+            try:
+                conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+                if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                    conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA synchronous = NORMAL")
+                self._init_schema(conn)
+                return
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc) or time.monotonic() > deadline:
+                    raise self._error("open", exc) from None
+                time.sleep(0.02)
+            except sqlite3.Error as exc:
+                raise self._error("open", exc) from None
+
+    def _init_schema(self, conn: sqlite3.Connection) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"The table store {self.path} was written by a newer version of dichotomy "
+                    f"(schema {version}, this one knows {SCHEMA_VERSION}); upgrade dichotomy_widget."
+                )
+            if version < SCHEMA_VERSION:
+                for statement in _SCHEMA:
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._check_columns(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            _rollback(conn)
+            raise
+
+    def _check_columns(self, conn: sqlite3.Connection) -> None:
+        for name, expected in _EXPECTED_COLUMNS.items():
+            found = {row[1] for row in conn.execute(f"PRAGMA table_info({name})")}
+            if not expected <= found:
+                raise StoreError(
+                    f"{self.path} is an SQLite file but not a dichotomy table store "
+                    f"(table {name!r} has columns {sorted(found)})."
+                )
+
+    # -- plumbing --------------------------------------------------------------------------------
+
+    def _error(self, action: str, exc: sqlite3.Error) -> StoreError:
+        """Turn an sqlite3 error into a StoreError that names the file."""
+        text = str(exc)
+        if isinstance(exc, sqlite3.DatabaseError) and "not a database" in text.lower():
+            return StoreError(f"{self.path} is not a dichotomy table store (not an SQLite database).")
+        if isinstance(exc, sqlite3.DatabaseError) and "malformed" in text.lower():
+            return StoreError(f"The table store {self.path} is corrupt ({text}).")
+        if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+            return StoreError(
+                f"The table store {self.path} stayed busy for over {self.busy_timeout:g} s ({text})."
+            )
+        return StoreError(f"Cannot {action} in the table store {self.path}: {text}")
+
+    @contextmanager
+    def _connection(self, action: str) -> Iterator[sqlite3.Connection]:
+        """The connection under the lock; sqlite3 errors become StoreError."""
+        with self._lock:
+            if self._conn is None:
+                raise StoreError(f"The table store {self.path} is closed.")
+            try:
+                yield self._conn
+            except sqlite3.Error as exc:
+                raise self._error(action, exc) from None
+
+    @contextmanager
+    def _transaction(self, action: str) -> Iterator[sqlite3.Connection]:
+        """One ``BEGIN IMMEDIATE`` write transaction; rolled back on any exception."""
+        with self._connection(action) as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
+            self._writes += 1
+
+    # -- TableStore ------------------------------------------------------------------------------
+
+    def create_table(self, table_id: str, meta: dict) -> None:
+        """Create an empty table; :class:`TableExists` if the code is taken."""
+        check_table_id(table_id)
+        meta_json = to_json(meta, "table meta")
+        with self._transaction("create a table") as conn:
+            cursor = conn.execute(
+                "INSERT OR IGNORE INTO tables (table_id, meta, created_at) VALUES (?, ?, ?)",
+                (table_id, meta_json, time.time()),
+            )
+            if cursor.rowcount != 1:
+                raise exists_error(table_id)
+
+    def table_meta(self, table_id: str) -> dict:
+        """The ``meta`` given at creation; :class:`TableNotFound` if missing."""
+        check_table_id(table_id)
+        with self._connection("read a table") as conn:
+            row = conn.execute("SELECT meta FROM tables WHERE table_id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise not_found_error(table_id)
+        return self._decode(row[0], table_id)
+
+    def table_exists(self, table_id: str) -> bool:
+        """Whether a table with that code exists."""
+        check_table_id(table_id)
+        with self._connection("read a table") as conn:
+            return conn.execute("SELECT 1 FROM tables WHERE table_id = ?", (table_id,)).fetchone() is not None
+
+    def append(self, table_id: str, expected_seq: int, events: list[tuple[str, dict]]) -> list[Record]:
+        """Atomically append ``events`` as ``expected_seq + 1, ...``; :class:`VersionConflict` if stale."""
+        check_table_id(table_id)
+        check_seq(expected_seq, "expected_seq")
+        encoded = encode_events(events)
+        now = time.time()
+        rows = [(table_id, expected_seq + i, t, p, now) for i, (t, p) in enumerate(encoded, start=1)]
+        if not rows:  # nothing to write: only check the version, commit nothing
+            actual = self.last_seq(table_id)
+            if actual != expected_seq:
+                raise conflict_error(table_id, expected_seq, actual)
+            return []
+        with self._transaction("append events") as conn:
+            actual = self._last_seq(conn, table_id)
+            if actual != expected_seq:
+                raise conflict_error(table_id, expected_seq, actual)
+            try:
+                conn.executemany(
+                    "INSERT INTO events (table_id, seq, type, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+                    rows,
+                )
+            except sqlite3.IntegrityError:  # impossible under BEGIN IMMEDIATE; never duplicate a seq
+                raise conflict_error(table_id, expected_seq, -1) from None
+        return [Record(table_id, seq, t, json.loads(p), now) for _, seq, t, p, now in rows]
+
+    def load(self, table_id: str, after_seq: int = 0) -> list[Record]:
+        """Events with ``seq > after_seq`` in order; :class:`TableNotFound` if missing."""
+        check_table_id(table_id)
+        check_seq(after_seq, "after_seq")
+        with self._connection("load events") as conn:
+            rows = conn.execute(
+                "SELECT seq, type, payload, created_at FROM events"
+                " WHERE table_id = ? AND seq > ? ORDER BY seq",
+                (table_id, after_seq),
+            ).fetchall()
+            if not rows and not self._has_table(conn, table_id):
+                raise not_found_error(table_id)
+        return [Record(table_id, seq, t, self._decode(p, table_id), at) for seq, t, p, at in rows]
+
+    def last_seq(self, table_id: str) -> int:
+        """Sequence number of the last event (0 for none); :class:`TableNotFound` if missing."""
+        check_table_id(table_id)
+        with self._connection("read a table") as conn:
+            return self._last_seq(conn, table_id)
+
+    def change_marker(self) -> object:
+        """``(PRAGMA data_version, own commits)``: differs after any commit by anyone."""
+        with self._connection("check for changes") as conn:
+            return (conn.execute("PRAGMA data_version").fetchone()[0], self._writes)
+
+    async def wait_for_change(self, marker: object, timeout: float) -> object:
+        """Poll :meth:`change_marker` every ``poll_interval`` s until it differs or ``timeout`` passes."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(0.0, timeout)
+        while True:
+            current = self.change_marker()
+            remaining = deadline - loop.time()
+            if current != marker or remaining <= 0:
+                return current
+            await asyncio.sleep(min(self.poll_interval, remaining))
+
+    def close(self) -> None:
+        """Close the connection; idempotent."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def _last_seq(self, conn: sqlite3.Connection, table_id: str) -> int:
+        """Last seq; tables are never deleted, so the existence check is needed only for 0."""
+        last = conn.execute("SELECT MAX(seq) FROM events WHERE table_id = ?", (table_id,)).fetchone()[0]
+        if last is None and not self._has_table(conn, table_id):
+            raise not_found_error(table_id)
+        return last or 0
+
+    @staticmethod
+    def _has_table(conn: sqlite3.Connection, table_id: str) -> bool:
+        return conn.execute("SELECT 1 FROM tables WHERE table_id = ?", (table_id,)).fetchone() is not None
+
+    def _decode(self, text: str, table_id: str) -> dict:
+        return decode_record(text, str(self.path), table_id)
+
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Roll back if a transaction is open; never raise (the original error matters more)."""
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+
+
