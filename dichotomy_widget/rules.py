@@ -274,7 +274,17 @@ def _clean_clue(text: str) -> str:
         raise InvalidClue("A clue is one word: remove the spaces.", code="clue_not_one_word")
     if _has_control(clue):
         raise InvalidClue("A clue cannot hold control characters.", code="clue_control_character")
+    if clue and not words.has_letter_or_digit(clue):
+        raise InvalidClue("A clue needs at least one letter or digit.", code="clue_no_letter")
+    _one_script(clue, InvalidClue)
     return clue
+
+
+def _one_script(text: str, error: type[RuleViolation]) -> None:
+    """Refuse a word that mixes alphabets (a Cyrillic "а" among Latin letters looks like "a")."""
+    if any(words.mixes_scripts(word) for word in text.split()):
+        raise error("Each word must be typed in one alphabet: this one mixes letters from "
+                    "different alphabets (check your keyboard layout).", code="mixed_scripts")
 
 
 def _clean_guess(text: str) -> str:
@@ -283,6 +293,7 @@ def _clean_guess(text: str) -> str:
         raise InvalidGuess(f"A guess is at most {MAX_GUESS_LENGTH} characters.", code="guess_too_long")
     if _has_control(guess):
         raise InvalidGuess("A guess cannot hold control characters.", code="guess_control_character")
+    _one_script(guess, InvalidGuess)
     return guess
 
 

@@ -184,7 +184,7 @@ def test_malformed_clues_are_refused_and_keep_the_turn(text, code):
     assert table.state.current_writer == writer and len(table.events) == before
 
 
-@pytest.mark.parametrize("text", ["007", "SMS", "$", "<b>bold</b>", "  padded  "])
+@pytest.mark.parametrize("text", ["007", "SMS", "$5", "<b>bold</b>", "  padded  "])
 def test_digits_acronyms_symbols_and_markup_are_words(text):
     table, _ = new_game(3)
     lock(table)

@@ -2,7 +2,7 @@
 
 Public contract (the engine depends on exactly these):
 
-- ``normalize(text) -> str``: trimmed, NFKC, case-folded.
+- ``normalize(text) -> str``: trimmed, NFKC, case-folded, look-alikes folded (``confusables.fold``).
 - ``variant_reason(a, b, lang) -> str | None``: why two words count as the same word for clues
   ("same", "spelling", "accents", "inflection", "family", "compound") or ``None``.
 - ``is_variant(a, b, lang) -> bool``: ``variant_reason(...) is not None``.
@@ -13,7 +13,9 @@ How it decides (in this order; every rule is symmetric, so ``variant_reason(a, b
 variant_reason(b, a)``; ``guess_reason`` reads its second word as the card's, see below):
 
 1. ``same``: equal after ``normalize`` (NFKC, trim, case fold; German ß folds to ss, so
-   "Maße"/"Masse" are the same here: a known, accepted limit of case folding).
+   "Maße"/"Masse" are the same here: a known, accepted limit of case folding; a letter of another
+   script that looks like a Latin one is read as that letter by its Unicode TR39 skeleton, so
+   "mаp" with a Cyrillic а is "map").
 2. ``spelling`` (English): British/American spelling (colour/color, organise/organize,
    travelled/traveled, grey/gray), also under inflection (colours/colored).
 3. ``accents``: equal once accents are dropped *and* at least one side is not a known word, so a
@@ -63,6 +65,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .confusables import fold
 
 if TYPE_CHECKING:
     import sqlite3
@@ -131,10 +135,10 @@ _US_WORDS = {
 
 
 def normalize(text: str) -> str:
-    """Trim, apply Unicode NFKC and case-fold."""
+    """Trim, apply Unicode NFKC, case-fold and fold look-alike characters (TR39 skeletons)."""
     if not isinstance(text, str):
         return ""
-    return unicodedata.normalize("NFKC", text).strip().casefold()
+    return fold(unicodedata.normalize("NFKC", text).strip().casefold())
 
 
 _normal = lru_cache(maxsize=20_000)(normalize)  # per word, for the matcher's hot path
