@@ -187,17 +187,24 @@ class Table:
         return True
 
     def _execute(self, command: rules.Command) -> list[Event]:
-        for _ in range(MAX_RETRIES):
-            self.refresh(notify=False)
-            events = rules.decide(self.state, command)
-            try:
-                records = self.store.append(self.code, self.seq, [(e.type, e.payload()) for e in events])
-            except VersionConflict:
-                continue
-            self._fold(events, records[-1].seq if records else self.seq)
-            self._notify()
-            return events
-        raise StoreError("The table is very busy right now; please try again.", code="store_busy")
+        """Decide against the newest events and append; listeners hear of every move of the state,
+        also when the command is then refused (another kernel's events were folded in first)."""
+        moved = False
+        try:
+            for _ in range(MAX_RETRIES):
+                moved = self.refresh(notify=False) or moved
+                events = rules.decide(self.state, command)
+                try:
+                    records = self.store.append(self.code, self.seq, [(e.type, e.payload()) for e in events])
+                except VersionConflict:
+                    continue
+                self._fold(events, records[-1].seq if records else self.seq)
+                moved = True
+                return events
+            raise StoreError("The table is very busy right now; please try again.", code="store_busy")
+        finally:
+            if moved:
+                self._notify()
 
     # --- state -------------------------------------------------------------------------------
     def _fold(self, events: list[Event], seq: int) -> None:

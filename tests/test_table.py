@@ -109,3 +109,26 @@ def test_repr_has_no_secrets_or_addresses():
     table, _ = new_game(3)
     text = repr(table)
     assert table.code in text and "0x" not in text and table.host_token not in text
+
+
+def test_listeners_hear_of_other_kernels_events_even_when_the_action_is_then_refused():
+    mine, _ = new_game(3)
+    theirs = Table.open(mine.code, mine.store)  # another kernel's copy of the same table
+    heard = []
+    mine.subscribe(lambda t: heard.append(t.state.phase))
+    drawer = mine.state.drawer
+    theirs.act(drawer, {"type": "pick", "pair": 1})  # mine has not seen this yet
+    assert mine.state.phase == "reveal"
+    with pytest.raises(Exception) as err:  # a double-clicked pick: the card is already locked
+        mine.act(drawer, {"type": "pick", "pair": 2})
+    assert getattr(err.value, "code", None) == "wrong_phase"
+    assert mine.state.phase == "clues"
+    assert heard == ["clues"]  # told once, although the action itself was refused
+
+
+def test_listeners_hear_each_successful_action_once():
+    table, _ = new_game(3)
+    heard = []
+    table.subscribe(lambda t: heard.append(t.seq))
+    lock(table)
+    assert heard == [table.seq]
