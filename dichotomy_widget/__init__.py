@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decks import Card, Deck, Pair, load_deck, packaged_decks, parse_deck
-from .errors import (DeckError, DichotomyError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
+from .decks import Card, Deck, Pair, detect_language, load_deck, packaged_decks, parse_deck
+from .errors import (DeckError, DeckWarning, DichotomyError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
                      NotAllowed, NotYourTurn, RuleViolation, SeatNotFound, StoreError, TableFull,
                      TableNotFound, VersionConflict, WrongPhase)
 from .rules import GameState, rank_band
@@ -29,12 +29,12 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Table", "SeatTicket", "GameState", "rank_band",
-    "Deck", "Card", "Pair", "load_deck", "parse_deck", "packaged_decks",
+    "Deck", "Card", "Pair", "load_deck", "parse_deck", "packaged_decks", "detect_language",
     "TableStore", "MemoryStore", "SqliteStore", "open_store",
     "is_variant", "variant_reason", "normalize",
     "SeatWidget", "TableWidget", "PassAndPlayWidget",
     "DichotomyError", "RuleViolation", "WrongPhase", "NotYourTurn", "NotAllowed", "InvalidClue",
-    "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "StoreError",
+    "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "DeckWarning", "StoreError",
     "VersionConflict", "TableNotFound", "SeatNotFound",
     "__version__",
 ]

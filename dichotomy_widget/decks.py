@@ -13,35 +13,52 @@ JSON format (``format`` is optional; one card per line keeps error line numbers 
       ]
     }
 
-CSV format (a teacher's vocabulary list): rows of ``target,foil``; an optional header row
-``target,foil``; lines starting with ``#`` are comments, ``# lang: es`` sets the language. Rows are
-grouped into cards of five in file order.
+CSV format (a teacher's vocabulary list): rows of ``target,foil``; the separator is a comma, a
+semicolon (what spreadsheets export in French or German locales) or a tab, found from the rows (or set
+with a first line ``sep=;`` or ``parse_deck(..., sep=";")``); an optional header row ``target,foil``;
+lines starting with ``#`` are comments, ``# lang: es`` sets the language. Rows are grouped into cards
+of five in file order.
 
-Rules checked on load: every card has exactly five pairs; each word is 1 to 40 characters with no
-control characters; no word appears twice on one card; a Target and its Foil are not variants of each
-other (checked with :func:`dichotomy_widget.words.is_variant` in the deck's language); no Target is
-used twice in the deck.
+Language: ``lang=`` wins, then the file's ``# lang:`` line or ``"lang"`` key. Without either, the
+language whose shipped lexicon knows clearly the most of the deck's words is used and a
+:class:`~dichotomy_widget.errors.DeckWarning` says so; when the words do not tell, loading fails and
+asks for a ``# lang:`` line. English is never assumed.
+
+Rules checked on load: every card has exactly five pairs; each word is one word like a clue (no
+spaces, commas or semicolons), 1 to 40 characters with no control characters; no word appears twice
+on one card; a Target and its Foil are not variants of each other (checked with
+:func:`dichotomy_widget.words.is_variant` in the deck's language); no Target is used twice in the deck.
 """
 
 from __future__ import annotations
 
 import csv
-import io
 import json
+import logging
 import re
+import sys
 import unicodedata
+import warnings
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from .errors import DeckError
+from .errors import DeckError, DeckWarning
 from . import words
 
-__all__ = ["Pair", "Card", "Deck", "PAIRS_PER_CARD", "load_deck", "parse_deck", "packaged_decks"]
+__all__ = ["Pair", "Card", "Deck", "PAIRS_PER_CARD", "SEPARATORS", "load_deck", "parse_deck",
+           "packaged_decks", "detect_language"]
+
+logger = logging.getLogger(__name__)
 
 PAIRS_PER_CARD = 5
 MAX_WORD_LENGTH = 40
 MAX_PROBLEMS_SHOWN = 10
+SEPARATORS = {",": "a comma", ";": "a semicolon", "\t": "a tab"}
+LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German"}
+_LANGUAGE_SAMPLE = 200  # distinct words looked up per language when a deck names no language
+_NOT_ONE_WORD = re.compile(r"[\s,;|/]")
+_MARK_NAMES = {",": "a comma", ";": "a semicolon", "|": "a bar", "/": "a slash"}
 
 
 @dataclass(frozen=True)
@@ -106,8 +123,11 @@ def packaged_decks() -> dict[str, str]:
     return out
 
 
-def load_deck(source: "str | Path | Deck", lang: str | None = None) -> Deck:
-    """Load a deck: a packaged deck name ("en"), a path to a .json or .csv file, or a Deck."""
+def load_deck(source: "str | Path | Deck", lang: str | None = None, sep: str | None = None) -> Deck:
+    """Load a deck: a packaged deck name ("en"), a path to a .json or .csv file, or a Deck.
+
+    ``lang`` overrides the file's language; ``sep`` forces a CSV separator (found from the rows
+    otherwise)."""
     if isinstance(source, Deck):
         return source
     text_source = str(source)
@@ -124,17 +144,20 @@ def load_deck(source: "str | Path | Deck", lang: str | None = None) -> Deck:
     except UnicodeDecodeError as exc:
         raise DeckError(f"{path.name}: the file is not UTF-8 text (byte {exc.start}).") from None
     fmt = "csv" if path.suffix.lower() in (".csv", ".tsv", ".txt") else "json"
-    return parse_deck(raw, fmt=fmt, lang=lang, source=path.name)
+    return parse_deck(raw, fmt=fmt, lang=lang, source=path.name, sep=sep)
 
 
-def parse_deck(text: str, fmt: str = "json", lang: str | None = None, source: str = "deck") -> Deck:
-    """Parse and validate deck text in the JSON or CSV format."""
+def parse_deck(text: str, fmt: str = "json", lang: str | None = None, source: str = "deck",
+               sep: str | None = None) -> Deck:
+    """Parse and validate deck text in the JSON or CSV format (``sep``: a CSV separator to force)."""
     if fmt == "csv":
-        name, deck_lang, cards = _parse_csv(text, source)
+        name, deck_lang, cards = _parse_csv(text, source, sep)
         description = ""
     else:
         name, deck_lang, description, cards = _parse_json(text, source)
-    deck_lang = (lang or deck_lang or "en").strip().lower()
+    deck_lang = (lang or deck_lang or "").strip().lower()
+    if not deck_lang:
+        deck_lang = _language_of(cards, source)
     problems = _validate(cards, deck_lang)
     if problems:
         shown = "\n".join(f"- {p}" for p in problems[:MAX_PROBLEMS_SHOWN])
@@ -208,29 +231,57 @@ def _parse_json(text: str, source: str) -> tuple[str, str, str, list[_RawCard]]:
     return data.get("name", ""), data.get("lang", ""), data.get("description", ""), cards
 
 
-def _parse_csv(text: str, source: str) -> tuple[str, str, list[_RawCard]]:
+def _cells(line: str, sep: str) -> list[str]:
+    return [c.strip() for c in next(csv.reader([line], delimiter=sep))]
+
+
+def _detect_separator(lines: list[str]) -> str:
+    """The separator (comma, semicolon or tab) that splits the most rows into exactly two cells."""
+    sample = lines[:200]
+    scores = {sep: sum(len(_cells(line, sep)) == 2 for line in sample) for sep in SEPARATORS}
+    return max(SEPARATORS, key=lambda sep: scores[sep])  # ties keep the comma (dict order)
+
+
+def _parse_csv(text: str, source: str, sep: str | None = None) -> tuple[str, str, list[_RawCard]]:
     lang, name = "", ""
-    rows: list[tuple[str, str, int]] = []
-    dialect = "excel-tab" if "\t" in text.split("\n", 1)[0] else "excel"
-    for line_no, row in enumerate(csv.reader(io.StringIO(text), dialect=dialect), start=1):
-        cells = [c.strip() for c in row]
-        if not any(cells):
+    data: list[tuple[int, str]] = []
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped:
             continue
-        if cells[0].startswith("#"):
-            m = re.match(r"#\s*(lang|name)\s*:\s*(.+)", ",".join(row).strip(), re.I)
+        if stripped.startswith("#"):
+            m = re.match(r"#\s*(lang|name)\s*:\s*(.+)", stripped, re.I)
             if m and m.group(1).lower() == "lang":
                 lang = m.group(2).strip()
             elif m:
                 name = m.group(2).strip()
             continue
+        hint = re.fullmatch(r"sep=(.)", stripped, re.I)  # Excel's separator line
+        if hint and not data:
+            sep = sep or hint.group(1)
+            continue
+        data.append((line_no, line))
+    if sep is not None and sep not in SEPARATORS:
+        raise DeckError(f"{source}: the separator {sep!r} is not one of comma, semicolon or tab.")
+    sep = sep or _detect_separator([line for _, line in data])
+    rows: list[tuple[str, str, int]] = []
+    for line_no, line in data:
+        cells = _cells(line, sep)
         if not rows and [c.lower() for c in cells[:2]] == ["target", "foil"]:
             continue
-        if len(cells) != 2 or not all(cells):
-            raise DeckError(f"{source}, line {line_no}: expected two cells, target,foil; got {len(cells)} "
-                            f"({'an empty cell' if len(cells) == 2 else 'wrong count'}).")
+        if len(cells) != 2:
+            shown = ", ".join(repr(c) for c in cells[:4]) + (", ..." if len(cells) > 4 else "")
+            raise DeckError(
+                f"{source}, line {line_no}: expected two cells, a Target and a Foil separated by "
+                f"{SEPARATORS[sep]}; got {len(cells)} ({shown}). Separators understood: a comma, a "
+                f"semicolon or a tab, the same on every row.")
+        if not cells[0] or not cells[1]:
+            which = "Target and Foil are" if not any(cells) else "Target is" if not cells[0] else "Foil is"
+            raise DeckError(f"{source}, line {line_no}: the {which} empty; every row needs a Target and "
+                            f"its Foil ({_example(sep)}).")
         rows.append((cells[0], cells[1], line_no))
     if not rows:
-        raise DeckError(f"{source}: no target,foil rows found.")
+        raise DeckError(f"{source}: no Target and Foil rows found (one row per pair, like {_example(sep)}).")
     if len(rows) % PAIRS_PER_CARD:
         tail = rows[len(rows) - len(rows) % PAIRS_PER_CARD:]
         raise DeckError(
@@ -240,13 +291,71 @@ def _parse_csv(text: str, source: str) -> tuple[str, str, list[_RawCard]]:
     return name, lang, cards
 
 
+def _example(sep: str) -> str:
+    """A sample row with the file's separator, readable in a message."""
+    return "kettle<tab>teapot" if sep == "\t" else f"kettle{sep}teapot"
+
+
+def detect_language(word_list: "list[str] | tuple[str, ...]") -> tuple[str | None, dict[str, int]]:
+    """The language whose shipped lexicon knows clearly the most of ``word_list``, and every count.
+
+    ``None`` when no language stands out (fewer than 60 % of the words known, or a lead over the
+    runner-up of less than a fifth of the words). Looks up at most 200 distinct words per language.
+    """
+    sample = list(dict.fromkeys(words.normalize(w) for w in word_list if w.strip()))[:_LANGUAGE_SAMPLE]
+    counts = {lang: sum(words.is_known(w, lang) for w in sample) for lang in words.SUPPORTED_LANGUAGES}
+    ranked = sorted(counts, key=lambda lang: -counts[lang])
+    if not sample or len(ranked) < 2:
+        return None, counts
+    best, second = counts[ranked[0]], counts[ranked[1]]
+    if best >= 0.6 * len(sample) and best - second >= max(2, 0.2 * len(sample)):
+        return ranked[0], counts
+    return None, counts
+
+
+def _language_of(cards: list[_RawCard], source: str) -> str:
+    """Detect a deck's language from its words and say so (a warning), or ask for it (an error)."""
+    word_list = [w for pairs, _ in cards for t, f, _line in pairs for w in (t, f)]
+    lang, counts = detect_language(word_list)
+    total = len(set(words.normalize(w) for w in word_list if w.strip()))
+    sampled = min(total, _LANGUAGE_SAMPLE)
+    tally = ", ".join(f"{code} {counts[code]}" for code in sorted(counts, key=lambda c: -counts[c]))
+    codes = ", ".join(words.SUPPORTED_LANGUAGES)
+    if lang is None:
+        raise DeckError(
+            f"{source}: which language is this deck in? It has no '# lang:' line (or \"lang\" key), "
+            f"and its words do not tell (words known per language, of {sampled}: {tally}). Add a line "
+            f"'# lang: fr' at the top (one of {codes}), or pass lang=\"fr\".", code="deck_language")
+    message = (f"{source} has no '# lang:' line; its words look {LANGUAGE_NAMES.get(lang, lang)} "
+               f"(words known per language, of {sampled}: {tally}), so the deck plays in {lang!r}. "
+               f"Add '# lang: {lang}' to the file (or pass lang=...) to say so and silence this warning.")
+    logger.info("deck %s: language detected as %s", source, lang)
+    warnings.warn(message, DeckWarning, stacklevel=_caller_stacklevel())
+    return lang
+
+
+def _caller_stacklevel() -> int:
+    """The stack level of the first caller outside this package (the notebook cell or script)."""
+    package = str(Path(__file__).resolve().parent)
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _word_problem(word: str) -> str | None:
+    """What is wrong with one card word, or None (the same one-word rule as a clue)."""
     if not word.strip():
-        return "an empty word"
+        return "is empty"
     if len(word.strip()) > MAX_WORD_LENGTH:
-        return f"a word longer than {MAX_WORD_LENGTH} characters"
+        return f"is longer than {MAX_WORD_LENGTH} characters"
     if any(unicodedata.category(ch).startswith("C") for ch in word):
-        return "a control character"
+        return "has a control character"
+    found = _NOT_ONE_WORD.search(word.strip())
+    if found:
+        what = "a space" if found.group().isspace() else _MARK_NAMES[found.group()]
+        return (f"is not one word (it has {what}); a card word is one word, like a clue: keep one "
+                f"word, or join them with a hyphen")
     return None
 
 
@@ -262,10 +371,10 @@ def _validate(cards: list[_RawCard], lang: str) -> list[str]:
         on_card: dict[str, int] = {}
         for number, (target, foil, line) in enumerate(pairs, start=1):
             at = f"{where}, pair {number}" if not line or line == card_line else f"line {line}"
-            for word in (target, foil):
+            for role, word in (("target", target), ("foil", foil)):
                 issue = _word_problem(word)
                 if issue:
-                    problems.append(f"{at}: {word[:20]!r} has {issue}")
+                    problems.append(f"{at}: {role} {word[:20]!r} {issue}")
                 key = words.normalize(word)
                 if key in on_card:
                     problems.append(f"{at}: {word!r} appears twice on this card")

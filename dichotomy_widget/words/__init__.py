@@ -8,7 +8,8 @@ general rules; :mod:`.confusables` folds look-alike letters (TR39) and spots wor
 from __future__ import annotations
 
 from .confusables import has_letter_or_digit, mixes_scripts
-from .matcher import REASON_TEXT, SUPPORTED_LANGUAGES, guess_reason, is_variant, normalize, variant_reason
+from .matcher import (REASON_TEXT, SUPPORTED_LANGUAGES, guess_reason, is_known, is_variant, normalize,
+                      variant_reason)
 
 __all__ = ["SUPPORTED_LANGUAGES", "normalize", "is_variant", "variant_reason", "guess_reason",
-           "REASON_TEXT", "mixes_scripts", "has_letter_or_digit"]
+           "is_known", "REASON_TEXT", "mixes_scripts", "has_letter_or_digit"]
