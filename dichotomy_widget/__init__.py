@@ -18,7 +18,7 @@ from typing import Any
 
 from .decks import Card, Deck, Pair, detect_language, load_deck, packaged_decks, parse_deck
 from .errors import (DeckError, DeckWarning, DichotomyError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
-                     NotAllowed, NotYourTurn, RuleViolation, SeatNotFound, StoreError, TableFull,
+                     NotAllowed, NotYourTurn, RuleViolation, SeatNotFound, StaleAction, StoreError, TableFull,
                      TableNotFound, VersionConflict, WrongPhase)
 from .rules import GameState, rank_band
 from .stores import MemoryStore, SqliteStore, TableStore, open_store
@@ -33,7 +33,7 @@ __all__ = [
     "TableStore", "MemoryStore", "SqliteStore", "open_store",
     "is_variant", "variant_reason", "normalize",
     "SeatWidget", "TableWidget", "PassAndPlayWidget",
-    "DichotomyError", "RuleViolation", "WrongPhase", "NotYourTurn", "NotAllowed", "InvalidClue",
+    "DichotomyError", "RuleViolation", "WrongPhase", "StaleAction", "NotYourTurn", "NotAllowed", "InvalidClue",
     "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "DeckWarning", "StoreError",
     "VersionConflict", "TableNotFound", "SeatNotFound",
     "__version__",

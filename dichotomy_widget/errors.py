@@ -11,6 +11,7 @@ __all__ = [
     "DichotomyError",
     "RuleViolation",
     "WrongPhase",
+    "StaleAction",
     "NotYourTurn",
     "NotAllowed",
     "InvalidClue",
@@ -58,6 +59,12 @@ class WrongPhase(RuleViolation):
     """The action does not fit the current phase of the game."""
 
     code = "wrong_phase"
+
+
+class StaleAction(WrongPhase):
+    """The click was made on a screen whose step of the game has since ended; nothing changed."""
+
+    code = "stale_action"
 
 
 class NotYourTurn(RuleViolation):

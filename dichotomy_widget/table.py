@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from . import rules
 from .decks import Deck, load_deck
-from .errors import (DeckError, DichotomyError, SeatNotFound, StoreError, TableNotFound,
+from .errors import (DeckError, DichotomyError, SeatNotFound, StaleAction, StoreError, TableNotFound,
                      VersionConflict)
 from .events import Event, TableCreated, event_from_dict
 from .stores import TableStore, open_store
-from .views import seat_view
+from .views import seat_view, stage
 
 if TYPE_CHECKING:  # asyncio is imported only when a table is watched
     import asyncio
@@ -165,13 +165,18 @@ class Table:
         """Start the game (host)."""
         self.act(None, {"type": "start"})
 
-    def act(self, seat: "int | SeatTicket | None", action: Any, now: float | None = None) -> list[Event]:
-        """Apply one JSON action from ``seat`` (``None``: the host); raises a RuleViolation if refused."""
+    def act(self, seat: "int | SeatTicket | None", action: Any, now: float | None = None,
+            stage: str | None = None) -> list[Event]:
+        """Apply one JSON action from ``seat`` (``None``: the host); raises a RuleViolation if refused.
+
+        ``stage``: the view's ``stage`` the action was made on (a browser click); when that step of the
+        game has ended by the time the action is decided, it is refused with :class:`StaleAction`.
+        """
         seat_id = seat.seat if isinstance(seat, SeatTicket) else seat
         if seat_id is not None and (isinstance(seat_id, bool) or not isinstance(seat_id, int)):
             raise SeatNotFound("Unknown seat.")
         command = rules.parse_action(seat_id, action, time.time() if now is None else now)
-        return self._execute(command)
+        return self._execute(command, stage)
 
     def tick(self, now: float | None = None) -> bool:
         """Record a timeout if the clue time limit ran out; True when it did."""
@@ -186,13 +191,14 @@ class Table:
             return False
         return True
 
-    def _execute(self, command: rules.Command) -> list[Event]:
+    def _execute(self, command: rules.Command, made_on: str | None = None) -> list[Event]:
         """Decide against the newest events and append; listeners hear of every move of the state,
         also when the command is then refused (another kernel's events were folded in first)."""
         moved = False
         try:
             for _ in range(MAX_RETRIES):
                 moved = self.refresh(notify=False) or moved
+                self._check_stage(made_on)
                 events = rules.decide(self.state, command)
                 try:
                     records = self.store.append(self.code, self.seq, [(e.type, e.payload()) for e in events])
@@ -205,6 +211,16 @@ class Table:
         finally:
             if moved:
                 self._notify()
+
+    def check_stage(self, made_on: Any) -> None:
+        """Refuse (:class:`StaleAction`) when ``made_on`` is a stage that has ended; None passes."""
+        self.refresh()
+        self._check_stage(made_on)
+
+    def _check_stage(self, made_on: Any) -> None:
+        if made_on is not None and made_on != stage(self.state):
+            raise StaleAction("The game moved on before your click arrived, so it was not used. "
+                              "Your screen now shows where the game is.")
 
     # --- state -------------------------------------------------------------------------------
     def _fold(self, events: list[Event], seq: int) -> None:
@@ -229,6 +245,7 @@ class Table:
             raise SeatNotFound("No such seat at this table.")
         out = seat_view(self.state, seat_id)
         out["table"] = self.code
+        out["stage"] = stage(self.state)
         return out
 
     def replayed(self) -> rules.GameState:

@@ -18,7 +18,7 @@ from typing import Any
 from .rules import ClueResult, GameState, RoundRecord, allowed_actions, rank_band
 from .words import REASON_TEXT
 
-__all__ = ["seat_view", "OUTCOME_TEXT"]
+__all__ = ["seat_view", "stage", "OUTCOME_TEXT"]
 
 OUTCOME_TEXT = {
     "correct": "Right! The card goes on the score pile.",
@@ -193,3 +193,17 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
                          "band": rank_band(len(state.score_pile), state.rounds),
                          "ended_by_host": state.ended_by_host}
     return view
+
+
+def stage(state: GameState) -> str:
+    """Which step of the game is asking for input: it changes when a phase ends, a round starts or a
+    clue is written, and stays while seats press Continue or the Drawer picks during the recap.
+
+    A browser sends the ``stage`` of the view it acted on; an intent made against an ended stage is
+    refused (a double-clicked Guess, a Continue pressed twice), see :meth:`Table.act`.
+    """
+    if state.phase == "clues":
+        return f"{state.round}:clues:{len(state.clues)}"
+    if state.phase in ("lobby", "over"):
+        return state.phase
+    return f"{state.round}:{state.phase}"

@@ -520,3 +520,53 @@ def test_pass_and_play_can_end_the_game(deck):
     assert intent(pp, type="end").get("ack")
     assert pp.curtain == {} and pp.view["phase"] == "over" and pp.view["final"]["ended_by_host"]
     assert intent(pp, type="end")["code"] == "wrong_phase"
+
+
+def test_stale_clicks_are_refused_not_applied_to_the_next_step(deck):
+    table = make_table(deck)
+    pj = table.projector()
+    widgets = [table.seat(i) for i in range(3)]
+    intent(pj, type="start", stage=pj.view["stage"])
+    guesser, drawer = roles(table)
+    intent(widgets[drawer], type="pick", pair=1, stage=widgets[drawer].view["stage"])
+    # the host double-clicks "Skip writer": both clicks were made on the same screen
+    made_on = pj.view["stage"]
+    first_writer = table.state.current_writer
+    assert intent(pj, type="timeout", stage=made_on).get("ack")
+    second = intent(pj, type="timeout", stage=made_on)
+    assert second["code"] == "stale_action" and "moved on" in second["message"]
+    assert [c.seat for c in table.state.clues] == [first_writer]  # the next writer was not skipped
+    assert pj.view["stage"] != made_on  # and the host's screen shows the new step
+    while table.state.phase == "clues":
+        w = widgets[table.state.current_writer]
+        intent(w, type="clue", text=CLUE_WORDS[len(table.state.clues)], stage=w.view["stage"])
+    # a double-clicked Guess: the second click is refused politely, not judged again
+    g = widgets[guesser]
+    made_on = g.view["stage"]
+    assert intent(g, type="guess", text="saxophone", stage=made_on).get("ack")
+    again = intent(g, type="guess", text="saxophone", stage=made_on)
+    assert again["code"] == "stale_action"
+    assert len(table.state.history) == 1
+    # Continue: others pressing it does not make mine stale; pressing it twice is refused
+    recap = widgets[drawer].view["stage"]
+    others = [s for s in range(3) if s != drawer]
+    assert intent(widgets[others[0]], type="continue", stage=recap).get("ack")
+    assert intent(widgets[others[1]], type="continue", stage=recap).get("ack")
+    assert intent(widgets[drawer], type="continue", stage=recap).get("ack")
+    twice = intent(widgets[drawer], type="continue", stage=recap)
+    assert twice["code"] == "stale_action"
+    assert table.state.phase == "reveal"
+
+
+def test_pass_and_play_continue_twice_is_stale(deck):
+    table = make_table(deck)
+    pp = table.pass_and_play()
+    intent(pp, type="start")
+    table.act(None, {"type": "random_pick"})
+    while table.state.phase == "clues":
+        table.act(None, {"type": "timeout"})
+    table.act(None, {"type": "timeout"})
+    made_on = pp.view["stage"]
+    assert intent(pp, type="continue_all", stage=made_on).get("ack")
+    assert intent(pp, type="continue_all", stage=made_on)["code"] == "stale_action"
+    assert table.state.round == 2

@@ -1,8 +1,10 @@
 """Jupyter widgets for Dichotomy (anywidget): one seat, the projector/host screen, and pass-and-play.
 
 Who is who lives in the kernel. A widget's seat is a plain Python attribute, never a synced trait, and
-the browser can only *ask*: intents go up as custom messages ``{"id": n, "type": "clue", "text": ...}``
-and the kernel answers ``{"ack": n}`` or ``{"refused": n, "code": ..., "message": ...}``. Every synced
+the browser can only *ask*: intents go up as custom messages ``{"id": n, "type": "clue", "text": ...,
+"stage": ...}`` (``stage``: the view's ``stage`` the click was made on; an intent whose step of the game
+has ended is refused with code ``stale_action`` instead of being applied to the next step) and the
+kernel answers ``{"ack": n}`` or ``{"refused": n, "code": ..., "message": ...}``. Every synced
 trait is written by the kernel only; a state update sent by a browser is dropped and the true state is
 sent back (see :meth:`_DichotomyWidget.set_state`).
 
@@ -51,6 +53,12 @@ def _message_id(content: Any) -> Any:
     if isinstance(mid, str) and len(mid) > 64:
         return None
     return mid
+
+
+def _made_on(content: dict[str, Any]) -> str | None:
+    """The ``stage`` an intent says it was made on, when it is a short string."""
+    made_on = content.get("stage")
+    return made_on if isinstance(made_on, str) and len(made_on) <= 64 else None
 
 
 def _start_watching(table: Any) -> None:
@@ -159,8 +167,12 @@ class _DichotomyWidget(anywidget.AnyWidget):
 
     @staticmethod
     def _action(content: dict[str, Any]) -> dict[str, Any]:
-        """The engine action inside a widget message (without the widget's ``id``)."""
-        return {k: v for k, v in content.items() if k != "id"}
+        """The engine action inside a widget message (without the widget's ``id`` and ``stage``)."""
+        return {k: v for k, v in content.items() if k not in ("id", "stage")}
+
+    def _act(self, seat: int | None, content: dict[str, Any]) -> None:
+        """Hand the intent to the table, with the stage it was made on (if the browser sent one)."""
+        self._table.act(seat, self._action(content), stage=_made_on(content))
 
     def _names(self) -> list[str]:
         return [p["name"] for p in self._table.view(None)["players"]]
@@ -192,7 +204,7 @@ class SeatWidget(_DichotomyWidget):
     def _handle(self, content: dict[str, Any]) -> None:
         if content["type"] not in SEAT_ACTIONS:
             raise DichotomyError("That is not something a player can do.", code="not_allowed")
-        self._table.act(self._seat, self._action(content))
+        self._act(self._seat, content)
 
     def __repr__(self) -> str:
         view = self._state()["view"]
@@ -221,7 +233,7 @@ class TableWidget(_DichotomyWidget):
             raise DichotomyError("The projector screen only has the host's buttons.", code="not_allowed")
         if not self._host:
             raise DichotomyError("This screen is a projector without host buttons.", code="host_only")
-        self._table.act(None, self._action(content))
+        self._act(None, content)
 
     def __repr__(self) -> str:
         return (f"TableWidget(table={self._table.code!r}, players={self._names()!r}, "
@@ -295,6 +307,7 @@ class PassAndPlayWidget(_DichotomyWidget):
             self._lifted = None
             self._sync()
         elif kind == "continue_all":
+            self._table.check_stage(_made_on(content))
             public = self._table.view(None)
             if public["phase"] != "recap":
                 raise DichotomyError("There is no recap to continue from.", code="wrong_phase")
@@ -302,11 +315,11 @@ class PassAndPlayWidget(_DichotomyWidget):
                 if not player["confirmed"]:
                     self._table.act(player["seat"], {"type": "continue"})
         elif kind in ("start", "end"):
-            self._table.act(None, {"type": kind})
+            self._table.act(None, {"type": kind}, stage=_made_on(content))
         elif kind in SEAT_ACTIONS:
             if self._lifted is None:
                 raise DichotomyError("Tap the screen with your name first.", code="curtain_down")
-            self._table.act(self._lifted, self._action(content))
+            self._act(self._lifted, content)
         else:
             raise DichotomyError("That is not something this screen can do.", code="not_allowed")
 
