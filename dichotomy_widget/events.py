@@ -3,13 +3,22 @@
 Events are past-tense facts. Everything random or judged (the deal, the first Guesser, a random pick,
 the purge, the verdict on a guess) is decided once and written into an event, so replay never draws
 or judges again and gives the same state even if the word matcher improves later.
+
+Schema versions: every stored payload carries its event type's schema version under ``"v"`` (a
+payload without one was written by release 0.1.0 and is version 1). Loading an older payload runs
+the registered upcasters, one version step at a time (``UPCASTERS[(type, v)]`` turns a version ``v``
+payload into version ``v + 1``), so a table written by an older release replays with the new code.
+An unknown event type or a version newer than this code knows raises :class:`StoreError` naming the
+table, never a bare ``KeyError``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
+
+from .errors import StoreError
 
 __all__ = [
     "Event",
@@ -25,8 +34,14 @@ __all__ = [
     "RecapConfirmed",
     "GameEnded",
     "EVENT_TYPES",
+    "SCHEMA_KEY",
+    "UPCASTERS",
+    "upcaster",
+    "upcast",
     "event_from_dict",
 ]
+
+SCHEMA_KEY = "v"
 
 
 @dataclass(frozen=True)
@@ -34,23 +49,32 @@ class Event:
     """Base class; ``type`` is the class name and the store's record type."""
 
     type: ClassVar[str] = "Event"
+    version: ClassVar[int] = 1  # the payload schema this code writes
 
     def payload(self) -> dict[str, Any]:
-        """JSON-ready payload (tuples become lists)."""
-        return {name: _thaw(getattr(self, name)) for name in _field_names(type(self))}
+        """JSON-ready payload (tuples become lists), with its schema version."""
+        out = {name: _thaw(getattr(self, name)) for name in _field_names(type(self))}
+        out[SCHEMA_KEY] = self.version
+        return out
 
 
 @dataclass(frozen=True)
 class TableCreated(Event):
-    """A table was set up: its seed, rules options and the whole chosen deck (as [target, foil] lists)."""
+    """A table was set up: its seed, rules options and the whole chosen deck (as [target, foil] lists).
+
+    Version 2 adds ``created_with``: the release that created the table (a version 1 payload was
+    written by release 0.1.0).
+    """
 
     type: ClassVar[str] = "TableCreated"
+    version: ClassVar[int] = 2
     seed: int
     lang: str
     rounds: int
     deck_name: str
     cards: tuple
     time_limit: float | None = None
+    created_with: str = ""
 
 
 @dataclass(frozen=True)
@@ -170,8 +194,54 @@ def _freeze(value: Any) -> Any:
     return value
 
 
-def event_from_dict(type_name: str, payload: dict[str, Any]) -> Event:
-    """Rebuild an event from its store record (lists become tuples, unknown keys are ignored)."""
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+def upcaster(type_name: str, from_version: int):
+    """Register a function that turns a ``from_version`` payload of ``type_name`` into the next version."""
+    def register(fn: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        UPCASTERS[(type_name, from_version)] = fn
+        return fn
+    return register
+
+
+@upcaster("TableCreated", 1)
+def _table_created_1_to_2(payload: dict[str, Any]) -> dict[str, Any]:
+    return {**payload, "created_with": "0.1.0"}
+
+
+def upcast(type_name: str, payload: dict[str, Any], table: str = "?") -> dict[str, Any]:
+    """``payload`` raised to the schema version this code writes; :class:`StoreError` if it cannot be."""
+    cls = EVENT_TYPES.get(type_name)
+    if cls is None:
+        raise StoreError(f"Table {table}: a stored event has the type {str(type_name)[:40]!r}, which this "
+                         f"version of Dichotomy does not know (was it written by a newer release?).",
+                         code="unknown_event_type")
+    if not isinstance(payload, dict):
+        raise StoreError(f"Table {table}: a stored {type_name} event is not a JSON object.", code="corrupt_event")
+    version = payload.get(SCHEMA_KEY, 1)
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= cls.version:
+        raise StoreError(f"Table {table}: a stored {type_name} event has schema version {str(version)[:20]}; "
+                         f"this version of Dichotomy reads versions 1 to {cls.version} (update Dichotomy).",
+                         code="unknown_event_version")
+    while version < cls.version:
+        step = UPCASTERS.get((type_name, version))
+        if step is None:
+            raise StoreError(f"Table {table}: no upgrade from {type_name} version {version}.",
+                             code="unknown_event_version")
+        payload = step(payload)
+        version += 1
+    return payload
+
+
+def event_from_dict(type_name: str, payload: dict[str, Any], table: str = "?") -> Event:
+    """Rebuild an event from its store record: upcast to the current schema, lists become tuples,
+    unknown keys are ignored. :class:`StoreError` (naming ``table``) for what cannot be read."""
+    payload = upcast(type_name, payload, table)
     cls = EVENT_TYPES[type_name]
     names = _field_names(cls)
-    return cls(**{k: _freeze(v) for k, v in payload.items() if k in names})
+    try:
+        return cls(**{k: _freeze(v) for k, v in payload.items() if k in names})
+    except TypeError as err:  # a required field is missing
+        raise StoreError(f"Table {table}: a stored {type_name} event lacks a field it needs.",
+                         code="corrupt_event") from err

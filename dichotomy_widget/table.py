@@ -59,6 +59,13 @@ def _asyncio():
     return asyncio
 
 
+def _release() -> str:
+    """This package's version, written into a new table's first event."""
+    from . import __version__
+
+    return __version__
+
+
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -120,7 +127,8 @@ class Table:
         the_store.create_table(table_code, meta)
         created = TableCreated(seed=int(seed), lang=the_deck.lang, rounds=rounds, deck_name=the_deck.name,
                                cards=tuple(c.to_json() for c in the_deck.cards),
-                               time_limit=float(time_limit) if time_limit else None)
+                               time_limit=float(time_limit) if time_limit else None,
+                               created_with=_release())
         the_store.append(table_code, 0, [(created.type, created.payload())])
         table = cls(table_code, the_store)
         table.host_token = host_token
@@ -233,7 +241,7 @@ class Table:
         records = self.store.load(self.code, after_seq=self.seq)
         if not records:
             return False
-        self._fold([event_from_dict(r.type, r.payload) for r in records], records[-1].seq)
+        self._fold([event_from_dict(r.type, r.payload, self.code) for r in records], records[-1].seq)
         if notify:
             self._notify()
         return True
@@ -251,7 +259,7 @@ class Table:
     def replayed(self) -> rules.GameState:
         """The state rebuilt from every stored event (for checks: equals :attr:`state`)."""
         records = self.store.load(self.code)
-        return rules.replay(event_from_dict(r.type, r.payload) for r in records)
+        return rules.replay(event_from_dict(r.type, r.payload, self.code) for r in records)
 
     # --- widgets (imported lazily: the engine does not need anywidget) -----------------------
     def seat_id(self, who: "int | str | SeatTicket") -> int:
