@@ -38,7 +38,7 @@
  *   clues: string[]|null, recap: Recap|null, history: HistoryRow[],
  *   final: {score: number, rounds: number, band: string, ended_by_host: boolean}|null,
  *   next: NextRound|null, limits: Limits,
- *   deadline: number|null, version: number, table?: string}} View
+ *   deadline: number|null, version: number, stage: string, table?: string}} View
  * @typedef {{seat: number, name: string, task: string, phase: string, guesser: string, round: number,
  *   rounds: number, score: number, deck_left: number, version: number}} Curtain
  * @typedef {{get: (name: string) => any, send: (content: any) => void,
@@ -577,7 +577,10 @@ class App {
       this.settle(id, "No answer from the kernel yet. Is it still running? Try again.");
     }, REPLY_TIMEOUT_MS);
     this.pending.set(id, { button, slot: ui.slot || null, input, timer, type: String(action.type) });
-    this.model.send({ ...action, id });
+    // The step of the game this click was made on: the kernel refuses it (stale_action) if that step
+    // has ended meanwhile, instead of applying it to the next one (a double click, two tabs).
+    const stage = (this.model.get("view") || {}).stage;
+    this.model.send({ ...action, id, ...(typeof stage === "string" ? { stage } : {}) });
   }
 
   /** @param {any} msg */
