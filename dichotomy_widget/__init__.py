@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .decks import Card, Deck, Pair, detect_language, load_deck, packaged_decks, parse_deck
-from .errors import (DeckError, DeckWarning, DichotomyError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
+from .errors import (DependencyMissing, DeckError, DeckWarning, DichotomyError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
                      NotAllowed, NotYourTurn, RuleViolation, SeatNotFound, StaleAction, StoreError, TableFull,
                      TableNotFound, VersionConflict, WrongPhase)
 from .rules import GameState, rank_band
@@ -35,7 +35,7 @@ __all__ = [
     "SeatWidget", "TableWidget", "PassAndPlayWidget",
     "DichotomyError", "RuleViolation", "WrongPhase", "StaleAction", "NotYourTurn", "NotAllowed", "InvalidClue",
     "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "DeckWarning", "StoreError",
-    "VersionConflict", "TableNotFound", "SeatNotFound",
+    "VersionConflict", "TableNotFound", "SeatNotFound", "DependencyMissing",
     "__version__",
 ]
 

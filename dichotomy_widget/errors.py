@@ -26,6 +26,8 @@ __all__ = [
     "TableNotFound",
     "TableExists",
     "SeatNotFound",
+    "DependencyMissing",
+    "where",
 ]
 
 
@@ -160,3 +162,23 @@ class SeatNotFound(DichotomyError, LookupError):
     """No seat matches that token, index or name."""
 
     code = "seat_not_found"
+
+
+class DependencyMissing(DichotomyError, RuntimeError):
+    """A part of the installation is missing (a word list, a library): nothing is judged without it."""
+
+    code = "dependency_missing"
+
+
+def where(err: BaseException) -> str:
+    """``KeyError at table.py:201 (_execute)``: an exception's type and the line that raised it, for logs.
+
+    The exception's message is left out on purpose: it may quote a word a seat must not see.
+    """
+    tb = err.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return type(err).__name__
+    code = tb.tb_frame.f_code
+    return f"{type(err).__name__} at {code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno} ({code.co_name})"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from . import rules
 from .config import DEFAULT_DECK, DEFAULT_ROUNDS, MAX_TIME_LIMIT, MIN_TIME_LIMIT
 from .decks import Deck, load_deck
 from .errors import (DeckError, DichotomyError, SeatNotFound, StaleAction, StoreError, TableNotFound,
-                     VersionConflict)
+                     VersionConflict, where)
 from .events import Event, TableCreated, event_from_dict
 from .stores import TableStore, open_store
 from .views import seat_view, stage
@@ -28,6 +29,8 @@ if TYPE_CHECKING:  # asyncio is imported only when a table is watched
     import asyncio
 
 __all__ = ["Table", "SeatTicket", "new_table_code", "normalize_code"]
+
+logger = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no O/0, I/1
 CODE_LENGTH = 6
@@ -198,7 +201,8 @@ class Table:
             return False
         try:
             self.act(None, {"type": "expire"}, now=now)
-        except DichotomyError:
+        except DichotomyError as err:  # another kernel recorded it first: nothing to do
+            logger.debug("table %s: time-limit expiry not recorded (%s)", self.code, err.code)
             return False
         return True
 
@@ -312,8 +316,8 @@ class Table:
         for listener in list(self._listeners):
             try:
                 listener(self)
-            except Exception:  # a broken widget must not break the table  # noqa: BLE001
-                pass
+            except Exception as err:  # noqa: BLE001 - a broken widget must not break the table
+                logger.error("table %s: a listener failed (%s)", self.code, where(err))
 
     async def watch(self, timeout: float = 5.0) -> None:
         """Follow the store forever: refresh and notify when another kernel appends."""
@@ -325,7 +329,9 @@ class Table:
                 self.refresh()
                 if self.state.time_limit:
                     self.tick()
-            except Exception:  # noqa: BLE001 - a transient store error must not end the feed for good
+            except Exception as err:  # noqa: BLE001 - a transient store error must not end the feed for good
+                detail = f"{err.code}: {err.message}" if isinstance(err, DichotomyError) else where(err)
+                logger.warning("table %s: following the store failed, retrying in 1 s (%s)", self.code, detail)
                 await _asyncio().sleep(1.0)
 
     def start_watching(self) -> "asyncio.Task | None":

@@ -20,13 +20,14 @@ are shown once to everybody and one **Continue** confirms the recap for every se
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any
 
 import anywidget
 import traitlets
 
-from ..errors import DichotomyError, SeatNotFound
+from ..errors import DichotomyError, SeatNotFound, where
 
 __all__ = ["SeatWidget", "TableWidget", "PassAndPlayWidget", "JS_DIR"]
 
@@ -39,6 +40,7 @@ def _js_dir() -> Path:
 
 
 JS_DIR = _js_dir()
+logger = logging.getLogger(__name__)
 
 SEAT_ACTIONS = ("pick", "clue", "guess", "pass", "continue", "expire")
 HOST_ACTIONS = ("start", "reorder", "remove", "timeout", "confirm_absent", "random_pick", "end")
@@ -69,8 +71,8 @@ def _start_watching(table: Any) -> None:
         return
     try:
         table.start_watching()
-    except Exception:  # noqa: BLE001 - a store without a change feed still plays in one kernel
-        pass
+    except Exception as err:  # noqa: BLE001 - a store without a change feed still plays in one kernel
+        logger.warning("table %s: cannot follow other kernels (%s)", getattr(table, "code", "?"), where(err))
 
 
 class _DichotomyWidget(anywidget.AnyWidget):
@@ -153,7 +155,8 @@ class _DichotomyWidget(anywidget.AnyWidget):
             self._handle(content)
         except DichotomyError as err:
             self._reply({"refused": mid, **err.to_dict()})
-        except Exception:  # noqa: BLE001 - never leak internals (or hidden words) to the browser
+        except Exception as err:  # noqa: BLE001 - never leak internals (or hidden words) to the browser
+            logger.error("table %s: a %s intent failed (%s)", self._table.code, content["type"][:30], where(err))
             self._reply({"refused": mid, "code": "internal_error", "message": INTERNAL_ERROR})
         else:
             self._reply({"ack": mid})

@@ -53,7 +53,9 @@ back to ``same`` and ``accents`` only: exact match after normalisation, plus acc
 match; no inflection is guessed.  Nothing is downloaded: the lexicon files ship in the package
 and are opened read-only (shared by all kernels through the page cache); ``snowballstemmer`` is
 imported lazily, only for words missing from the lexicon.  Odd input (empty, very long, emoji,
-markup, non-strings) never raises: it is simply not a variant.
+markup, non-strings) never raises: it is simply not a variant. A missing word list or stemmer
+raises ``DependencyMissing`` (never a silent "no match"); any other failure is logged (the log line
+names no word) and judged as no match.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..errors import DependencyMissing, where
 from .confusables import fold
 
 if TYPE_CHECKING:
@@ -203,14 +206,23 @@ class _Lexicon:
 
 @lru_cache(maxsize=8)
 def _lexicon(lang: str) -> _Lexicon | None:
+    """The lexicon of a supported language (None for others); DependencyMissing if its file is gone."""
+    if lang not in SUPPORTED_LANGUAGES:
+        return None
     path = _DATA / f"{lang}.sqlite"
-    return _Lexicon(path) if lang in SUPPORTED_LANGUAGES and path.is_file() else None
+    if not path.is_file():
+        raise DependencyMissing(f"The {lang} word list ({path.name}) is missing from this installation, so "
+                                f"clues cannot be compared. Reinstall dichotomy_widget.")
+    return _Lexicon(path)
 
 
 @lru_cache(maxsize=8)
 def _stemmer(lang: str):
-    import snowballstemmer  # lazy and light (nltk takes seconds to import)
-
+    try:
+        import snowballstemmer  # lazy and light (nltk takes seconds to import)
+    except ImportError as err:
+        raise DependencyMissing("The snowballstemmer package is missing, so clues cannot be compared. "
+                                "Install it (pip install snowballstemmer).") from err
     return snowballstemmer.stemmer(_SNOWBALL_NAMES[lang])
 
 
@@ -485,7 +497,10 @@ def _reason(a: str, b: str, lang: str, strict: bool) -> str | None:
 def _safe_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
     try:
         return _reason(a, b, lang, strict)
-    except Exception:  # never let an odd input or a broken data file crash a game
+    except DependencyMissing:  # a broken installation is said, never judged as "no match"
+        raise
+    except Exception as err:  # noqa: BLE001 - an odd input must not crash a game: logged, judged no match
+        logger.error("word matching failed for a %s pair (%s); judged as no match", lang[:20], where(err))
         return None
 
 
@@ -518,8 +533,8 @@ def is_known(word: str, lang: str) -> bool:
         return False
     try:
         return bool(lex.lemmas(form))
-    except Exception:  # a broken data file must not break a deck load; the caller asks for a language
-        logger.exception("lexicon lookup failed for a %s word", lang)
+    except Exception as err:  # noqa: BLE001 - a broken data file must not break a deck load
+        logger.error("lexicon lookup failed for a %s word (%s)", str(lang)[:20], where(err))
         return False
 
 
