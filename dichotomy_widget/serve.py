@@ -68,6 +68,10 @@ def _norm_base_url(base_url: str) -> str:
     return base if base == "/" else base + "/"
 
 
+VOILA_TEMPLATE = "dichotomy"
+TEMPLATE_ROOT = Path(__file__).resolve().parent / "ui"  # holds voila/templates/dichotomy/
+
+
 def host_url(ip: str, port: int, base_url: str = "/", public_url: str | None = None) -> str:
     """The address of the host page (to open on the teacher's computer)."""
     if public_url:
@@ -98,6 +102,7 @@ def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
         f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
         f"--MappingKernelManager.cull_interval={cull_interval}",
         "--MappingKernelManager.cull_connected=False",
+        f"--template={VOILA_TEMPLATE}",
         *extra,
     ]
 
@@ -212,6 +217,8 @@ def serve(args: argparse.Namespace) -> int:
     pages = _pages_dir()
     env = dict(os.environ)
     env[STORE_ENV] = store
+    # voila finds the "dichotomy" template (its lab template without CDN links) on JUPYTER_PATH
+    env["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(TEMPLATE_ROOT), env.get("JUPYTER_PATH", "")) if p)
     package_parent = Path(__file__).resolve().parent.parent
     if (package_parent / "pyproject.toml").exists():  # a source checkout: the kernels import this copy
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package_parent), env.get("PYTHONPATH", "")) if p)

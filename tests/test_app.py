@@ -160,9 +160,10 @@ def test_join_claims_a_seat_and_puts_the_token_in_the_url(hosted, store):
 
 def test_enter_in_the_name_box_joins(hosted, store):
     page = seat_page(f"table={hosted.table.code}", store=store)
-    page.name_input.value = "Ada"
-    page.name_input._handle_string_msg(None, {"event": "submit"}, [])  # what the browser sends on Enter
-    assert page.state == "seat" and seats(store, hosted.table.code) == ["Ada"]
+    page.name_input.value = "Dari"  # the last letters' value update has not arrived yet...
+    page.name_input._handle_custom_msg({"submit": "Dariusz"}, [])  # ...but Enter sends the box's text
+    assert page.state == "seat" and seats(store, hosted.table.code) == ["Dariusz"]
+    assert page.name_input.maxlength == 24
 
 
 def test_a_reload_resumes_the_same_seat(hosted, store):

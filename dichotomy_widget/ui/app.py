@@ -48,6 +48,7 @@ from ..config import (DEFAULT_DECK, DEFAULT_ROUNDS, MAX_NAME_LENGTH, MAX_SEATS, 
                       QUERY_ENV, REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV)
 from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
+from .name_box import NameBox
 
 __all__ = ["host_page", "seat_page", "HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
@@ -252,15 +253,14 @@ class SeatPage(W.VBox):
         self.state = "form"
         self.message = ""
         self.code_input: W.Text | None = None
-        self.name_input = W.Text(placeholder="Your name", description="Name",
-                                 layout=W.Layout(width="22em"))
+        self.name_input = NameBox(placeholder="Your name", label="Name", maxlength=MAX_NAME_LENGTH)
         self.name_input.add_class("dichotomy-name")
         self.join_button = W.Button(description="Join the table", button_style="primary")
         self.join_button.add_class("dichotomy-join")
         self.feedback = W.Label("", style={"text_color": "#a40000", "font_weight": "bold"})
         self.feedback.add_class("dichotomy-feedback")
         self.join_button.on_click(lambda _b: self.join(self.name_input.value))
-        _on_enter(self.name_input, lambda _t: self.join(self.name_input.value))
+        self.name_input.on_submit(self.join)  # the exact text in the box when Enter was pressed
         self._route(parse_query(query))
 
     # -- routing --------------------------------------------------------------------------------

@@ -308,3 +308,51 @@ def test_a_seat_page_cannot_run_code_in_its_kernel(context, serve):
     assert "PWNED" not in page.inner_text("body")
     host.close()
     page.close()
+
+
+NAMES = ["Dariusz", "Bartholomew", "Anastasia", "Maximilian", "Kristofer", "Guadalupe"]
+
+
+def test_fast_typed_names_keep_every_letter_and_no_page_asks_another_host(context, serve):
+    """Names typed at 25 ms a key and sent with Enter arrive whole (12 tries); the box stops at the name
+    limit; the host and seat pages request nothing from any host but the server."""
+    from urllib.parse import urlsplit as split
+
+    from dichotomy_widget import SqliteStore, Table
+
+    outside: list[str] = []
+
+    def guard(route):
+        host = split(route.request.url).hostname or ""
+        if route.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost", "::1"):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", guard)
+    create_table(context, serve, rounds=1)  # the host page, rendered under the guard
+    store = SqliteStore(serve.store)
+    table = Table.create(deck="en", rounds=1, store=store)
+    for name in NAMES:
+        table.join(name)
+    page = context.new_page()
+    page.goto(f"{serve.base}/voila/render/seat.ipynb?table={table.code}")
+    box = page.locator(".dichotomy-name input")
+    box.wait_for(timeout=RENDER_TIMEOUT)
+    ready(page)
+    feedback = page.locator(".dichotomy-feedback")
+    for name in NAMES + [n.upper() for n in NAMES]:  # every one is taken: the refusal quotes what arrived
+        box.fill("")
+        box.press_sequentially(name, delay=25)
+        box.press("Enter")
+        expect(feedback).to_contain_text(f"already called {name}.", timeout=20_000)
+    box.fill("")
+    box.press_sequentially("x" * 30, delay=5)
+    assert box.input_value() == "x" * 24  # limited as you type
+    box.fill("")
+    box.press_sequentially("Wojciechowska", delay=25)
+    box.press("Enter")
+    page.locator(".dw-root[data-you='Wojciechowska']").wait_for(timeout=RENDER_TIMEOUT)
+    assert [s.name for s in Table.open(table.code, store).state.seats] == NAMES + ["Wojciechowska"]
+    assert outside == []
