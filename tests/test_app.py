@@ -185,6 +185,21 @@ def test_a_forged_token_is_refused_and_creates_nothing(hosted, store):
     assert seats(store, code) == ["Ada"]
 
 
+def test_a_mistyped_seat_link_mid_game_says_what_the_student_can_do(hosted, store):
+    code = hosted.table.code
+    ada = join(store, code, "Ada")
+    for name in ("Ben", "Cy"):
+        join(store, code, name)
+    hosted.table.start()
+    cut = qs(ada)["seat"][:-3]  # the end of the link was lost when copying
+    page = seat_page(f"table={code}&seat={cut}", store=store)
+    assert page.state == "refused" and page.widget is None
+    assert "join link" not in page.message  # the join link is refused once the game has started
+    assert "your own seat link" in page.message and "history" in page.message
+    again = seat_page(ada.url.query, store=store)  # the whole link still works
+    assert again.state == "seat" and again.seat == ada.seat
+
+
 def test_another_tables_token_is_refused(store, hosted):
     other = host_page("", store=store, env={})
     other.create(deck="en", rounds=2)

@@ -279,7 +279,15 @@ class SeatPage(W.VBox):
             try:
                 seat = self.table.seat_for_token(token)
             except SeatNotFound as exc:
-                self._refuse("This seat link is not valid", exc.message)
+                if self.table.state.phase == "lobby":
+                    self._refuse("This seat link is not valid", exc.message)
+                else:  # the join link is refused once the game has started: say what still works
+                    self._refuse("This seat link is not valid",
+                                 "This link matches no seat at this table; it may have been cut short when "
+                                 "copied. If you have a seat, open your own seat link again: it is in your "
+                                 "browser's history (the page address while you played). The game has "
+                                 "started, so new players cannot join; the host can time out your turns "
+                                 "until you are back.")
                 return
             self._show_seat(seat, token)
             return
