@@ -486,7 +486,7 @@ function progressList(view) {
 
 /**
  * The host's buttons, one per host action the view lists (in the view's order): label and, for
- * "end", a second press to confirm. Actions without a button here (reorder, remove) are kernel-side.
+ * "end", a second press to confirm. The lobby's "reorder" and "remove" are per seat: see seatControls.
  * @type {Record<string, (view: View) => {label: string, confirm?: string}>}
  */
 const HOST_BUTTONS = {
@@ -503,6 +503,36 @@ const HOST_BUTTONS = {
   }),
   end: () => ({ label: "End the game", confirm: END_CONFIRM }),
 };
+
+/**
+ * The host's lobby list of seats in clockwise order, each with Up / Down (reorder) and Remove (a
+ * second press confirms), as far as the view's actions allow.
+ * @param {View} view
+ * @param {Act} act
+ * @param {HTMLElement} slot
+ */
+function seatControls(view, act, slot) {
+  const reorder = view.actions.includes("reorder");
+  const remove = view.actions.includes("remove");
+  if (view.phase !== "lobby" || (!reorder && !remove) || !view.players.length) return [];
+  const order = view.players.map((p) => p.seat);
+  /** @param {number} i @param {number} j */
+  const swapped = (i, j) => { const o = order.slice(); [o[i], o[j]] = [o[j], o[i]]; return o; };
+  /** @param {string} label @param {string} aria @param {Record<string, any>} action @param {string} tag @param {string} [confirm] */
+  const button = (label, aria, action, tag, confirm) => {
+    const b = actionButton(act, { label, action, slot, confirm, dataAction: tag, cls: "dw-button dw-host-button dw-small" });
+    b.setAttribute("aria-label", aria);
+    return b;
+  };
+  const rows = view.players.map((p, i) => h("li", { class: "dw-seat-row", "data-seat-name": p.name },
+    h("span", { class: "dw-seat-name", text: `${i + 1}. ${p.name}` }),
+    reorder && i > 0 ? button("Up", `Move ${p.name} up`, { type: "reorder", order: swapped(i, i - 1) }, "move-up") : null,
+    reorder && i < order.length - 1
+      ? button("Down", `Move ${p.name} down`, { type: "reorder", order: swapped(i, i + 1) }, "move-down") : null,
+    remove ? button("Remove", `Remove ${p.name}`, { type: "remove", seat: p.seat }, "remove",
+      `Really remove ${p.name}? Press again`) : null));
+  return [h("ul", { class: "dw-seat-controls", "aria-label": "Seats in clockwise order" }, ...rows)];
+}
 
 // --- the app: kernel messages and the frame around a screen ---------------------------------------
 
@@ -748,7 +778,8 @@ class App {
       const { label, confirm } = HOST_BUTTONS[type](view);
       return actionButton(this.send, { label, confirm, action: { type }, slot, cls: "dw-button dw-host-button" });
     });
-    this.hostBar.replaceChildren(h("span", { class: "dw-host-label", text: "Host" }), ...buttons, slot);
+    this.hostBar.replaceChildren(h("span", { class: "dw-host-label", text: "Host" }), ...buttons,
+      ...seatControls(view, this.send, slot), slot);
   }
 
   /**

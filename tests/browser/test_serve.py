@@ -356,3 +356,26 @@ def test_fast_typed_names_keep_every_letter_and_no_page_asks_another_host(contex
     page.locator(".dw-root[data-you='Wojciechowska']").wait_for(timeout=RENDER_TIMEOUT)
     assert [s.name for s in Table.open(table.code, store).state.seats] == NAMES + ["Wojciechowska"]
     assert outside == []
+
+
+def test_host_reorders_and_removes_seats_in_the_lobby(context, serve):
+    from dichotomy_widget import SqliteStore, Table
+
+    host, code, _link = create_table(context, serve, rounds=1)
+    store = SqliteStore(serve.store)
+    table = Table.open(code, store)
+    for name in ("Ana", "Ben", "Cy"):
+        table.join(name)
+    rows = host.locator(".dw-seat-controls .dw-seat-row")
+    expect(rows).to_have_count(3, timeout=30_000)
+    host.get_by_role("button", name="Move Ana down").click()
+    expect(rows.first).to_have_attribute("data-seat-name", "Ben")
+    table.refresh()
+    assert [table.state.name(s) for s in table.state.order] == ["Ben", "Ana", "Cy"]
+    remove = host.get_by_role("button", name="Remove Cy")
+    remove.click()
+    expect(remove).to_have_text(re.compile("Really remove Cy"))  # a second press confirms
+    remove.click()
+    expect(rows).to_have_count(2)
+    table.refresh()
+    assert [s.name for s in table.state.seats] == ["Ana", "Ben"]
