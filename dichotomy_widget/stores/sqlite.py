@@ -119,7 +119,7 @@ class SqliteStore(ClosingStore):
                 str(self.path), timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
             )
         except sqlite3.Error as exc:
-            raise StoreError(f"Cannot open the table store {self.path}: {exc}") from None
+            raise self._error("open", exc) from None
         try:
             self._prepare(conn)
         except BaseException:
@@ -179,14 +179,36 @@ class SqliteStore(ClosingStore):
         """Turn an sqlite3 error into a StoreError that names the file."""
         text = str(exc)
         if isinstance(exc, sqlite3.DatabaseError) and "not a database" in text.lower():
-            return StoreError(f"{self.path} is not a dichotomy table store (not an SQLite database).")
+            return StoreError(f"{self.path} is not a dichotomy table store (not an SQLite database).",
+                              code="store_corrupt")
         if isinstance(exc, sqlite3.DatabaseError) and "malformed" in text.lower():
-            return StoreError(f"The table store {self.path} is corrupt ({text}).")
+            return StoreError(f"The table store {self.path} is corrupt ({text}).", code="store_corrupt")
+        if "disk is full" in text.lower() or ("i/o error" in text.lower() and self._disk_full()):
+            return StoreError(f"The disk holding the table store {self.path} is full, so nothing was saved. "
+                              "Free some space on it, then try again.", code="store_full")
+        if "readonly" in text.lower() or "read-only" in text.lower() or self._read_only():
+            return StoreError(f"The table store {self.path} cannot be written (it is read-only), so nothing "
+                              "was saved. Make it writable again, then try again.", code="store_read_only")
         if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
             return StoreError(
                 f"The table store {self.path} stayed busy for over {self.busy_timeout:g} s ({text})."
             )
         return StoreError(f"Cannot {action} in the table store {self.path}: {text}")
+
+    def _disk_full(self) -> bool:
+        """True when the store's file system has (almost) no space left."""
+        try:
+            st = os.statvfs(self.path.parent)
+        except (OSError, AttributeError):  # AttributeError: no statvfs (Windows)
+            return False
+        return st.f_bavail * st.f_frsize < 64 * 1024
+
+    def _read_only(self) -> bool:
+        """True when the store file exists but cannot be written (a read-only file or file system)."""
+        try:
+            return self.path.exists() and not os.access(self.path, os.W_OK)
+        except OSError:
+            return False
 
     @contextmanager
     def _connection(self, action: str) -> Iterator[sqlite3.Connection]:

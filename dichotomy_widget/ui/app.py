@@ -43,7 +43,7 @@ import ipywidgets as W
 import traitlets
 
 from ..decks import load_deck, packaged_decks
-from ..errors import DichotomyError, SeatNotFound
+from ..errors import DichotomyError, SeatNotFound, StoreError
 from ..config import (DEFAULT_DECK, DEFAULT_ROUNDS, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
                       QUERY_ENV, REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV)
 from ..stores import TableStore, default_store_path, open_store
@@ -84,6 +84,24 @@ def page_store(store: "TableStore | str | os.PathLike[str] | None" = None) -> Ta
     if where not in _STORES:
         _STORES[where] = open_store(where)
     return _STORES[where]
+
+
+STORE_TROUBLE = "The game store cannot be used"
+
+
+def _open_title(exc: BaseException) -> str:
+    """The page title for a table that cannot be opened: a missing table or a store in trouble."""
+    return STORE_TROUBLE if isinstance(exc, StoreError) else "No such table"
+
+
+def _open_page_store(store: "TableStore | str | os.PathLike[str] | None",
+                     refuse: Callable[[str, str], None]) -> TableStore | None:
+    """:func:`page_store`, or None after showing the store's clear message (never a traceback)."""
+    try:
+        return page_store(store)
+    except StoreError as exc:
+        refuse(STORE_TROUBLE, exc.message + " Tell the host.")
+        return None
 
 
 def join_link(code: str, env: Mapping[str, str] | None = None) -> str:
@@ -244,7 +262,6 @@ class SeatPage(W.VBox):
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None) -> None:
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("dichotomy-seat-page")
-        self.store = page_store(store)
         self.url = UrlQuery()
         self.table: Table | None = None
         self.seat: int | None = None
@@ -261,7 +278,9 @@ class SeatPage(W.VBox):
         self.feedback.add_class("dichotomy-feedback")
         self.join_button.on_click(lambda _b: self.join(self.name_input.value))
         self.name_input.on_submit(self.join)  # the exact text in the box when Enter was pressed
-        self._route(parse_query(query))
+        self.store = _open_page_store(store, self._refuse)
+        if self.store is not None:
+            self._route(parse_query(query))
 
     # -- routing --------------------------------------------------------------------------------
     def _route(self, params: dict[str, str]) -> None:
@@ -272,7 +291,7 @@ class SeatPage(W.VBox):
         try:
             self.table = Table.open(code, self.store)
         except DichotomyError as exc:
-            self._refuse("No such table", _error_text(exc))
+            self._refuse(_open_title(exc), _error_text(exc))
             return
         token = params.get("seat")
         if token is not None:
@@ -414,7 +433,6 @@ class HostPage(W.VBox):
                  env: Mapping[str, str] | None = None) -> None:
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("dichotomy-host-page")
-        self.store = page_store(store)
         self.env = dict(os.environ if env is None else env)
         self.url = UrlQuery()
         self.table: Table | None = None
@@ -423,7 +441,9 @@ class HostPage(W.VBox):
         self.state = "create"
         self.message = ""
         self.link = ""
-        self._route(parse_query(query))
+        self.store = _open_page_store(store, self._refuse)
+        if self.store is not None:
+            self._route(parse_query(query))
 
     def _route(self, params: dict[str, str]) -> None:
         code, token = params.get("table"), params.get("host")
@@ -433,7 +453,7 @@ class HostPage(W.VBox):
         try:
             table = Table.open(code or "", self.store)
         except DichotomyError as exc:
-            self._refuse("No such table", _error_text(exc))
+            self._refuse(_open_title(exc), _error_text(exc))
             return
         if not table.is_host(token):
             self._refuse("This host link is not valid",
