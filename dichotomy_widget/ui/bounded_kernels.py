@@ -129,6 +129,10 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             self._shutdown_soon(kernel_id)
         ticket = admission.ticket
         _TICKET.set(ticket)
+        # Voila's page shuts its kernel down on unload with a beacon that must carry the _xsrf cookie;
+        # voila's page alone never sets that cookie, so without this every closed tab's kernel would
+        # live until the idle cull (10 min). Reading the token sets the cookie on this response.
+        _ = handler.xsrf_token
         finish = handler.on_finish
 
         def on_finish() -> None:

@@ -197,3 +197,25 @@ def test_one_device_flooding_cannot_take_the_class_down(browser, bounded):
         host_ctx.close()
         seat_ctx.close()
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def test_reloading_a_page_shuts_its_previous_kernel_down(browser, bounded):
+    """Voila's page shuts its kernel down on unload with a beacon that needs the _xsrf cookie, which the
+    bounded manager sets: reloads (here a join page, which has no seat token to replace by) leave no
+    kernels behind."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        before = tree_usage(bounded.proc.pid)[0]
+        page.goto(f"{bounded.base}/voila/render/seat.ipynb")
+        for reload in range(4):
+            if reload:
+                page.reload()
+            page.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=RENDER)
+        assert any(c["name"] == "_xsrf" for c in context.cookies())
+        deadline = time.monotonic() + 30
+        while tree_usage(bounded.proc.pid)[0] > before + 1 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert tree_usage(bounded.proc.pid)[0] <= before + 1  # without the beacon: before + 4
+    finally:
+        context.close()
