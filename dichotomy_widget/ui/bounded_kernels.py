@@ -99,8 +99,9 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         if config is None:
             log.warning("page bounds are off: %s is not running inside the voila application", type(self).__name__)
         else:
-            previous = config.prelaunch_hook
-            self._previous_hook = previous
+            if config.preheat_kernel:
+                log.warning("voila's preheat_kernel pool skips the prelaunch hook: pooled pages are not bounded")
+            self._previous_hook = config.prelaunch_hook
             config.prelaunch_hook = self.admit
         log.info("page bounds: %s pages per device, %s kernels (%s kept for host pages), connect timeout %s s",
                  self.limits.per_device or "no bound on", cap or "no bound on", self.limits.host_reserve,
