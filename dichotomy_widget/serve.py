@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from .config import HOST_PAGE, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV
+
 __all__ = ["main", "voila_command", "host_url", "lan_address", "build_parser"]
 
 DEFAULT_PORT = 8866
@@ -77,7 +79,7 @@ def host_url(ip: str, port: int, base_url: str = "/", public_url: str | None = N
         if ":" in host and not host.startswith("["):
             host = f"[{host}]"
         root = f"http://{host}:{port}{_norm_base_url(base_url)}"
-    return root + "voila/render/host.ipynb"
+    return root + "voila/render/" + HOST_PAGE
 
 
 def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
@@ -128,11 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_bound_options(serve: argparse.ArgumentParser) -> None:
     """The page bounds (docs/classroom.md, dichotomy_widget/ui/bounds.py); 0 turns one off."""
-    from .ui.bounds import DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PER_DEVICE, KERNEL_MB
+    from .config import DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PAGES_PER_DEVICE, KERNEL_MB
 
     group = serve.add_argument_group("page bounds (every open page is a kernel of ~%d MB; 0 turns a bound off)" % KERNEL_MB)
-    group.add_argument("--max-pages-per-device", type=int, default=DEFAULT_PER_DEVICE, metavar="N",
-                       help=f"live pages one device (client address) may hold (default {DEFAULT_PER_DEVICE})")
+    group.add_argument("--max-pages-per-device", type=int, default=DEFAULT_PAGES_PER_DEVICE, metavar="N",
+                       help=f"live pages one device (client address) may hold (default {DEFAULT_PAGES_PER_DEVICE})")
     group.add_argument("--max-kernels", type=int, default=None, metavar="N",
                        help="page kernels in all (default: from the memory available at start-up)")
     group.add_argument("--host-reserve", type=int, default=DEFAULT_HOST_RESERVE, metavar="N",
@@ -244,13 +246,13 @@ def serve(args: argparse.Namespace) -> int:
     store = _resolve_store(args.store)
     pages = _pages_dir()
     env = dict(os.environ)
-    env["DICHOTOMY_STORE"] = store
+    env[STORE_ENV] = store
     package_parent = Path(__file__).resolve().parent.parent
     if (package_parent / "pyproject.toml").exists():  # a source checkout: the kernels import this copy
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package_parent), env.get("PYTHONPATH", "")) if p)
     url = host_url(args.ip, args.port, args.base_url, args.public_url)
     if args.public_url:
-        env["DICHOTOMY_SEAT_URL"] = args.public_url.rstrip("/") + "/voila/render/seat.ipynb"
+        env[SEAT_URL_ENV] = args.public_url.rstrip("/") + "/voila/render/" + SEAT_PAGE
     bounds, bounds_line = _bound_args(args)
     cmd = voila_command(pages, args.port, args.ip, args.base_url,
                         cull_idle_timeout=args.cull_idle_timeout, extra=[*bounds, *args.voila_arg])
@@ -302,7 +304,7 @@ def _wait_listening(ip: str, port: int, proc: subprocess.Popen, stopping: dict, 
 def copy_pages(dest: str) -> int:
     target = Path(dest).expanduser()
     target.mkdir(parents=True, exist_ok=True)
-    for name in ("host.ipynb", "seat.ipynb"):
+    for name in (HOST_PAGE, SEAT_PAGE):
         shutil.copyfile(_pages_dir() / name, target / name)
     print(f"Copied host.ipynb and seat.ipynb to {target}")
     return 0

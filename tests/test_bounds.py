@@ -10,7 +10,8 @@ import html.parser
 import pytest
 
 from dichotomy_widget.errors import DichotomyError, PageRefused
-from dichotomy_widget.ui.bounds import (KERNEL_MB, Limits, PageLedger, PageRequest, client_address,
+from dichotomy_widget.config import KERNEL_MB
+from dichotomy_widget.ui.bounds import (Limits, PageLedger, PageRequest, client_address,
                                         default_max_kernels, page_key, refusal_page, trusted_networks)
 
 
@@ -32,7 +33,7 @@ def ledger(**limits) -> tuple[PageLedger, Clock]:
 _kernels = iter(range(1, 10**6))
 
 
-def load(book: PageLedger, address: str, page: str = "seat", key: str | None = None, exempt: bool = False,
+def load(book: PageLedger, address: str, page: str = "seat.ipynb", key: str | None = None, exempt: bool = False,
          connect: bool = True):
     """Admit a page, start its 'kernel', send it, and (optionally) open its websocket."""
     admission = book.admit(PageRequest(address, page, key, exempt))
@@ -52,7 +53,7 @@ def test_a_device_holds_at_most_its_share_and_the_next_page_is_refused_without_a
     for _ in range(3):
         load(book, "10.0.0.7")
     with pytest.raises(PageRefused) as refused:
-        book.admit(PageRequest("10.0.0.7", "seat"))
+        book.admit(PageRequest("10.0.0.7", "seat.ipynb"))
     assert refused.value.code == "too_many_pages" and refused.value.status == 429
     assert isinstance(refused.value, DichotomyError)
     assert "close one" in refused.value.message
@@ -63,7 +64,7 @@ def test_a_device_holds_at_most_its_share_and_the_next_page_is_refused_without_a
 
 def test_reloading_the_same_seat_link_replaces_its_kernel_even_at_the_device_bound():
     book, _ = ledger(per_device=2)
-    key = page_key("seat", {"table": ["K7QX2M"], "seat": ["tok-123"]})
+    key = page_key("seat.ipynb", {"table": ["K7QX2M"], "seat": ["tok-123"]})
     first, _ = load(book, "10.0.0.7", key=key)
     load(book, "10.0.0.7")
     for _ in range(5):  # a reload loop on one's own seat link never locks the student out
@@ -75,7 +76,7 @@ def test_reloading_the_same_seat_link_replaces_its_kernel_even_at_the_device_bou
 
 def test_the_same_link_from_another_device_adds_a_page_instead_of_killing_the_first():
     book, _ = ledger()
-    key = page_key("seat", {"table": ["K7QX2M"], "seat": ["tok-123"]})
+    key = page_key("seat.ipynb", {"table": ["K7QX2M"], "seat": ["tok-123"]})
     load(book, "10.0.0.7", key=key)
     _kernel, admission = load(book, "10.0.0.9", key=key)
     assert admission.shutdown == () and book.live() == 2
@@ -89,17 +90,17 @@ def test_a_device_s_closed_pages_make_room_before_it_is_refused():
     _c, admission = load(book, "10.0.0.7")
     assert admission.shutdown == (a,)
     with pytest.raises(PageRefused):  # b is still open
-        book.admit(PageRequest("10.0.0.7", "seat"))
+        book.admit(PageRequest("10.0.0.7", "seat.ipynb"))
     assert book.by_kernel(b) is not None
 
 
 def test_pages_still_loading_do_not_make_room_and_the_teacher_s_computer_is_not_bound_per_device():
     book, _ = ledger(per_device=1)
-    book.admit(PageRequest("10.0.0.7", "seat"))  # admitted, kernel not started yet: it counts
+    book.admit(PageRequest("10.0.0.7", "seat.ipynb"))  # admitted, kernel not started yet: it counts
     with pytest.raises(PageRefused):
-        book.admit(PageRequest("10.0.0.7", "seat"))
+        book.admit(PageRequest("10.0.0.7", "seat.ipynb"))
     for _ in range(4):
-        load(book, "127.0.0.1", "host", exempt=True)
+        load(book, "127.0.0.1", "host.ipynb", exempt=True)
     assert book.on_device("127.0.0.1") == 4
 
 
@@ -118,18 +119,18 @@ def test_the_cap_keeps_a_reserve_for_host_pages_and_then_refuses_everyone():
     for i in range(4):
         load(book, f"10.0.1.{i}")
     with pytest.raises(PageRefused) as refused:
-        book.admit(PageRequest("10.0.2.1", "seat"))
+        book.admit(PageRequest("10.0.2.1", "seat.ipynb"))
     assert refused.value.code == "server_full" and refused.value.status == 503
-    load(book, "127.0.0.1", "host", exempt=True)
-    load(book, "127.0.0.1", "host", exempt=True)
+    load(book, "127.0.0.1", "host.ipynb", exempt=True)
+    load(book, "127.0.0.1", "host.ipynb", exempt=True)
     with pytest.raises(PageRefused):
-        book.admit(PageRequest("127.0.0.1", "host", exempt=True))
+        book.admit(PageRequest("127.0.0.1", "host.ipynb", exempt=True))
     assert book.live() == 6
 
 
 def test_at_the_cap_a_seat_link_reload_still_works_because_it_replaces():
     book, _ = ledger(per_device=0, max_kernels=3, host_reserve=0)
-    key = page_key("seat", {"table": ["AB"], "seat": ["t"]})
+    key = page_key("seat.ipynb", {"table": ["AB"], "seat": ["t"]})
     load(book, "10.0.0.7", key=key)
     load(book, "10.0.0.8")
     load(book, "10.0.0.9")
@@ -144,13 +145,13 @@ def test_at_the_cap_pages_closed_for_a_while_make_room_but_open_ones_never_do():
     load(book, "10.0.0.3")
     book.disconnected(a)
     with pytest.raises(PageRefused):  # closed only just now: a phone may be reconnecting
-        book.admit(PageRequest("10.0.0.4", "seat"))
+        book.admit(PageRequest("10.0.0.4", "seat.ipynb"))
     clock.now += 46
     _d, admission = load(book, "10.0.0.4")
     assert admission.shutdown == (a,)
     clock.now += 1000
     with pytest.raises(PageRefused):
-        book.admit(PageRequest("10.0.0.5", "seat"))
+        book.admit(PageRequest("10.0.0.5", "seat.ipynb"))
 
 
 # -- pages that never connect ---------------------------------------------------------------------------
@@ -160,7 +161,7 @@ def test_a_page_that_never_connects_expires_after_the_timeout_and_a_connected_on
     book, clock = ledger(connect_timeout=45)
     silent, _ = load(book, "10.0.0.7", connect=False)
     open_, _ = load(book, "10.0.0.8")
-    admission = book.admit(PageRequest("10.0.0.9", "seat"))
+    admission = book.admit(PageRequest("10.0.0.9", "seat.ipynb"))
     assert book.attach(admission.ticket, "rendering")  # still rendering: the clock has not started
     clock.now += 44
     assert book.expired() == []
@@ -177,13 +178,13 @@ def test_a_page_that_never_connects_expires_after_the_timeout_and_a_connected_on
 
 def test_a_replaced_ticket_refuses_its_late_kernel_and_a_failed_render_frees_its_place():
     book, _ = ledger(per_device=1)
-    key = page_key("seat", {"table": ["AB"], "seat": ["t"]})
-    slow = book.admit(PageRequest("10.0.0.7", "seat", key)).ticket
-    fresh = book.admit(PageRequest("10.0.0.7", "seat", key)).ticket  # reloaded before the kernel started
+    key = page_key("seat.ipynb", {"table": ["AB"], "seat": ["t"]})
+    slow = book.admit(PageRequest("10.0.0.7", "seat.ipynb", key)).ticket
+    fresh = book.admit(PageRequest("10.0.0.7", "seat.ipynb", key)).ticket  # reloaded before the kernel started
     assert book.attach(slow, "late") is False
     assert book.attach(fresh, "k") and book.live() == 1
     book.forget("k")
-    broken = book.admit(PageRequest("10.0.0.7", "seat")).ticket
+    broken = book.admit(PageRequest("10.0.0.7", "seat.ipynb")).ticket
     book.page_sent(broken)  # the response ended without a kernel
     assert book.live() == 0
 
@@ -192,7 +193,7 @@ def test_retain_forgets_kernels_that_died():
     book, _ = ledger()
     a, _ = load(book, "10.0.0.7")
     b, _ = load(book, "10.0.0.7")
-    pending = book.admit(PageRequest("10.0.0.7", "seat")).ticket
+    pending = book.admit(PageRequest("10.0.0.7", "seat.ipynb")).ticket
     book.retain([b])
     assert book.by_kernel(a) is None and book.by_kernel(b) is not None
     assert pending in book.tickets()
@@ -216,13 +217,13 @@ def test_forwarded_headers_count_only_from_a_trusted_proxy():
 
 
 def test_a_page_key_identifies_a_token_link_without_keeping_the_token():
-    seat = page_key("seat", {"table": ["AB"], "seat": ["secret-token-xyz"]})
+    seat = page_key("seat.ipynb", {"table": ["AB"], "seat": ["secret-token-xyz"]})
     assert seat and "secret" not in seat
-    assert seat == page_key("seat", {"table": "AB", "seat": "secret-token-xyz"})
-    assert seat != page_key("seat", {"table": ["AB"], "seat": ["other"]})
-    assert seat != page_key("host", {"table": ["AB"], "seat": ["secret-token-xyz"]})
-    assert page_key("host", {"table": ["AB"], "host": [b"h"]}) is not None
-    assert page_key("seat", {"table": ["AB"]}) is None
+    assert seat == page_key("seat.ipynb", {"table": "AB", "seat": "secret-token-xyz"})
+    assert seat != page_key("seat.ipynb", {"table": ["AB"], "seat": ["other"]})
+    assert seat != page_key("host.ipynb", {"table": ["AB"], "seat": ["secret-token-xyz"]})
+    assert page_key("host.ipynb", {"table": ["AB"], "host": [b"h"]}) is not None
+    assert page_key("seat.ipynb", {"table": ["AB"]}) is None
 
 
 # -- the default cap and the refusal page ----------------------------------------------------------------

@@ -34,8 +34,9 @@ from tornado.ioloop import PeriodicCallback
 from traitlets import Float, Int, List, Unicode
 
 from ..errors import PageRefused
-from .bounds import (DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PER_DEVICE, Limits, PageLedger,
-                     PageRequest, Ticket, client_address, default_max_kernels, page_key, refusal_page)
+from ..config import DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PAGES_PER_DEVICE
+from .bounds import (Limits, PageLedger, PageRequest, Ticket, client_address, default_max_kernels, page_key,
+                     refusal_page)
 
 __all__ = ["BoundedKernelManager", "voila_args", "own_addresses"]
 
@@ -68,7 +69,7 @@ def own_addresses() -> set[str]:
 class BoundedKernelManager(AsyncMappingKernelManager):
     """Jupyter's kernel manager, with page kernels bounded per device and in total (0 = no bound)."""
 
-    max_pages_per_device = Int(DEFAULT_PER_DEVICE, config=True,
+    max_pages_per_device = Int(DEFAULT_PAGES_PER_DEVICE, config=True,
                                help="Live page kernels one client address may hold (0: no bound).")
     max_kernels = Int(-1, config=True,
                       help="Page kernels in all (0: no bound; -1: from the available memory).")
@@ -112,7 +113,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         """Admit this page request or answer it with the refusal page (raises ``tornado.web.Finish``)."""
         request = handler.request
         address = client_address(request.remote_ip or "", request.headers, self.trusted_proxies)
-        page = posixpath.splitext(posixpath.basename(request.path))[0] or "page"
+        page = posixpath.basename(request.path) or "page"
         page_request = PageRequest(address=address, page=page,
                                    key=page_key(page, request.query_arguments), exempt=address in self._exempt)
         try:
@@ -210,7 +211,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             self._shutdown_soon(kernel_id)
 
 
-def voila_args(*, per_device: int = DEFAULT_PER_DEVICE, max_kernels: int = -1,
+def voila_args(*, per_device: int = DEFAULT_PAGES_PER_DEVICE, max_kernels: int = -1,
                host_reserve: int = DEFAULT_HOST_RESERVE, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
                trusted_proxies: Sequence[str] = ()) -> list[str]:
     """The voila command-line options that turn the bounds on."""

@@ -1,6 +1,6 @@
 """How many page kernels ``dichotomy serve`` lets exist, and for whom: the admission policy.
 
-Every voila page load starts a Python kernel (~75 MB, see :data:`KERNEL_MB`). Without bounds one
+Every voila page load starts a Python kernel (~75 MB; :data:`dichotomy_widget.config.KERNEL_MB`). Without bounds one
 device that reloads in a loop, or a short script, starts kernels until the teacher's computer runs out
 of memory and every student's game dies. The :class:`PageLedger` decides, before a kernel starts:
 
@@ -35,32 +35,20 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
+from ..config import (DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PAGES_PER_DEVICE, FALLBACK_KERNELS,
+                      HOST_PAGE, KERNEL_MB, KERNEL_MEMORY_SHARE, MIN_DEFAULT_KERNELS)
 from ..errors import PageRefused
 
 __all__ = ["Limits", "PageRequest", "trusted_networks", "Ticket", "Admission", "PageLedger", "client_address", "page_key",
-           "available_memory", "default_max_kernels", "refusal_page", "KERNEL_MB", "DEFAULT_PER_DEVICE",
-           "DEFAULT_HOST_RESERVE", "DEFAULT_CONNECT_TIMEOUT"]
+           "available_memory", "default_max_kernels", "refusal_page"]
 
-#: Memory of one page kernel, in MB, as counted for the default cap: resident set size of a seat page's
-#: kernel after rendering, measured with ``python bench/flood.py`` on a 2-core Linux machine (a seat
-#: kernel ~72 MB, a host kernel ~76 MB, a bare voila kernel ~67 MB; see docs/classroom.md), rounded up.
-KERNEL_MB = 80
-DEFAULT_PER_DEVICE = 4
-DEFAULT_HOST_RESERVE = 2
-DEFAULT_CONNECT_TIMEOUT = 45.0
-#: Share of the memory available at start-up that page kernels may use by default.
-MEMORY_SHARE = 0.75
-#: The default cap never goes below this (a small machine still serves a small class).
-MIN_DEFAULT_KERNELS = 8
-#: The default cap when the available memory cannot be read.
-FALLBACK_KERNELS = 40
 
 
 @dataclass(frozen=True)
 class Limits:
     """The bounds; 0 turns a bound off."""
 
-    per_device: int = DEFAULT_PER_DEVICE
+    per_device: int = DEFAULT_PAGES_PER_DEVICE
     max_kernels: int = FALLBACK_KERNELS
     host_reserve: int = DEFAULT_HOST_RESERVE
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
@@ -68,7 +56,7 @@ class Limits:
 
 @dataclass(frozen=True)
 class PageRequest:
-    """One page load: who asks (``address``), for which page (``"host"``, ``"seat"``, ...), with which
+    """One page load: who asks (``address``), for which page (``"host.ipynb"``, ``"seat.ipynb"``...), with which
     replacement key (from the link's token, see :func:`page_key`; None for a link without one), and
     whether the device is exempt from the per-device bound (the server's own computer)."""
 
@@ -151,7 +139,7 @@ class PageLedger:
                                       code="too_many_pages")
                 drop += closed[:excess]
         if lim.max_kernels > 0:
-            cap = lim.max_kernels if request.page == "host" else max(lim.max_kernels - lim.host_reserve, 0)
+            cap = lim.max_kernels if request.page == HOST_PAGE else max(lim.max_kernels - lim.host_reserve, 0)
             others = [t for t in self._tickets.values() if t not in drop]
             excess = len(others) + 1 - cap
             if excess > 0:
@@ -323,13 +311,13 @@ def available_memory() -> int | None:
 
 
 def default_max_kernels(available: int | None = None, kernel_mb: int = KERNEL_MB) -> int:
-    """The default kernel cap: :data:`MEMORY_SHARE` of the available memory over the per-kernel cost,
-    at least :data:`MIN_DEFAULT_KERNELS` (:data:`FALLBACK_KERNELS` when the memory is unknown)."""
+    """The default kernel cap: ``KERNEL_MEMORY_SHARE`` of the available memory over ``KERNEL_MB`` per kernel,
+    at least ``MIN_DEFAULT_KERNELS`` (``FALLBACK_KERNELS`` when the memory is unknown; all in config.py)."""
     if available is None:
         available = available_memory()
     if not available:
         return FALLBACK_KERNELS
-    return max(MIN_DEFAULT_KERNELS, int(available * MEMORY_SHARE // (kernel_mb * 1024 * 1024)))
+    return max(MIN_DEFAULT_KERNELS, int(available * KERNEL_MEMORY_SHARE // (kernel_mb * 1024 * 1024)))
 
 
 # --------------------------------------------------------------------------------------------------
