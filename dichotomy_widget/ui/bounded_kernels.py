@@ -95,7 +95,6 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             for handler in self.log.handlers:
                 log.addHandler(handler)
             log.setLevel(logging.INFO)
-            log.propagate = False
         config = getattr(self.parent, "voila_configuration", None)
         if config is None:
             log.warning("page bounds are off: %s is not running inside the voila application", type(self).__name__)
