@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .config import HOST_PAGE, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV
+from .ui import bounds
 
 __all__ = ["main", "voila_command", "host_url", "lan_address", "build_parser"]
 
@@ -120,46 +121,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "join links and QR codes use it")
     serve.add_argument("--cull-idle-timeout", type=int, default=CULL_IDLE_TIMEOUT,
                        help=f"seconds before an idle, unconnected kernel is shut down (default {CULL_IDLE_TIMEOUT})")
-    _add_bound_options(serve)
+    bounds.add_arguments(serve)
     serve.add_argument("--voila-arg", action="append", default=[], metavar="ARG",
                        help="extra argument passed to voila (repeatable)")
     pages = sub.add_parser("pages", help="copy host.ipynb and seat.ipynb into a folder (e.g. for JupyterHub)")
     pages.add_argument("dest", help="folder to copy the pages into")
     return parser
-
-
-def _add_bound_options(serve: argparse.ArgumentParser) -> None:
-    """The page bounds (docs/classroom.md, dichotomy_widget/ui/bounds.py); 0 turns one off."""
-    from .config import DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PAGES_PER_DEVICE, KERNEL_MB
-
-    group = serve.add_argument_group("page bounds (every open page is a kernel of ~%d MB; 0 turns a bound off)" % KERNEL_MB)
-    group.add_argument("--max-pages-per-device", type=int, default=DEFAULT_PAGES_PER_DEVICE, metavar="N",
-                       help=f"live pages one device (client address) may hold (default {DEFAULT_PAGES_PER_DEVICE})")
-    group.add_argument("--max-kernels", type=int, default=None, metavar="N",
-                       help="page kernels in all (default: from the memory available at start-up)")
-    group.add_argument("--host-reserve", type=int, default=DEFAULT_HOST_RESERVE, metavar="N",
-                       help=f"kernels kept for host pages when the server is full (default {DEFAULT_HOST_RESERVE})")
-    group.add_argument("--connect-timeout", type=float, default=DEFAULT_CONNECT_TIMEOUT, metavar="S",
-                       help=f"seconds a page has to connect before its kernel is shut down (default {DEFAULT_CONNECT_TIMEOUT:g})")
-    group.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
-                       help="a reverse proxy (address or network) whose X-Forwarded-For header gives the "
-                            "client address (repeatable; default: none, the connection's address is used)")
-
-
-def _bound_args(args: argparse.Namespace) -> tuple[list[str], str]:
-    """Voila options for the page bounds, and a line saying what they are."""
-    from .ui.bounded_kernels import voila_args
-    from .ui.bounds import default_max_kernels, trusted_networks
-
-    try:
-        trusted_networks(args.trusted_proxy)
-    except ValueError as exc:
-        raise SystemExit(str(exc)) from None
-    cap = default_max_kernels() if args.max_kernels is None else args.max_kernels
-    line = (f"at most {args.max_pages_per_device or 'any number of'} pages per device, "
-            f"{cap or 'no cap on'} kernels ({args.host_reserve} kept for host pages)")
-    return voila_args(per_device=args.max_pages_per_device, max_kernels=cap, host_reserve=args.host_reserve,
-                      connect_timeout=args.connect_timeout, trusted_proxies=args.trusted_proxy), line
 
 
 def _resolve_store(store: str | None) -> str:
@@ -253,9 +220,9 @@ def serve(args: argparse.Namespace) -> int:
     url = host_url(args.ip, args.port, args.base_url, args.public_url)
     if args.public_url:
         env[SEAT_URL_ENV] = args.public_url.rstrip("/") + "/voila/render/" + SEAT_PAGE
-    bounds, bounds_line = _bound_args(args)
+    bound_args, bounds_line = bounds.voila_args(args)
     cmd = voila_command(pages, args.port, args.ip, args.base_url,
-                        cull_idle_timeout=args.cull_idle_timeout, extra=[*bounds, *args.voila_arg])
+                        cull_idle_timeout=args.cull_idle_timeout, extra=[*bound_args, *args.voila_arg])
     if os.name == "posix":
         popen_kw: dict = {"start_new_session": True, "preexec_fn": _die_with_parent}
     else:  # Windows: its own process group, so Ctrl-C reaches only this command

@@ -9,8 +9,8 @@ import html.parser
 
 import pytest
 
-from dichotomy_widget.errors import DichotomyError, PageRefused
 from dichotomy_widget.config import KERNEL_MB
+from dichotomy_widget.errors import DichotomyError, PageRefused
 from dichotomy_widget.ui.bounds import (Limits, PageLedger, PageRequest, client_address,
                                         default_max_kernels, page_key, refusal_page, trusted_networks)
 
@@ -271,8 +271,9 @@ def test_the_refusal_page_is_small_clear_and_self_contained(code, title):
 def test_serve_turns_its_options_into_voila_configuration_of_the_bounded_kernel_manager():
     from traitlets.config.loader import KVArgParseConfigLoader
 
-    from dichotomy_widget.serve import _bound_args, build_parser
+    from dichotomy_widget.serve import build_parser
     from dichotomy_widget.ui.bounded_kernels import BoundedKernelManager
+    from dichotomy_widget.ui.bounds import voila_args as _bound_args
 
     args = build_parser().parse_args(["serve", "--max-pages-per-device", "3", "--max-kernels", "12",
                                       "--host-reserve", "1", "--connect-timeout", "20",

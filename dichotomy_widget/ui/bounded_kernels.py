@@ -1,7 +1,7 @@
 """Voila's side of the page bounds: a kernel manager that asks :class:`~.bounds.PageLedger` first.
 
 ``dichotomy serve`` runs voila with ``--VoilaConfiguration.multi_kernel_manager_class`` set to
-:class:`BoundedKernelManager` (see :func:`voila_args`). Voila 0.5 offers two hooks, used together:
+:class:`BoundedKernelManager` (see :func:`dichotomy_widget.ui.bounds.voila_args`). Voila 0.5 offers two hooks, used together:
 
 * the kernel manager class (``multi_kernel_manager_class``): it sees kernels start, websockets
   connect and disconnect (``notify_connect``/``notify_disconnect``) and kernels shut down;
@@ -26,19 +26,19 @@ import posixpath
 import shutil
 import socket
 import subprocess
-from typing import Any, Sequence
+from typing import Any
 
 import tornado.web
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado.ioloop import PeriodicCallback
 from traitlets import Float, Int, List, Unicode
 
-from ..errors import PageRefused
 from ..config import DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PAGES_PER_DEVICE
+from ..errors import PageRefused
 from .bounds import (Limits, PageLedger, PageRequest, Ticket, client_address, default_max_kernels, page_key,
                      refusal_page)
 
-__all__ = ["BoundedKernelManager", "voila_args", "own_addresses"]
+__all__ = ["BoundedKernelManager", "own_addresses"]
 
 log = logging.getLogger(__name__)
 
@@ -208,19 +208,3 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             log.info("shutting down kernel %s: its page did not connect within %s s", kernel_id,
                      self.limits.connect_timeout)
             self._shutdown_soon(kernel_id)
-
-
-def voila_args(*, per_device: int = DEFAULT_PAGES_PER_DEVICE, max_kernels: int = -1,
-               host_reserve: int = DEFAULT_HOST_RESERVE, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
-               trusted_proxies: Sequence[str] = ()) -> list[str]:
-    """The voila command-line options that turn the bounds on."""
-    name = BoundedKernelManager.__name__
-    args = [
-        f"--VoilaConfiguration.multi_kernel_manager_class={BoundedKernelManager.__module__}.{name}",
-        f"--{name}.max_pages_per_device={per_device}",
-        f"--{name}.max_kernels={max_kernels}",
-        f"--{name}.host_reserve={host_reserve}",
-        f"--{name}.connect_timeout={connect_timeout}",
-    ]
-    args += [f"--{name}.trusted_proxies={proxy}" for proxy in trusted_proxies]
-    return args

@@ -21,11 +21,13 @@ of memory and every student's game dies. The :class:`PageLedger` decides, before
 A kernel counts from the moment a page request is admitted (before it starts) until it is shut down.
 A kernel started for a pool (no page yet) does not count; it counts once :meth:`PageLedger.attach`
 hands it to an admitted page. The ledger keeps no tokens: a link's token is reduced to a hash
-(:func:`page_key`). This module has no voila imports; ``bounded_kernels.py`` wires it into voila.
+(:func:`page_key`). This module has no voila imports; ``bounded_kernels.py`` wires it into voila, and
+:func:`add_arguments` / :func:`voila_args` give ``dichotomy serve`` its options.
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import html
 import ipaddress
@@ -40,7 +42,8 @@ from ..config import (DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PAG
 from ..errors import PageRefused
 
 __all__ = ["Limits", "PageRequest", "trusted_networks", "Ticket", "Admission", "PageLedger", "client_address", "page_key",
-           "available_memory", "default_max_kernels", "refusal_page"]
+           "available_memory", "default_max_kernels", "refusal_page", "add_arguments", "voila_args",
+           "MANAGER_CLASS"]
 
 
 
@@ -337,13 +340,13 @@ h1{color:#ff9b9b}a{color:#8ab4ff}}
 _TEXT = {
     "too_many_pages": (
         "Too many Dichotomy pages are open on this device — close one",
-        "This device already has as many Dichotomy pages open as the server allows. Close a Dichotomy "
-        "tab or window you no longer use, then try again.",
+        ("This device already has as many Dichotomy pages open as the server allows. Close a Dichotomy "
+         "tab or window you no longer use, then try again."),
     ),
     "server_full": (
         "The Dichotomy server is full",
-        "The teacher's computer is running as many game pages as it can. Please wait a minute and "
-        "try again, or tell your teacher.",
+        ("The teacher's computer is running as many game pages as it can. Please wait a minute and "
+         "try again, or tell your teacher."),
     ),
 }
 
@@ -359,3 +362,50 @@ def refusal_page(refusal: PageRefused) -> str:
         f"<h1>{html.escape(title)}</h1><p>{html.escape(body)}</p>"
         '<p><a href="">Try again</a></p></main></body></html>\n'
     )
+
+
+# --------------------------------------------------------------------------------------------------
+# dichotomy serve's options
+
+#: The kernel manager voila runs with (imported by voila, in its own process).
+MANAGER_CLASS = "dichotomy_widget.ui.bounded_kernels.BoundedKernelManager"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``dichotomy serve``'s page bound options (0 turns a bound off)."""
+    group = parser.add_argument_group(f"page bounds (every open page is a kernel of ~{KERNEL_MB} MB; "
+                                      "0 turns a bound off)")
+    group.add_argument("--max-pages-per-device", type=int, default=DEFAULT_PAGES_PER_DEVICE, metavar="N",
+                       help=f"live pages one device (client address) may hold (default {DEFAULT_PAGES_PER_DEVICE})")
+    group.add_argument("--max-kernels", type=int, default=None, metavar="N",
+                       help="page kernels in all (default: from the memory available at start-up)")
+    group.add_argument("--host-reserve", type=int, default=DEFAULT_HOST_RESERVE, metavar="N",
+                       help=f"kernels kept for host pages when the server is full (default {DEFAULT_HOST_RESERVE})")
+    group.add_argument("--connect-timeout", type=float, default=DEFAULT_CONNECT_TIMEOUT, metavar="S",
+                       help=f"seconds a page has to connect before its kernel is shut down "
+                            f"(default {DEFAULT_CONNECT_TIMEOUT:g})")
+    group.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
+                       help="a reverse proxy (address or network) whose X-Forwarded-For header gives the "
+                            "client address (repeatable; default: none, the connection's address is used)")
+
+
+def voila_args(args: argparse.Namespace) -> tuple[list[str], str]:
+    """The voila options that turn the bounds of parsed ``args`` on, and a line saying what they are.
+    SystemExit for a bad ``--trusted-proxy``."""
+    try:
+        trusted_networks(args.trusted_proxy)
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
+    cap = default_max_kernels() if args.max_kernels is None else args.max_kernels
+    name = MANAGER_CLASS.rsplit(".", 1)[1]
+    options = [
+        f"--VoilaConfiguration.multi_kernel_manager_class={MANAGER_CLASS}",
+        f"--{name}.max_pages_per_device={args.max_pages_per_device}",
+        f"--{name}.max_kernels={cap}",
+        f"--{name}.host_reserve={args.host_reserve}",
+        f"--{name}.connect_timeout={args.connect_timeout}",
+        *(f"--{name}.trusted_proxies={proxy}" for proxy in args.trusted_proxy),
+    ]
+    line = (f"at most {args.max_pages_per_device or 'any number of'} pages per device, "
+            f"{cap or 'no cap on'} kernels ({args.host_reserve} kept for host pages)")
+    return options, line
