@@ -37,6 +37,19 @@ class Page(tornado.web.RequestHandler):
         self.write(kernel_id)
 
 
+class PooledPage(tornado.web.RequestHandler):
+    """What a kernel pool would do: admit the request, then hand it a kernel started earlier."""
+
+    def initialize(self, manager: BoundedKernelManager, pool: list[str]) -> None:
+        self.manager, self.pool = manager, pool
+
+    def get(self) -> None:
+        self.manager.parent.voila_configuration.prelaunch_hook(self, notebook=None, cwd=None)
+        kernel_id = self.pool.pop()
+        self.manager.claim(kernel_id)
+        self.write(kernel_id)
+
+
 def _port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -60,9 +73,12 @@ def test_the_manager_refuses_without_starting_a_kernel_and_shuts_down_pages_that
         app = App(voila_configuration=voila_configuration.VoilaConfiguration())
         manager = BoundedKernelManager(parent=app, config=config, connection_dir=str(tmp_path))
         assert app.voila_configuration.prelaunch_hook == manager.admit
+        pool: list[str] = []
         port = _port()
-        server = tornado.web.Application([(r"/voila/render/seat.ipynb", Page, {"manager": manager})]).listen(
-            port, "127.0.0.1")
+        server = tornado.web.Application([
+            (r"/voila/render/seat.ipynb", Page, {"manager": manager}),
+            (r"/voila/render/pooled.ipynb", PooledPage, {"manager": manager, "pool": pool}),
+        ]).listen(port, "127.0.0.1")
         url = f"http://127.0.0.1:{port}/voila/render/seat.ipynb"
         try:
             first = await _get(url + "?table=AB&seat=secret-token-1", "127.0.0.21")
@@ -90,6 +106,12 @@ def test_the_manager_refuses_without_starting_a_kernel_and_shuts_down_pages_that
                 await asyncio.sleep(0.25)
             assert manager.list_kernel_ids() == [] and manager.ledger.live() == 0
             assert (await _get(url, "127.0.0.21")).code == 200
+            # a pooled kernel (started with no page) does not count until it is handed to a page
+            pool.append(await manager.start_kernel(kernel_name="python3"))
+            assert manager.ledger.live() == 1
+            handed = await _get(url.replace("seat.ipynb", "pooled.ipynb"), "127.0.0.22")
+            assert handed.code == 200 and manager.ledger.live() == 2
+            assert manager.ledger.by_kernel(handed.body.decode()).request.address == "127.0.0.22"
         finally:
             server.stop()
             await manager.shutdown_all(now=True)
