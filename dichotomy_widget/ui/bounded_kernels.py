@@ -120,6 +120,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         except PageRefused as refusal:
             log.warning("refused a %s page for %s: %s (%d page kernels, %d on that device)", page, address,
                         refusal.code, self.ledger.live(), self.ledger.on_device(address))
+            request.uri = request.path  # tornado's access log prints 4xx/5xx with the URI: no token in it
             handler.set_status(refusal.status)
             handler.set_header("Content-Type", "text/html; charset=UTF-8")
             handler.set_header("Cache-Control", "no-store")
