@@ -16,6 +16,7 @@ __all__ = [
     "MEMORY_STORE_NAMES", "STORE_FILE_NAME", "DATA_DIR_NAME", "HOST_PAGE", "SEAT_PAGE",
     "KERNEL_MB", "DEFAULT_PAGES_PER_DEVICE", "DEFAULT_HOST_RESERVE", "DEFAULT_CONNECT_TIMEOUT",
     "KERNEL_MEMORY_SHARE", "MIN_DEFAULT_KERNELS", "FALLBACK_KERNELS",
+    "PAGE_EXTENSIONS",
 ]
 
 # --- game limits ---------------------------------------------------------------------------------
@@ -57,6 +58,11 @@ STORE_FILE_NAME = "tables.sqlite3"
 # --- page names (voila notebooks in ui/pages/) ----------------------------------------------------
 HOST_PAGE = "host.ipynb"
 SEAT_PAGE = "seat.ipynb"
+
+#: The only JupyterLab extensions a voila page loads: the widget managers and anywidget. Any other
+#: installed extension (e.g. Jupyter Notebook 7's lab-extension) is not needed by a page, costs
+#: requests, and some fail outside their own app ("The getter for the shared module is not a function").
+PAGE_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "anywidget")
 
 # --- page bounds of ``dichotomy serve`` (ui/bounds.py, docs/classroom.md) ------------------------
 #: Memory of one page kernel in MB, for the default kernel cap: a seat or host page's kernel measured
