@@ -28,6 +28,7 @@ __all__ = [
     "SeatNotFound",
     "DependencyMissing",
     "where",
+    "PageRefused",
 ]
 
 
@@ -182,3 +183,18 @@ def where(err: BaseException) -> str:
         return type(err).__name__
     code = tb.tb_frame.f_code
     return f"{type(err).__name__} at {code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno} ({code.co_name})"
+
+
+class PageRefused(DichotomyError):
+    """``dichotomy serve`` will not start a kernel for this page request (see ``ui/bounds.py``).
+
+    ``code`` is ``"too_many_pages"`` (this device already holds its share of pages; HTTP 429) or
+    ``"server_full"`` (the server's kernel cap is reached; HTTP 503).
+    """
+
+    code = "server_full"
+
+    @property
+    def status(self) -> int:
+        """The HTTP status the refused page is sent with."""
+        return 429 if self.code == "too_many_pages" else 503
