@@ -143,3 +143,21 @@ def test_a_store_replaced_by_garbage_gives_a_clear_message_not_a_traceback(tmp_p
     assert page.state == "refused" and "not a dichotomy table store" in page.message
     path.write_bytes(good)  # the teacher puts the file back: play resumes
     assert kernel(path, code, {"type": "pick", "pair": 1, "seat": "drawer"})["phase"] == "clues"
+
+
+def test_a_store_replaced_under_a_running_kernel_is_noticed_not_written_to(tmp_path):
+    path = tmp_path / "tables.sqlite3"
+    code = new_table(path)
+    running = Table.open(code, SqliteStore(path))  # a kernel that has the file open
+    before = len(running.events)
+    garbage = tmp_path / "garbage"
+    garbage.write_bytes(os.urandom(64 * 1024))
+    saved = tmp_path / "saved.sqlite3"
+    os.replace(path, saved)  # the teacher's file is moved away ...
+    os.replace(garbage, path)  # ... and garbage takes its place
+    with pytest.raises(Exception) as err:
+        running.act(running.state.drawer, {"type": "pick", "pair": 1})
+    assert getattr(err.value, "code", None) == "store_replaced" and "Reload the page" in str(err.value)
+    os.replace(saved, path)  # the real file is back: a reloaded page (a new kernel) plays on
+    assert kernel(path, code, {"type": "pick", "pair": 1, "seat": "drawer"})["phase"] == "clues"
+    check_intact(path, code, before + 1)

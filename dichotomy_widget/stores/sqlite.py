@@ -99,6 +99,7 @@ class SqliteStore(ClosingStore):
         self._lock = threading.RLock()
         self._writes = 0  # own commits: PRAGMA data_version ignores them
         self._conn: sqlite3.Connection | None = self._connect()
+        self._identity = self._file_identity()  # the file this connection has open
         self._waiters = ChangeWaiters()
         self._watch: FileWatch | None = None
         self._last_notice = 0.0  # time.monotonic() of the last file notice
@@ -195,6 +196,14 @@ class SqliteStore(ClosingStore):
             )
         return StoreError(f"Cannot {action} in the table store {self.path}: {text}")
 
+    def _file_identity(self) -> tuple[int, int] | None:
+        """(device, inode) of the store file now, or None if it is gone (or the platform has no inodes)."""
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino) if st.st_ino else None
+
     def _disk_full(self) -> bool:
         """True when the store's file system has (almost) no space left."""
         try:
@@ -216,6 +225,10 @@ class SqliteStore(ClosingStore):
         with self._lock:
             if self._conn is None:
                 raise StoreError(f"The table store {self.path} is closed.")
+            if self._identity is not None and self._file_identity() != self._identity:
+                # the open connection would read and write a file nobody else sees any more
+                raise StoreError(f"The table store {self.path} was replaced or removed while the game was "
+                                 "running, so nothing was saved. Reload the page.", code="store_replaced")
             try:
                 yield self._conn
             except sqlite3.Error as exc:
