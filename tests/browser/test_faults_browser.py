@@ -168,3 +168,49 @@ def test_kernel_and_server_killed_mid_round_lose_nothing(browser, tmp_path):
     finally:
         context.close()
         server.stop()
+
+
+def test_a_click_made_on_a_screen_that_moved_on_is_refused_not_applied(browser, tmp_path):
+    """The host presses "Time out Ana" while Ana's clue is on its way: the host page's kernel is
+    paused (SIGSTOP) so the press reaches it only after Ana's clue is in. That press was made on
+    Ana's turn, so it must be refused ("moved on"), not time out the next writer."""
+    path = tmp_path / "tables.sqlite3"
+    store = SqliteStore(path)
+    table = Table.create(deck="en", seed=5, rounds=2, store=store)
+    tickets = {name: table.join(name) for name in ("Ana", "Ben", "Cy", "Dee")}
+    table.start()
+    table.act(table.state.drawer, {"type": "pick", "pair": 1})
+    writer = next(t for t in tickets.values() if t.seat == table.state.current_writer)
+    code, host_token = table.code, table.host_token
+    store.close()
+    port = free_port()
+    server = serve(path, port)
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    context.set_default_timeout(30_000)
+    try:
+        button = ".dw-kind-table button[data-action=timeout]"
+        host = open_page(context, f"{server.base}/voila/render/host.ipynb?table={code}&host={host_token}", button)
+        seat = open_page(context, f"{server.base}/voila/render/seat.ipynb?table={code}&seat={writer.token}",
+                         "[data-testid=clue-input]")
+        paused = pids_with(host.evaluate(KERNEL_ID))
+        assert paused
+        for pid in paused:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            expect(host.locator(button)).to_contain_text(writer.name)
+            host.locator(button).click()  # waits in the paused kernel's queue
+            seat.locator("[data-testid=clue-input]").fill("zebra")
+            seat.locator("[data-testid=clue-input]").press("Enter")
+            deadline = time.monotonic() + 30
+            while not any(t == "ClueSubmitted" for t, _ in events(path, code)):
+                assert time.monotonic() < deadline, "the writer's clue was not recorded"
+                time.sleep(0.2)
+        finally:
+            for pid in paused:
+                os.kill(pid, signal.SIGCONT)
+        expect(host.locator(".dw-kind-table")).to_contain_text("moved on", timeout=30_000)
+        clues = [p for t, p in events(path, code) if t == "ClueSubmitted"]
+        assert [(c["seat"], c["cause"]) for c in clues] == [(writer.seat, "clue")]  # nobody timed out
+    finally:
+        context.close()
+        server.stop()
