@@ -122,6 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="extra argument passed to voila (repeatable)")
     pages = sub.add_parser("pages", help="copy host.ipynb and seat.ipynb into a folder (e.g. for JupyterHub)")
     pages.add_argument("dest", help="folder to copy the pages into")
+    from .hub import add_commands  # hub-config, hub-service (docs/jupyterhub.md)
+
+    add_commands(sub)
     return parser
 
 
@@ -278,6 +281,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve(args)
     if args.command == "pages":
         return copy_pages(args.dest)
+    from .hub import run_command
+
+    if (done := run_command(args)) is not None:
+        return done
     parser.print_help()
     return 0
 

@@ -47,6 +47,7 @@ from ..errors import DichotomyError, SeatNotFound
 from ..rules import MAX_NAME_LENGTH, MAX_SEATS
 from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
+from .hub_identity import hub_mode as _hub_mode
 
 __all__ = ["host_page", "seat_page", "HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
@@ -387,6 +388,10 @@ def seat_page(query: str | None = None, store: "TableStore | str | None" = None)
     """The seat page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
     if query is None:
         query = os.environ.get("QUERY_STRING", "")
+    if _hub_mode():  # a JupyterHub service: the hub says who this is (hub_pages.py)
+        from .hub_pages import HubSeatPage
+
+        return HubSeatPage(query, store=store)
     return SeatPage(query, store=store)
 
 
@@ -548,6 +553,10 @@ def host_page(query: str | None = None, store: "TableStore | str | None" = None,
     """The host page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
     if query is None:
         query = os.environ.get("QUERY_STRING", "")
+    if _hub_mode(env):
+        from .hub_pages import HubHostPage
+
+        return HubHostPage(query, store=store, env=env)
     return HostPage(query, store=store, env=env)
 
 

@@ -1,0 +1,129 @@
+"""The hub's OAuth in the Dichotomy service process (voila), for ``dichotomy hub-service``.
+
+Three small pieces plug into voila's jupyter_server machinery (``dichotomy hub-service`` configures
+them; see docs/jupyterhub.md):
+
+* :class:`HubIdentityProvider` (``Voila.identity_provider_class``): every request is authenticated by
+  the hub (JupyterHub's own ``JupyterHubIdentityProvider``, i.e. ``HubOAuth``: a user without
+  ``access:services!service=<name>`` gets 403). It then replaces the ``X-Dichotomy-Identity`` header
+  with the signed identity of that user (see :mod:`.hub_identity`), which voila hands to a new page
+  kernel, and refuses (403) any request about a kernel that another user's page started.
+* :class:`HubKernelManager` (``VoilaConfiguration.multi_kernel_manager_class``): remembers which hub
+  user's page started each kernel, from the signed identity in the kernel's environment.
+* :class:`HubAuthorizer` (``Voila.authorizer_class``): JupyterHub's access-scope check.
+
+Who may host: hub admins (unless ``$DICHOTOMY_HUB_ADMINS_HOST`` is ``0``) and members of the groups in
+``$DICHOTOMY_HUB_HOST_GROUPS`` (comma separated).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any, Mapping
+
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from jupyter_server.utils import url_path_join
+from jupyterhub.singleuser.extension import JupyterHubAuthorizer, JupyterHubIdentityProvider
+from tornado import web
+
+from .hub_identity import (IDENTITY_ENV, IDENTITY_HEADER, HubIdentity, HubIdentityError, hub_secret,
+                           sign_identity, verify_identity)
+
+__all__ = ["HubIdentityProvider", "HubAuthorizer", "HubKernelManager", "identity_from_hub_user",
+           "host_groups", "HOST_GROUPS_ENV", "ADMINS_HOST_ENV"]
+
+log = logging.getLogger(__name__)
+
+#: Comma-separated hub groups whose members may host tables.
+HOST_GROUPS_ENV = "DICHOTOMY_HUB_HOST_GROUPS"
+#: ``0`` to stop hub admins from hosting (default: admins may host).
+ADMINS_HOST_ENV = "DICHOTOMY_HUB_ADMINS_HOST"
+
+
+def host_groups(env: Mapping[str, str] | None = None) -> frozenset[str]:
+    """The hub groups whose members may host, from ``$DICHOTOMY_HUB_HOST_GROUPS``."""
+    env = os.environ if env is None else env
+    return frozenset(g.strip() for g in env.get(HOST_GROUPS_ENV, "").split(",") if g.strip())
+
+
+def _admins_host(env: Mapping[str, str]) -> bool:
+    return env.get(ADMINS_HOST_ENV, "1").strip().lower() not in ("0", "false", "no")
+
+
+def identity_from_hub_user(hub_user: Mapping[str, Any], env: Mapping[str, str] | None = None) -> HubIdentity:
+    """The identity of a hub user model (``name``, ``admin``, ``groups``, ``user_info``)."""
+    env = os.environ if env is None else env
+    name = str(hub_user["name"])
+    info = hub_user.get("user_info") or {}
+    display = info.get("display_name") or info.get("name") or name
+    groups = set(hub_user.get("groups") or ())
+    host = bool(groups & host_groups(env)) or (bool(hub_user.get("admin")) and _admins_host(env))
+    return HubIdentity(name=name, display_name=str(display), host=host)
+
+
+def _kernel_id(handler: web.RequestHandler) -> str | None:
+    kernel_id = (getattr(handler, "path_kwargs", None) or {}).get("kernel_id")
+    return kernel_id if isinstance(kernel_id, str) else None
+
+
+class HubIdentityProvider(JupyterHubIdentityProvider):
+    """JupyterHub OAuth for the service, plus the signed identity header and kernel ownership."""
+
+    @property
+    def token(self) -> str:  # type: ignore[override]
+        """No jupyter token login: the hub's OAuth is the only way in (voila passes ``token=""``)."""
+        return ""
+
+    @token.setter
+    def token(self, _value: str) -> None:
+        pass
+
+    async def get_user(self, handler: web.RequestHandler):  # type: ignore[override]
+        # The browser never chooses the identity header: drop whatever it sent before anything else.
+        handler.request.headers.pop(IDENTITY_HEADER, None)
+        user = await super().get_user(handler)
+        if user is None:
+            return None
+        identity = identity_from_hub_user(user.hub_user)
+        handler.request.headers[IDENTITY_HEADER] = sign_identity(identity, hub_secret())
+        kernel_id = _kernel_id(handler)
+        if kernel_id is not None:
+            owner = getattr(handler.settings.get("kernel_manager"), "owners", {}).get(kernel_id)
+            if owner is not None and owner != identity.name:
+                log.warning("refused: hub user %s asked for a kernel of another user's page", identity.name)
+                raise web.HTTPError(403, "That page belongs to another user.")
+        return user
+
+    def get_handlers(self) -> list:
+        """The OAuth callback and logout, under the service's prefix (voila does not add it)."""
+        prefix = self.hub_auth.base_url
+        return [(url_path_join(prefix, path), *rest) for path, *rest in super().get_handlers()]
+
+
+class HubAuthorizer(JupyterHubAuthorizer):
+    """JupyterHub's access-scope check (the identity provider already refused other users' kernels)."""
+
+
+class HubKernelManager(AsyncMappingKernelManager):
+    """Remembers the hub user whose page started each kernel (``owners``: kernel id -> user name)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.owners: dict[str, str] = {}
+
+    async def start_kernel(self, *, kernel_id: str | None = None, path: str | None = None,
+                           **kwargs: Any) -> str:
+        env = kwargs.get("env") or {}
+        try:
+            owner: str | None = verify_identity(env.get(IDENTITY_ENV), hub_secret(env)).name
+        except HubIdentityError:
+            owner = None  # the page itself will refuse to run without a hub identity
+        kernel_id = await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
+        if owner is not None:
+            self.owners[kernel_id] = owner
+        return kernel_id
+
+    def remove_kernel(self, kernel_id: str):  # type: ignore[override]
+        self.owners.pop(kernel_id, None)
+        return super().remove_kernel(kernel_id)
