@@ -92,6 +92,8 @@ class HubIdentityProvider(JupyterHubIdentityProvider):
             owner = getattr(handler.settings.get("kernel_manager"), "owners", {}).get(kernel_id)
             if owner is not None and owner != identity.name:
                 log.warning("refused: hub user %s asked for a kernel of another user's page", identity.name)
+                # as jupyter_server's own check_host refusal does, so the error page renders cleanly
+                handler.current_user = handler._jupyter_current_user = None
                 raise web.HTTPError(403, "That page belongs to another user.")
         return user
 

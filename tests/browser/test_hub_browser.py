@@ -1,0 +1,261 @@
+"""Dichotomy as a JupyterHub managed service, against a real JupyterHub, in a real Chromium.
+
+The hub (``jupyterhub`` with configurable-http-proxy, the dummy authenticator with a shared password,
+users ``teacher`` in group ``teachers`` and ``ana``, ``ben``, ``cy`` in ``students``) is configured with
+the output of ``dichotomy hub-config`` itself and starts the game service at /services/dichotomy/.
+Each user is a separate browser context (own cookies) that signs in at the hub. Skipped only when the
+hub cannot start here (no ``jupyterhub`` or no ``configurable-http-proxy``).
+Screenshots go to ``artifacts/screenshots/hub-*.png``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+
+def _shared():
+    """tests/browser/conftest.py's helpers, loaded by path (a bare ``import conftest`` is ambiguous)."""
+    import importlib.util
+    from pathlib import Path
+
+    name = "dichotomy_browser_conftest"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("conftest.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+ServerProcess, free_port, server_env = _shared().ServerProcess, _shared().free_port, _shared().server_env
+
+pytestmark = pytest.mark.browser
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+PASSWORD = "classroom-password"
+RENDER_TIMEOUT = 90_000
+CLUES = ["zebra", "quartz", "nimbus", "tulip", "saffron", "kayak", "origami", "lantern", "mosaic", "glacier"]
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def _service_redirects_to_oauth(base: str) -> bool:
+    """The proxy routes /services/dichotomy/ to the running service, which sends a stranger to the hub."""
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        opener.open(base + "/services/dichotomy/voila/render/seat.ipynb", timeout=3)
+    except urllib.error.HTTPError as err:
+        return err.code == 302 and "oauth2/authorize" in (err.headers.get("Location") or "")
+    except (urllib.error.URLError, OSError):
+        return False
+    return False
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    """A real JupyterHub (own process group, free ports, temp dir) running the Dichotomy service."""
+    if shutil.which("configurable-http-proxy") is None:
+        pytest.skip("the hub cannot start: configurable-http-proxy is not installed (npm install -g "
+                    "configurable-http-proxy; .ci/run does)")
+    if shutil.which("jupyterhub") is None:
+        pytest.skip("the hub cannot start: jupyterhub is not installed (the [test] extra has it)")
+    tmp = tmp_path_factory.mktemp("hub")
+    proxy_port, hub_port, api_port, service_port = (free_port() for _ in range(4))
+    snippet = subprocess.run(
+        [sys.executable, "-m", "dichotomy_widget.serve", "hub-config", "--port", str(service_port),
+         "--store", str(tmp / "tables.sqlite3")],
+        capture_output=True, text=True, check=True, env=server_env()).stdout
+    secret = re.search(r"'DICHOTOMY_HUB_SECRET': '([^']+)'", snippet).group(1)
+    (tmp / "jupyterhub_config.py").write_text(f"""c = get_config()  # noqa
+c.JupyterHub.bind_url = "http://127.0.0.1:{proxy_port}"
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = {hub_port}
+c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{api_port}"
+c.ConfigurableHTTPProxy.pid_file = {str(tmp / "proxy.pid")!r}
+c.JupyterHub.pid_file = {str(tmp / "hub.pid")!r}
+c.JupyterHub.db_url = "sqlite:///{tmp / 'hub.sqlite'}"
+c.JupyterHub.cookie_secret_file = {str(tmp / "cookie_secret")!r}
+c.JupyterHub.authenticator_class = "dummy"
+c.DummyAuthenticator.password = {PASSWORD!r}
+c.Authenticator.allowed_users = {{"teacher", "ana", "ben", "cy"}}
+c.JupyterHub.spawner_class = "simple"  # nobody spawns a server: the game is a service
+{snippet}
+c.JupyterHub.load_groups.update({{"teachers": {{"users": ["teacher"]}}, "students": {{"users": ["ana", "ben", "cy"]}}}})
+""")
+    server = ServerProcess(["jupyterhub", "-f", str(tmp / "jupyterhub_config.py")], proxy_port, cwd=tmp,
+                           env=server_env(), log_name="jupyterhub")
+    server.secret = secret  # type: ignore[attr-defined]
+    try:
+        deadline = time.monotonic() + 120
+        while not _service_redirects_to_oauth(server.base):
+            if server.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"JupyterHub or the Dichotomy service did not come up:\n{server.log()}")
+            time.sleep(0.5)
+        yield server
+    finally:
+        server.stop()
+
+
+def signed_in(browser, hub, user: str, url: str, **context_kw):
+    """A new device (browser context, own cookies) opening ``url``: the hub asks ``user`` to sign in,
+    then sends them back to the page (OAuth, no confirmation). Returns (context, page)."""
+    ctx = browser.new_context(viewport={"width": 1000, "height": 800}, **context_kw)
+    ctx.set_default_timeout(30_000)
+    page = ctx.new_page()
+    page.goto(url)
+    expect(page).to_have_url(re.compile(r"/hub/login\?next="))
+    page.locator("input[name=username]").fill(user)
+    page.locator("input[name=password]").fill(PASSWORD)
+    page.locator("input[name=password]").press("Enter")
+    page.wait_for_url(lambda u: urlsplit(u).path == urlsplit(url).path, timeout=60_000)
+    return ctx, page
+
+
+def ready(page) -> None:
+    page.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=RENDER_TIMEOUT)
+
+
+def click_until(page, button: str, done: str, tries: int = 6) -> None:
+    """Click until ``done`` shows: a click made before the page's kernel connection is up is lost."""
+    for _ in range(tries):
+        page.locator(button).first.click()
+        try:
+            page.locator(done).first.wait_for(state="visible", timeout=5_000)
+            return
+        except playwright_api.TimeoutError:
+            if page.locator(done).count():
+                return
+    raise AssertionError(f"{done} never appeared after clicking {button}")
+
+
+def find(pages: dict, selector: str, timeout: float = 60.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for name, p in pages.items():
+            if p.locator(selector).count() and p.locator(selector).first.is_visible():
+                return name, p
+        time.sleep(0.1)
+    raise AssertionError(f"no page shows {selector}")
+
+
+PROBE_OTHER_KERNEL = """async (kernelId) => {
+  const config = JSON.parse(document.getElementById("jupyter-config-data").textContent);
+  const url = `ws://${location.host}${config.baseUrl}api/kernels/${kernelId}/channels?session_id=probe`;
+  return await new Promise((resolve) => {
+    const ws = new WebSocket(url);
+    ws.onopen = () => { ws.close(); resolve("open"); };
+    ws.onerror = () => resolve("refused");
+    setTimeout(() => resolve("timeout"), 15000);
+  });
+}"""
+
+
+def kernel_id(page) -> str:
+    return page.evaluate('JSON.parse(document.getElementById("jupyter-config-data").textContent).kernelId')
+
+
+def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(browser, hub, screenshots):
+    from dichotomy_widget.ui.hub_identity import IDENTITY_HEADER, HubIdentity, sign_identity
+
+    service = hub.base + "/services/dichotomy/voila/render/"
+    # The teacher signs in at the hub and creates a table.
+    teacher, host = signed_in(browser, hub, "teacher", service + "host.ipynb")
+    host.locator("button.dichotomy-create").wait_for(timeout=RENDER_TIMEOUT)
+    ready(host)
+    rounds = host.locator(".dichotomy-rounds input")
+    rounds.fill("1")
+    rounds.press("Tab")
+    host.wait_for_timeout(300)
+    click_until(host, "button.dichotomy-create", ".dichotomy-table-code")
+    code = host.locator(".dichotomy-table-code").inner_text().strip()
+    link = host.locator(".dichotomy-join-link").get_attribute("href")
+    assert link == f"{service}seat.ipynb?table={code}"
+    host.locator(".dw-kind-table").wait_for(timeout=RENDER_TIMEOUT)
+
+    # Three students sign in and join by the link: no name box, the seat is their hub name.
+    # Ana's browser also sends a correctly signed "I am the teacher, a host" header: the service drops it.
+    forged = sign_identity(HubIdentity("teacher", "teacher", host=True), hub.secret.encode())
+    contexts, pages = {}, {}
+    for name in ("ana", "ben", "cy"):
+        extra = {"extra_http_headers": {IDENTITY_HEADER: forged}} if name == "ana" else {}
+        contexts[name], page = signed_in(browser, hub, name, link, **extra)
+        page.locator("button.dichotomy-join").wait_for(timeout=RENDER_TIMEOUT)
+        ready(page)
+        assert page.locator(".dichotomy-name input").count() == 0
+        expect(page.locator("button.dichotomy-join")).to_have_text(f"Join as {name}")
+        click_until(page, "button.dichotomy-join", f".dw-root[data-you='{name}']")
+        expect(page).to_have_url(re.compile(rf"seat\.ipynb\?table={code}&seat=[\w-]+$"))
+        expect(host.locator(f".dw-kind-table [data-testid='player-{name}']")).to_be_visible()
+        pages[name] = page
+    screenshots("hub-seat-lobby", pages["ben"], full_page=True)
+
+    # Ben opens Ana's copied seat link in his own session: refused, nothing of Ana's seat is shown.
+    stolen = contexts["ben"].new_page()
+    stolen.goto(pages["ana"].url)
+    expect(stolen.locator(".dichotomy-message")).to_contain_text("not yours", timeout=RENDER_TIMEOUT)
+    assert stolen.locator(".dw-root").count() == 0
+    # ... nor can his browser reach the kernel behind Ana's page, even knowing its id.
+    assert stolen.evaluate(PROBE_OTHER_KERNEL, kernel_id(pages["ana"])) == "refused"
+    assert pages["ben"].evaluate(PROBE_OTHER_KERNEL, kernel_id(pages["ben"])) == "open"
+    stolen.close()
+    # Ana (a student, despite her forged header) may not host.
+    not_host = contexts["ana"].new_page()
+    not_host.goto(service + "host.ipynb")
+    expect(not_host.locator(".dichotomy-message")).to_contain_text("may not host", timeout=RENDER_TIMEOUT)
+    assert not_host.locator("button.dichotomy-create").count() == 0
+    not_host.close()
+
+    # A round to the recap; the Guesser reloads mid-round and gets the same seat back.
+    click_until(host, ".dw-kind-table button[data-action=start]", ".dw-root.dw-kind-table[data-phase=reveal]")
+    _drawer, dpage = find(pages, ".dw-pairs")
+    dpage.locator(".dw-pair[data-pair='1']").click()
+    guesser, gpage = find(pages, ".dw-guesser-wait")
+    token = parse_qs(urlsplit(gpage.url).query)["seat"][0]
+    gpage.reload()
+    gpage.locator(f".dw-root[data-you='{guesser}']").wait_for(timeout=RENDER_TIMEOUT)
+    gpage.locator(".dw-guesser-wait").wait_for(timeout=RENDER_TIMEOUT)
+    ready(gpage)
+    assert parse_qs(urlsplit(gpage.url).query)["seat"][0] == token
+    writers = [n for n in pages if n != guesser]
+    target = pages[writers[0]].locator("[data-testid=target]").first.inner_text().strip()
+    words = iter(CLUES)
+    for _ in writers:
+        _writer, wpage = find(pages, "[data-testid=clue-input]")
+        box = wpage.locator("[data-testid=clue-input]")
+        for _attempt in range(4):
+            box.fill(next(words))
+            box.press("Enter")
+            try:
+                expect(wpage.locator("[data-testid=clue-input]")).to_have_count(0, timeout=8_000)
+                break
+            except AssertionError:
+                continue  # refused (a variant of the pair) or lost: type another word
+    gpage.locator("[data-testid=guess-input]").wait_for()
+    assert target.lower() not in gpage.inner_text("body").lower()
+    gpage.locator("[data-testid=guess-input]").fill(target)
+    gpage.locator("[data-testid=guess-input]").press("Enter")
+    for p in pages.values():
+        p.locator("[data-testid=recap]").first.wait_for(timeout=60_000)
+    expect(host.locator("[data-outcome=correct]")).to_be_visible()
+    screenshots("hub-seat-recap", pages[writers[0]], full_page=True)
+
+    # Another device: Ben signs in afresh and opens the plain join link: his own seat comes back.
+    phone, again = signed_in(browser, hub, "ben", link)
+    again.locator(".dw-root[data-you='ben']").wait_for(timeout=RENDER_TIMEOUT)
+    again.locator("[data-testid=recap]").first.wait_for(timeout=RENDER_TIMEOUT)
+    for ctx in (teacher, phone, *contexts.values()):
+        ctx.close()
+    assert "jupyterhub-singleuser" not in hub.log_path.read_text(errors="replace")  # students' own servers are not involved
