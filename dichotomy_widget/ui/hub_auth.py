@@ -67,6 +67,20 @@ def _kernel_id(handler: web.RequestHandler) -> str | None:
     return kernel_id if isinstance(kernel_id, str) else None
 
 
+def _plain_403(handler: web.RequestHandler) -> None:
+    """Answer a 403 with a short text page: jupyter_server's error template needs static files that a
+    voila server does not configure (rendering it fails and logs a traceback for every refusal)."""
+    original = handler.write_error
+
+    def write_error(status_code: int, **kwargs: Any) -> None:
+        if status_code != 403:
+            return original(status_code, **kwargs)
+        handler.set_header("Content-Type", "text/plain; charset=utf-8")
+        handler.finish("403 Forbidden: your hub account may not open this Dichotomy page.\n")
+
+    handler.write_error = write_error  # type: ignore[method-assign]
+
+
 class HubIdentityProvider(JupyterHubIdentityProvider):
     """JupyterHub OAuth for the service, plus the signed identity header and kernel ownership."""
 
@@ -82,6 +96,7 @@ class HubIdentityProvider(JupyterHubIdentityProvider):
     async def get_user(self, handler: web.RequestHandler):  # type: ignore[override]
         # The browser never chooses the identity header: drop whatever it sent before anything else.
         handler.request.headers.pop(IDENTITY_HEADER, None)
+        _plain_403(handler)
         user = await super().get_user(handler)
         if user is None:
             return None

@@ -1,7 +1,7 @@
 """Dichotomy as a JupyterHub managed service, against a real JupyterHub, in a real Chromium.
 
 The hub (``jupyterhub`` with configurable-http-proxy, the dummy authenticator with a shared password,
-users ``teacher`` in group ``teachers`` and ``ana``, ``ben``, ``cy`` in ``students``) is configured with
+users ``teacher`` in group ``teachers``, ``ana``, ``ben``, ``cy`` in ``students`` and ``dee`` in none) is configured with
 the output of ``dichotomy hub-config`` itself and starts the game service at /services/dichotomy/.
 Each user is a separate browser context (own cookies) that signs in at the hub. Skipped only when the
 hub cannot start here (no ``jupyterhub`` or no ``configurable-http-proxy``).
@@ -90,7 +90,7 @@ c.JupyterHub.db_url = "sqlite:///{tmp / 'hub.sqlite'}"
 c.JupyterHub.cookie_secret_file = {str(tmp / "cookie_secret")!r}
 c.JupyterHub.authenticator_class = "dummy"
 c.DummyAuthenticator.password = {PASSWORD!r}
-c.Authenticator.allowed_users = {{"teacher", "ana", "ben", "cy"}}
+c.Authenticator.allowed_users = {{"teacher", "ana", "ben", "cy", "dee"}}  # dee: in no group
 c.JupyterHub.spawner_class = "simple"  # nobody spawns a server: the game is a service
 {snippet}
 c.JupyterHub.load_groups.update({{"teachers": {{"users": ["teacher"]}}, "students": {{"users": ["ana", "ben", "cy"]}}}})
@@ -109,7 +109,7 @@ c.JupyterHub.load_groups.update({{"teachers": {{"users": ["teacher"]}}, "student
         server.stop()
 
 
-def signed_in(browser, hub, user: str, url: str, **context_kw):
+def signed_in(browser, hub, user: str, url: str, landing: str | None = None, **context_kw):
     """A new device (browser context, own cookies) opening ``url``: the hub asks ``user`` to sign in,
     then sends them back to the page (OAuth, no confirmation). Returns (context, page)."""
     ctx = browser.new_context(viewport={"width": 1000, "height": 800}, **context_kw)
@@ -120,7 +120,7 @@ def signed_in(browser, hub, user: str, url: str, **context_kw):
     page.locator("input[name=username]").fill(user)
     page.locator("input[name=password]").fill(PASSWORD)
     page.locator("input[name=password]").press("Enter")
-    page.wait_for_url(lambda u: urlsplit(u).path == urlsplit(url).path, timeout=60_000)
+    page.wait_for_url(lambda u: urlsplit(u).path == (landing or urlsplit(url).path), timeout=60_000)
     return ctx, page
 
 
@@ -211,6 +211,12 @@ def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(bro
     assert stolen.evaluate(PROBE_OTHER_KERNEL, kernel_id(pages["ana"])) == "refused"
     assert pages["ben"].evaluate(PROBE_OTHER_KERNEL, kernel_id(pages["ben"])) == "open"
     stolen.close()
+    # Dee has a hub account but no role with access:services!service=dichotomy: the hub itself refuses
+    # to sign her in to the service (no page, no kernel).
+    outsider, refused = signed_in(browser, hub, "dee", link, landing="/hub/api/oauth2/authorize")
+    expect(refused.locator("body")).to_contain_text("do not have permission to access JupyterHub service dichotomy")
+    assert refused.locator(".dichotomy-message, .dw-root").count() == 0
+    outsider.close()
     # Ana (a student, despite her forged header) may not host.
     not_host = contexts["ana"].new_page()
     not_host.goto(service + "host.ipynb")
