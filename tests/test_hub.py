@@ -110,6 +110,7 @@ def test_a_student_joins_by_the_link_with_no_name_box_and_gets_the_same_seat_on_
     assert "Ana Lima" in page.join_button.description
     assert page.join()
     assert page.state == "seat"
+    assert page.hub_bar in page.children and "Signed in to the hub as <b>Ana Lima</b>" in page.hub_bar.value
     assert query_of(page) == {"table": code, "seat": hub_seat_token(SECRET.encode(), code, "ana")}
     assert [s.name for s in Table.open(code, store).state.seats] == ["Ana Lima"]
     again = seat(store, f"table={code}", ANA)  # the plain join link, another device: the seat is back
@@ -264,3 +265,16 @@ def test_hub_service_refuses_to_run_outside_a_hub_or_without_a_secret_for_postgr
         _secret({}, "postgresql://u@db/game")
     assert _secret({"DICHOTOMY_HUB_SECRET": SECRET}, "postgresql://u@db/game") == SECRET
     ast.parse(hub_config(config_args()))  # the plain snippet is valid Python
+
+
+def test_hub_pages_escape_hub_names_and_give_hub_advice_for_a_localhost_link(store):
+    env = env_for(HubIdentity("t2", "<img src=x onerror=alert(1)>", host=True),
+                  VOILA_REQUEST_URL="http://127.0.0.1:8000/services/dichotomy/voila/render/host.ipynb",
+                  JUPYTERHUB_SERVICE_PREFIX="/services/dichotomy/")
+    host = HubHostPage("", store=store, env=env)
+    assert "<img" not in host.hub_bar.value and "&lt;img" in host.hub_bar.value
+    assert 'href="/services/dichotomy/logout"' in host.hub_bar.value
+    assert host.create(deck="en", rounds=1, seed=4)
+    assert host.link.startswith("http://127.0.0.1:8000/services/dichotomy/voila/render/seat.ipynb?table=")
+    assert "c.JupyterHub.public_url" in host.join_info.value and "dichotomy serve" not in host.join_info.value
+    assert host.children[:2] == (host.url, host.hub_bar)

@@ -18,6 +18,8 @@ from __future__ import annotations
 import hmac
 import html
 import logging
+import os
+import re
 from typing import Mapping
 from urllib.parse import urlencode
 
@@ -51,6 +53,21 @@ def hub_seat_name(identity: HubIdentity) -> list[str]:
     return names
 
 
+def _signed_in_bar(identity: HubIdentity | None, env: Mapping[str, str] | None) -> W.HTML:
+    """"Signed in to the hub as Ana · Sign out" (a classroom computer is often shared)."""
+    prefix = (os.environ if env is None else env).get("JUPYTERHUB_SERVICE_PREFIX", "/")
+    who = html.escape(identity.display_name if identity else "nobody")
+    logout = html.escape(prefix.rstrip("/") + "/logout", quote=True)
+    bar = W.HTML(f'<p class="dichotomy-hub-user" style="margin:0 0 0.5em 0;font-size:0.95em">Signed in to '
+                 f'the hub as <b>{who}</b> · <a href="{logout}">Sign out</a></p>')
+    return bar
+
+
+_HUB_LOOPBACK = ('<p class="dichotomy-warning" style="color:#a40000">This link points to this computer only '
+                 "(localhost). For students on other devices, open the hub by its network name, or set "
+                 "<code>c.JupyterHub.public_url</code> in the hub's configuration.</p>")
+
+
 def _identity(env: Mapping[str, str] | None) -> tuple[HubIdentity | None, bytes | None]:
     try:
         return current_identity(env), hub_secret(env)
@@ -64,7 +81,19 @@ class HubSeatPage(SeatPage):
 
     def __init__(self, query: str | None = None, store=None, env: Mapping[str, str] | None = None) -> None:
         self.identity, self._secret = _identity(env)
+        self.hub_bar = _signed_in_bar(self.identity, env)
         super().__init__(query, store=store)
+
+    def _with_bar(self) -> None:
+        self.children = [self.url, self.hub_bar, *(c for c in self.children if c not in (self.url, self.hub_bar))]
+
+    def _refuse(self, title: str, body: str) -> None:
+        super()._refuse(title, body)
+        self._with_bar()
+
+    def _show_seat(self, seat: int, token: str) -> None:
+        super()._show_seat(seat, token)
+        self._with_bar()
 
     def _token(self, table: Table) -> str:
         assert self.identity is not None and self._secret is not None
@@ -128,6 +157,7 @@ class HubSeatPage(SeatPage):
             self.url.title = page_title(f"Join table {self.table.code}")
         rows += [self.join_button, self.feedback]
         self.children = rows
+        self._with_bar()
 
     def join(self, name: str = "") -> bool:
         """Claim this hub user's seat (``name`` is ignored: the hub decides it)."""
@@ -168,7 +198,26 @@ class HubHostPage(HostPage):
 
     def __init__(self, query: str | None = None, store=None, env: Mapping[str, str] | None = None) -> None:
         self.identity, _secret = _identity(env)
+        self.hub_bar = _signed_in_bar(self.identity, env)
         super().__init__(query, store=store, env=env)
+
+    def _with_bar(self) -> None:
+        self.children = [self.url, self.hub_bar, *(c for c in self.children if c not in (self.url, self.hub_bar))]
+
+    def _refuse(self, title: str, body: str) -> None:
+        super()._refuse(title, body)
+        self._with_bar()
+
+    def _show_create(self) -> None:
+        super()._show_create()
+        self._with_bar()
+
+    def _show_host(self, table: Table, token: str) -> None:
+        super()._show_host(table, token)
+        # the localhost advice of ``dichotomy serve`` does not apply behind a hub
+        self.join_info.value = re.sub(r'<p class="dichotomy-warning".*?</p>', _HUB_LOOPBACK,
+                                      self.join_info.value, flags=re.S)
+        self._with_bar()
 
     def _route(self, params: dict[str, str]) -> None:
         if self.identity is None:
@@ -188,3 +237,4 @@ class HubHostPage(HostPage):
         self.message = body
         self.url.title = page_title(title)
         self.children = [self.url, _message_box(title, body)]
+        self._with_bar()

@@ -64,21 +64,16 @@ def _service_redirects_to_oauth(base: str) -> bool:
     return False
 
 
-@pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    """A real JupyterHub (own process group, free ports, temp dir) running the Dichotomy service."""
-    if shutil.which("configurable-http-proxy") is None:
-        pytest.skip("the hub cannot start: configurable-http-proxy is not installed (npm install -g "
-                    "configurable-http-proxy; .ci/run does)")
-    if shutil.which("jupyterhub") is None:
-        pytest.skip("the hub cannot start: jupyterhub is not installed (the [test] extra has it)")
-    tmp = tmp_path_factory.mktemp("hub")
-    proxy_port, hub_port, api_port, service_port = (free_port() for _ in range(4))
+def _start_hub(tmp):
+    """Write a hub config (``dichotomy hub-config`` output + test users) and start JupyterHub on free ports."""
+    ports: set[int] = set()
+    while len(ports) < 4:
+        ports.add(free_port())
+    proxy_port, hub_port, api_port, service_port = ports
     snippet = subprocess.run(
         [sys.executable, "-m", "dichotomy_widget.serve", "hub-config", "--port", str(service_port),
          "--store", str(tmp / "tables.sqlite3")],
         capture_output=True, text=True, check=True, env=server_env()).stdout
-    secret = re.search(r"'DICHOTOMY_HUB_SECRET': '([^']+)'", snippet).group(1)
     (tmp / "jupyterhub_config.py").write_text(f"""c = get_config()  # noqa
 c.JupyterHub.bind_url = "http://127.0.0.1:{proxy_port}"
 c.JupyterHub.hub_ip = "127.0.0.1"
@@ -97,13 +92,31 @@ c.JupyterHub.load_groups.update({{"teachers": {{"users": ["teacher"]}}, "student
 """)
     server = ServerProcess(["jupyterhub", "-f", str(tmp / "jupyterhub_config.py")], proxy_port, cwd=tmp,
                            env=server_env(), log_name="jupyterhub")
-    server.secret = secret  # type: ignore[attr-defined]
+    server.secret = re.search(r"'DICHOTOMY_HUB_SECRET': '([^']+)'", snippet).group(1)  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 120
+    while not _service_redirects_to_oauth(server.base):
+        if server.proc.poll() is not None or time.monotonic() > deadline:
+            server.stop()
+            return None, server.log_path.read_text(errors="replace")
+        time.sleep(0.5)
+    return server, ""
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    """A real JupyterHub (own process group, free ports, temp dir) running the Dichotomy service."""
+    if shutil.which("configurable-http-proxy") is None:
+        pytest.skip("the hub cannot start: configurable-http-proxy is not installed (npm install -g "
+                    "configurable-http-proxy; .ci/run does)")
+    if shutil.which("jupyterhub") is None:
+        pytest.skip("the hub cannot start: jupyterhub is not installed (the [test] extra has it)")
+    for _attempt in range(3):  # a free port can be taken by another process before the hub binds it
+        server, log = _start_hub(tmp_path_factory.mktemp("hub"))
+        if server is not None or "EADDRINUSE" not in log and "address already in use" not in log:
+            break
+    if server is None:
+        raise RuntimeError(f"JupyterHub or the Dichotomy service did not come up:\n{log[-6000:]}")
     try:
-        deadline = time.monotonic() + 120
-        while not _service_redirects_to_oauth(server.base):
-            if server.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"JupyterHub or the Dichotomy service did not come up:\n{server.log()}")
-            time.sleep(0.5)
         yield server
     finally:
         server.stop()
@@ -112,7 +125,7 @@ c.JupyterHub.load_groups.update({{"teachers": {{"users": ["teacher"]}}, "student
 def signed_in(browser, hub, user: str, url: str, landing: str | None = None, **context_kw):
     """A new device (browser context, own cookies) opening ``url``: the hub asks ``user`` to sign in,
     then sends them back to the page (OAuth, no confirmation). Returns (context, page)."""
-    ctx = browser.new_context(viewport={"width": 1000, "height": 800}, **context_kw)
+    ctx = browser.new_context(**{"viewport": {"width": 1000, "height": 800}, **context_kw})
     ctx.set_default_timeout(30_000)
     page = ctx.new_page()
     page.goto(url)
@@ -172,7 +185,7 @@ def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(bro
 
     service = hub.base + "/services/dichotomy/voila/render/"
     # The teacher signs in at the hub and creates a table.
-    teacher, host = signed_in(browser, hub, "teacher", service + "host.ipynb")
+    teacher, host = signed_in(browser, hub, "teacher", service + "host.ipynb", viewport={"width": 800, "height": 700})
     host.locator("button.dichotomy-create").wait_for(timeout=RENDER_TIMEOUT)
     ready(host)
     rounds = host.locator(".dichotomy-rounds input")
@@ -196,11 +209,16 @@ def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(bro
         ready(page)
         assert page.locator(".dichotomy-name input").count() == 0
         expect(page.locator("button.dichotomy-join")).to_have_text(f"Join as {name}")
+        if name == "cy":
+            screenshots("hub-seat-join", page)
         click_until(page, "button.dichotomy-join", f".dw-root[data-you='{name}']")
         expect(page).to_have_url(re.compile(rf"seat\.ipynb\?table={code}&seat=[\w-]+$"))
+        expect(page.locator(".dichotomy-hub-user")).to_contain_text(f"Signed in to the hub as {name}")
         expect(host.locator(f".dw-kind-table [data-testid='player-{name}']")).to_be_visible()
         pages[name] = page
-    screenshots("hub-seat-lobby", pages["ben"], full_page=True)
+    expect(pages["ben"].locator(".dw-players li")).to_have_count(3)
+    screenshots("hub-seat-lobby", pages["ben"], clip={"x": 0, "y": 0, "width": 900, "height": 420})
+    screenshots("hub-host-lobby", host, full_page=True)
 
     # Ben opens Ana's copied seat link in his own session: refused, nothing of Ana's seat is shown.
     stolen = contexts["ben"].new_page()
