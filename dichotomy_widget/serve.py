@@ -3,7 +3,8 @@
     dichotomy serve                       # all network interfaces, port 8866, store in the user's data dir
     dichotomy serve --ip 127.0.0.1        # this computer only (a trial run)
     dichotomy serve --store /srv/dichotomy/tables.sqlite3 --port 8900
-    dichotomy pages ~/dichotomy           # copy host.ipynb and seat.ipynb (e.g. for JupyterHub)
+    dichotomy pages ~/dichotomy           # copy host.ipynb and seat.ipynb
+    dichotomy hub-config                  # run it as a JupyterHub service instead (docs/jupyterhub.md)
 
 Voila runs as a child process in its own process group with: no tracebacks shown to students,
 idle kernels culled, no browser opened, and the store path in ``$DICHOTOMY_STORE`` for the pages.
@@ -120,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"seconds before an idle, unconnected kernel is shut down (default {CULL_IDLE_TIMEOUT})")
     serve.add_argument("--voila-arg", action="append", default=[], metavar="ARG",
                        help="extra argument passed to voila (repeatable)")
-    pages = sub.add_parser("pages", help="copy host.ipynb and seat.ipynb into a folder (e.g. for JupyterHub)")
+    pages = sub.add_parser("pages", help="copy host.ipynb and seat.ipynb into a folder")
     pages.add_argument("dest", help="folder to copy the pages into")
     from .hub import add_commands  # hub-config, hub-service (docs/jupyterhub.md)
 

@@ -55,7 +55,7 @@ __all__ = ["host_page", "seat_page", "HostPage", "SeatPage", "UrlQuery", "parse_
 #: Environment variable with the table store (path or URL) the pages use.
 STORE_ENV = "DICHOTOMY_STORE"
 #: Optional environment variable: the address of the seat page that join links point to
-#: (e.g. ``https://hub.example.org/hub/user-redirect/voila/render/dichotomy/seat.ipynb``).
+#: (e.g. ``https://hub.example.org/services/dichotomy/voila/render/seat.ipynb``).
 SEAT_URL_ENV = "DICHOTOMY_SEAT_URL"
 
 MAX_QUERY_VALUE = 200  # a token is 24 characters; anything much longer is not ours
