@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .decks import Card, Deck, Pair, load_deck, packaged_decks, parse_deck
-from .errors import (DeckError, DichotomyError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
+from .errors import (DeckError, DichotomyError, HubIdentityError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
                      NotAllowed, NotYourTurn, RuleViolation, SeatNotFound, StoreError, TableFull,
                      TableNotFound, VersionConflict, WrongPhase)
 from .rules import GameState, rank_band
@@ -35,7 +35,7 @@ __all__ = [
     "SeatWidget", "TableWidget", "PassAndPlayWidget",
     "DichotomyError", "RuleViolation", "WrongPhase", "NotYourTurn", "NotAllowed", "InvalidClue",
     "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "StoreError",
-    "VersionConflict", "TableNotFound", "SeatNotFound",
+    "VersionConflict", "TableNotFound", "SeatNotFound", "HubIdentityError",
     "__version__",
 ]
 

@@ -13,6 +13,8 @@ __all__ = [
     "MIN_SEATS", "MAX_SEATS", "MAX_CLUE_LENGTH", "MAX_GUESS_LENGTH", "MAX_NAME_LENGTH", "MAX_WORD_LENGTH",
     "PAIRS_PER_CARD", "MIN_TIME_LIMIT", "MAX_TIME_LIMIT", "DEFAULT_ROUNDS", "DEFAULT_DECK", "LIMITS",
     "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV",
+    "HUB_ENV", "HUB_SECRET_ENV", "HUB_SECRET_FILE_ENV", "HUB_HOST_GROUPS_ENV", "HUB_ADMINS_HOST_ENV",
+    "HUB_IDENTITY_HEADER", "HUB_IDENTITY_ENV",
     "MEMORY_STORE_NAMES", "STORE_FILE_NAME", "DATA_DIR_NAME", "HOST_PAGE", "SEAT_PAGE",
 ]
 
@@ -46,6 +48,17 @@ QUERY_ENV = "QUERY_STRING"
 REQUEST_URL_ENV = "VOILA_REQUEST_URL"
 #: Optional (tests): the folder with the PostgreSQL server binaries.
 PG_BIN_ENV = "DICHOTOMY_PG_BIN"
+#: JupyterHub service (docs/jupyterhub.md): ``1`` when the pages run behind the hub (set by hub-service),
+HUB_ENV = "DICHOTOMY_HUB"
+#: the service's signing secret, or a file holding it,
+HUB_SECRET_ENV = "DICHOTOMY_HUB_SECRET"
+HUB_SECRET_FILE_ENV = "DICHOTOMY_HUB_SECRET_FILE"
+#: the hub groups whose members may host (comma separated), and ``0`` to stop hub admins hosting,
+HUB_HOST_GROUPS_ENV = "DICHOTOMY_HUB_HOST_GROUPS"
+HUB_ADMINS_HOST_ENV = "DICHOTOMY_HUB_ADMINS_HOST"
+#: the request header with the signed hub identity, and its name in a page kernel's environment.
+HUB_IDENTITY_HEADER = "X-Dichotomy-Identity"
+HUB_IDENTITY_ENV = "HTTP_X_DICHOTOMY_IDENTITY"
 
 # --- store names ---------------------------------------------------------------------------------
 MEMORY_STORE_NAMES = frozenset({"", "memory", ":memory:", "memory://", "mem://"})

@@ -24,6 +24,7 @@ __all__ = [
     "TableNotFound",
     "TableExists",
     "SeatNotFound",
+    "HubIdentityError",
 ]
 
 
@@ -135,3 +136,9 @@ class SeatNotFound(DichotomyError, LookupError):
     """No seat matches that token, index or name."""
 
     code = "seat_not_found"
+
+
+class HubIdentityError(DichotomyError):
+    """A JupyterHub service page without a valid hub identity (missing or forged), or no usable secret."""
+
+    code = "hub_identity"

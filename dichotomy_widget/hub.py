@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import Mapping, Sequence
 from urllib.parse import urlsplit
 
+from .config import HUB_SECRET_FILE_ENV as SECRET_FILE_ENV
+
 __all__ = ["add_commands", "run_command", "hub_config", "service_command", "voila_hub_args", "FLAVORS"]
 
 FLAVORS = ("plain", "tljh", "z2jh")
 DEFAULT_SERVICE = "dichotomy"
 DEFAULT_PORT = 10101
-SECRET_FILE_ENV = "DICHOTOMY_HUB_SECRET_FILE"
 _AUTH = "dichotomy_widget.ui.hub_auth"
 
 
@@ -75,7 +76,8 @@ def _secret(env: Mapping[str, str], store: str) -> str:
 def service_command(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[list[str], dict[str, str]]:
     """The voila command line and environment of the hub service, from the hub's ``JUPYTERHUB_*`` vars."""
     from .serve import _resolve_store, voila_command
-    from .ui.app import SEAT_URL_ENV, STORE_ENV, packaged_pages
+    from .config import SEAT_URL_ENV, STORE_ENV
+    from .ui.app import packaged_pages
     from .ui.hub_identity import HUB_ENV, SECRET_ENV
 
     service_url = env.get("JUPYTERHUB_SERVICE_URL", "")

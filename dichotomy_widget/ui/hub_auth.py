@@ -27,6 +27,7 @@ from jupyter_server.utils import url_path_join
 from jupyterhub.singleuser.extension import JupyterHubAuthorizer, JupyterHubIdentityProvider
 from tornado import web
 
+from ..config import HUB_ADMINS_HOST_ENV as ADMINS_HOST_ENV, HUB_HOST_GROUPS_ENV as HOST_GROUPS_ENV
 from .hub_identity import (IDENTITY_ENV, IDENTITY_HEADER, HubIdentity, HubIdentityError, hub_secret,
                            sign_identity, verify_identity)
 
@@ -35,10 +36,6 @@ __all__ = ["HubIdentityProvider", "HubAuthorizer", "HubKernelManager", "identity
 
 log = logging.getLogger(__name__)
 
-#: Comma-separated hub groups whose members may host tables.
-HOST_GROUPS_ENV = "DICHOTOMY_HUB_HOST_GROUPS"
-#: ``0`` to stop hub admins from hosting (default: admins may host).
-ADMINS_HOST_ENV = "DICHOTOMY_HUB_ADMINS_HOST"
 
 
 def host_groups(env: Mapping[str, str] | None = None) -> frozenset[str]:

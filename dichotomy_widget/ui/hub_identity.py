@@ -25,26 +25,14 @@ import os
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..errors import DichotomyError
+from ..config import HUB_ENV, HUB_IDENTITY_ENV as IDENTITY_ENV, HUB_IDENTITY_HEADER as IDENTITY_HEADER
+from ..config import HUB_SECRET_ENV as SECRET_ENV
+from ..errors import HubIdentityError
 
 __all__ = ["HubIdentity", "HubIdentityError", "HUB_ENV", "SECRET_ENV", "IDENTITY_HEADER", "IDENTITY_ENV",
            "hub_mode", "hub_secret", "sign_identity", "verify_identity", "current_identity", "hub_seat_token"]
 
-#: Set to ``1`` in the service's environment: the pages then require a hub identity.
-HUB_ENV = "DICHOTOMY_HUB"
-#: The service's signing secret (keep it private; changing it makes players re-join their tables).
-SECRET_ENV = "DICHOTOMY_HUB_SECRET"
-#: The request header the service sets (and voila passes to a new kernel).
-IDENTITY_HEADER = "X-Dichotomy-Identity"
-#: The same, as voila names it in the kernel's environment (RFC 3875 style).
-IDENTITY_ENV = "HTTP_X_DICHOTOMY_IDENTITY"
 MIN_SECRET_LENGTH = 16
-
-
-class HubIdentityError(DichotomyError):
-    """No valid hub identity (missing, unsigned, tampered with) or no usable secret."""
-
-    code = "hub_identity"
 
 
 @dataclass(frozen=True)
