@@ -18,7 +18,7 @@ from dichotomy_widget import Table
 from dichotomy_widget.hub import hub_config, service_command
 from dichotomy_widget.serve import build_parser, main
 from dichotomy_widget.ui.app import host_page, seat_page
-from dichotomy_widget.ui.hub_auth import identity_from_hub_user
+from dichotomy_widget.ui.hub_auth import identity_from_hub_user, kernel_ids_in_path
 from dichotomy_widget.ui.hub_identity import (IDENTITY_ENV, HubIdentity, HubIdentityError, current_identity,
                                               hub_mode, hub_seat_token, sign_identity, verify_identity)
 from dichotomy_widget.ui.hub_pages import HubHostPage, HubSeatPage
@@ -278,3 +278,10 @@ def test_hub_pages_escape_hub_names_and_give_hub_advice_for_a_localhost_link(sto
     assert host.link.startswith("http://127.0.0.1:8000/services/dichotomy/voila/render/seat.ipynb?table=")
     assert "c.JupyterHub.public_url" in host.join_info.value and "dichotomy serve" not in host.join_info.value
     assert host.children[:2] == (host.url, host.hub_bar)
+
+
+def test_kernel_ids_are_found_in_every_voila_kernel_route():
+    kid = "0b4f6c2e-8a1d-4e3b-9f7a-1c2d3e4f5a6b"
+    assert kernel_ids_in_path((), {"kernel_id": kid}) == [kid]  # /api/kernels/<id>(/channels)
+    assert kernel_ids_in_path((kid,), {}) == [kid]  # /voila/api/shutdown/<id>
+    assert kernel_ids_in_path(("host.ipynb",), {}) == []  # a page

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any, Mapping
+import re
+from typing import Any, Mapping, Sequence
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_server.utils import url_path_join
@@ -31,10 +32,11 @@ from ..config import HUB_ADMINS_HOST_ENV as ADMINS_HOST_ENV, HUB_HOST_GROUPS_ENV
 from .hub_identity import (IDENTITY_ENV, IDENTITY_HEADER, HubIdentity, HubIdentityError, hub_secret,
                            sign_identity, verify_identity)
 
-__all__ = ["HubIdentityProvider", "HubAuthorizer", "HubKernelManager", "identity_from_hub_user",
+__all__ = ["HubIdentityProvider", "HubAuthorizer", "HubKernelManager", "identity_from_hub_user", "kernel_ids_in_path",
            "host_groups", "HOST_GROUPS_ENV", "ADMINS_HOST_ENV"]
 
 log = logging.getLogger(__name__)
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 
@@ -59,9 +61,11 @@ def identity_from_hub_user(hub_user: Mapping[str, Any], env: Mapping[str, str] |
     return HubIdentity(name=name, display_name=str(display), host=host)
 
 
-def _kernel_id(handler: web.RequestHandler) -> str | None:
-    kernel_id = (getattr(handler, "path_kwargs", None) or {}).get("kernel_id")
-    return kernel_id if isinstance(kernel_id, str) else None
+def kernel_ids_in_path(path_args: Sequence[Any], path_kwargs: Mapping[str, Any]) -> list[str]:
+    """The kernel ids a request's URL names: voila's kernel routes call it ``kernel_id``; its shutdown
+    route (``/voila/api/shutdown/<id>``) passes it as the only positional group."""
+    found = [path_kwargs.get("kernel_id"), *path_args]
+    return [k for k in found if isinstance(k, str) and _UUID.fullmatch(k)]
 
 
 def _plain_403(handler: web.RequestHandler) -> None:
@@ -81,6 +85,13 @@ def _plain_403(handler: web.RequestHandler) -> None:
 class HubIdentityProvider(JupyterHubIdentityProvider):
     """JupyterHub OAuth for the service, plus the signed identity header and kernel ownership."""
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # HubOAuth has read the service's hub API token; page kernels inherit this process's
+        # environment and have no use for it.
+        _ = self.hub_auth.api_token
+        os.environ.pop("JUPYTERHUB_API_TOKEN", None)
+
     @property
     def token(self) -> str:  # type: ignore[override]
         """No jupyter token login: the hub's OAuth is the only way in (voila passes ``token=""``)."""
@@ -99,9 +110,9 @@ class HubIdentityProvider(JupyterHubIdentityProvider):
             return None
         identity = identity_from_hub_user(user.hub_user)
         handler.request.headers[IDENTITY_HEADER] = sign_identity(identity, hub_secret())
-        kernel_id = _kernel_id(handler)
-        if kernel_id is not None:
-            owner = getattr(handler.settings.get("kernel_manager"), "owners", {}).get(kernel_id)
+        owners = getattr(handler.settings.get("kernel_manager"), "owners", {})
+        for kernel_id in kernel_ids_in_path(handler.path_args or (), handler.path_kwargs or {}):
+            owner = owners.get(kernel_id)
             if owner is not None and owner != identity.name:
                 log.warning("refused: hub user %s asked for a kernel of another user's page", identity.name)
                 # as jupyter_server's own check_host refusal does, so the error page renders cleanly

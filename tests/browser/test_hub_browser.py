@@ -92,6 +92,7 @@ c.JupyterHub.load_groups.update({{"teachers": {{"users": ["teacher"]}}, "student
 """)
     server = ServerProcess(["jupyterhub", "-f", str(tmp / "jupyterhub_config.py")], proxy_port, cwd=tmp,
                            env=server_env(), log_name="jupyterhub")
+    server.store = str(tmp / "tables.sqlite3")  # type: ignore[attr-defined]
     server.secret = re.search(r"'DICHOTOMY_HUB_SECRET': '([^']+)'", snippet).group(1)  # type: ignore[attr-defined]
     deadline = time.monotonic() + 120
     while not _service_redirects_to_oauth(server.base):
@@ -166,14 +167,32 @@ def find(pages: dict, selector: str, timeout: float = 60.0):
 
 PROBE_OTHER_KERNEL = """async (kernelId) => {
   const config = JSON.parse(document.getElementById("jupyter-config-data").textContent);
+  // the hub's cookie counts for a script's request only with the page's XSRF token (JupyterHub >= 4.1)
+  const xsrf = decodeURIComponent((document.cookie.match(/(?:^|; )_xsrf=([^;]*)/) || ["", ""])[1]);
+  const api = (await fetch(`${config.baseUrl}api/kernels/${kernelId}`, {headers: {"X-XSRFToken": xsrf}})).status;
   const url = `ws://${location.host}${config.baseUrl}api/kernels/${kernelId}/channels?session_id=probe`;
-  return await new Promise((resolve) => {
+  const ws = await new Promise((resolve) => {
     const ws = new WebSocket(url);
     ws.onopen = () => { ws.close(); resolve("open"); };
     ws.onerror = () => resolve("refused");
     setTimeout(() => resolve("timeout"), 15000);
   });
+  return `${api} ${ws}`;
 }"""
+
+
+def _process_environments() -> list[list[str]]:
+    """The environment of every process we may read (Linux /proc)."""
+    from pathlib import Path
+
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                out.append((entry / "environ").read_bytes().decode(errors="replace").split("\0"))
+            except OSError:
+                continue
+    return out
 
 
 def kernel_id(page) -> str:
@@ -226,8 +245,8 @@ def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(bro
     expect(stolen.locator(".dichotomy-message")).to_contain_text("not yours", timeout=RENDER_TIMEOUT)
     assert stolen.locator(".dw-root").count() == 0
     # ... nor can his browser reach the kernel behind Ana's page, even knowing its id.
-    assert stolen.evaluate(PROBE_OTHER_KERNEL, kernel_id(pages["ana"])) == "refused"
-    assert pages["ben"].evaluate(PROBE_OTHER_KERNEL, kernel_id(pages["ben"])) == "open"
+    assert stolen.evaluate(PROBE_OTHER_KERNEL, kernel_id(pages["ana"])) == "403 refused"
+    assert pages["ben"].evaluate(PROBE_OTHER_KERNEL, kernel_id(pages["ben"])) == "200 open"
     stolen.close()
     # Dee has a hub account but no role with access:services!service=dichotomy: the hub itself refuses
     # to sign her in to the service (no page, no kernel).
@@ -280,6 +299,10 @@ def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(bro
     phone, again = signed_in(browser, hub, "ben", link)
     again.locator(".dw-root[data-you='ben']").wait_for(timeout=RENDER_TIMEOUT)
     again.locator("[data-testid=recap]").first.wait_for(timeout=RENDER_TIMEOUT)
+    # The page kernels (started by the service for this hub) never hold the service's hub API token.
+    kernels = [env for env in _process_environments() if f"DICHOTOMY_STORE={hub.store}" in env
+               and "DICHOTOMY_HUB=1" in env and any(v.startswith("HTTP_X_DICHOTOMY_IDENTITY=") for v in env)]
+    assert kernels and not any(v.startswith("JUPYTERHUB_API_TOKEN=") for env in kernels for v in env)
     for ctx in (teacher, phone, *contexts.values()):
         ctx.close()
     assert "jupyterhub-singleuser" not in hub.log_path.read_text(errors="replace")  # students' own servers are not involved
