@@ -86,6 +86,7 @@ class HubIdentityProvider(JupyterHubIdentityProvider):
     """JupyterHub OAuth for the service, plus the signed identity header and kernel ownership."""
 
     def __init__(self, **kwargs: Any) -> None:
+        kwargs.pop("token", None)  # voila passes token="": no jupyter token login here
         super().__init__(**kwargs)
         # HubOAuth has read the service's hub API token; page kernels inherit this process's
         # environment and have no use for it.
