@@ -181,6 +181,27 @@ PROBE_OTHER_KERNEL = """async (kernelId) => {
 }"""
 
 
+PROBE_EXECUTE = """async () => {
+  const config = JSON.parse(document.getElementById("jupyter-config-data").textContent);
+  const ws = new WebSocket(`ws://${location.host}${config.baseUrl}api/kernels/${config.kernelId}/channels?session_id=probe`);
+  const parents = [];
+  ws.onmessage = (event) => {
+    try { const msg = JSON.parse(event.data); parents.push(msg.parent_header && msg.parent_header.msg_id); } catch (e) {}
+  };
+  await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject; });
+  const send = (id, type, content) => ws.send(JSON.stringify({
+    header: {msg_id: id, msg_type: type, username: "probe", session: "probe", version: "5.3", date: new Date().toISOString()},
+    parent_header: {}, metadata: {}, content, channel: "shell", buffers: [],
+  }));
+  send("probe-exec", "execute_request", {code: "import os; print(os.environ['DICHOTOMY_HUB_SECRET'])", silent: false,
+    store_history: false, user_expressions: {}, allow_stdin: false, stop_on_error: true});
+  send("probe-info", "kernel_info_request", {});
+  await new Promise((resolve) => setTimeout(resolve, 4000));
+  ws.close();
+  return parents;
+}"""
+
+
 def _process_environments() -> list[list[str]]:
     """The environment of every process we may read (Linux /proc)."""
     from pathlib import Path
@@ -248,6 +269,10 @@ def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(bro
     assert stolen.evaluate(PROBE_OTHER_KERNEL, kernel_id(pages["ana"])) == "403 refused"
     assert pages["ben"].evaluate(PROBE_OTHER_KERNEL, kernel_id(pages["ben"])) == "200 open"
     stolen.close()
+    # Ben's own kernel answers his browser, but runs no code it sends (voila drops execute_request).
+    parents = pages["ben"].evaluate(PROBE_EXECUTE)
+    assert "probe-info" in parents and "probe-exec" not in parents
+    assert hub.secret not in pages["ben"].inner_text("body")
     # Dee has a hub account but no role with access:services!service=dichotomy: the hub itself refuses
     # to sign her in to the service (no page, no kernel).
     outsider, refused = signed_in(browser, hub, "dee", link, landing="/hub/api/oauth2/authorize")
