@@ -16,6 +16,7 @@ __all__ = [
     "HUB_ENV", "HUB_SECRET_ENV", "HUB_SECRET_FILE_ENV", "HUB_HOST_GROUPS_ENV", "HUB_ADMINS_HOST_ENV",
     "HUB_IDENTITY_HEADER", "HUB_IDENTITY_ENV",
     "MEMORY_STORE_NAMES", "STORE_FILE_NAME", "DATA_DIR_NAME", "HOST_PAGE", "SEAT_PAGE",
+    "PAGE_EXTENSIONS",
 ]
 
 # --- game limits ---------------------------------------------------------------------------------
@@ -68,3 +69,8 @@ STORE_FILE_NAME = "tables.sqlite3"
 # --- page names (voila notebooks in ui/pages/) ----------------------------------------------------
 HOST_PAGE = "host.ipynb"
 SEAT_PAGE = "seat.ipynb"
+
+#: The only JupyterLab extensions a voila page loads: the widget managers and anywidget. Any other
+#: installed extension (e.g. Jupyter Notebook 7's lab-extension) is not needed by a page, costs
+#: requests, and some fail outside their own app ("The getter for the shared module is not a function").
+PAGE_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "anywidget")
