@@ -285,3 +285,14 @@ def test_kernel_ids_are_found_in_every_voila_kernel_route():
     assert kernel_ids_in_path((), {"kernel_id": kid}) == [kid]  # /api/kernels/<id>(/channels)
     assert kernel_ids_in_path((kid,), {}) == [kid]  # /voila/api/shutdown/<id>
     assert kernel_ids_in_path(("host.ipynb",), {}) == []  # a page
+
+
+def test_without_a_table_in_the_link_the_hub_seat_page_asks_only_for_the_code(store, code):
+    page = seat(store, "", BEN)
+    assert page.state == "form" and page.code_input in page.children and page.name_input not in page.children
+    page.code_input.value = "ZZZZZZ"
+    assert not page.join() and "ZZZZZZ" in page.message and page.state == "form"
+    page.code_input.value = code.lower()
+    assert page.join() and page.state == "seat"
+    assert query_of(page)["table"] == code
+    assert [s.name for s in Table.open(code, store).state.seats] == ["ben"]
