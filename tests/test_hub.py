@@ -296,3 +296,18 @@ def test_without_a_table_in_the_link_the_hub_seat_page_asks_only_for_the_code(st
     assert page.join() and page.state == "seat"
     assert query_of(page)["table"] == code
     assert [s.name for s in Table.open(code, store).state.seats] == ["ben"]
+
+
+def test_a_derived_seat_token_claims_one_seat_only_and_short_tokens_are_refused():
+    from dichotomy_widget.errors import NotAllowed, SeatNotFound
+
+    table = Table.create(deck="en", rounds=1, seed=1)
+    token = hub_seat_token(SECRET.encode(), table.code, "ana")
+    ticket = table.join("Ana", token=token)
+    assert table.seat_for_token(token) == ticket.seat
+    with pytest.raises(NotAllowed) as info:  # two tabs of the same hub user pressing Join at once
+        table.join("Ana again", token=token)
+    assert info.value.code == "already_seated"
+    with pytest.raises(SeatNotFound):
+        table.join("Ben", token="short")
+    assert [s.name for s in table.state.seats] == ["Ana"]
