@@ -10,6 +10,7 @@ Screenshots go to ``artifacts/screenshots/hub-*.png``.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -90,8 +91,8 @@ c.JupyterHub.spawner_class = "simple"  # nobody spawns a server: the game is a s
 {snippet}
 c.JupyterHub.load_groups.update({{"teachers": {{"users": ["teacher"]}}, "students": {{"users": ["ana", "ben", "cy"]}}}})
 """)
-    server = ServerProcess(["jupyterhub", "-f", str(tmp / "jupyterhub_config.py")], proxy_port, cwd=tmp,
-                           env=server_env(), log_name="jupyterhub")
+    server = ServerProcess([sys.executable, "-m", "jupyterhub", "-f", str(tmp / "jupyterhub_config.py")],
+                           proxy_port, cwd=tmp, env=server_env(), log_name="jupyterhub")
     server.store = str(tmp / "tables.sqlite3")  # type: ignore[attr-defined]
     server.secret = re.search(r"'DICHOTOMY_HUB_SECRET': '([^']+)'", snippet).group(1)  # type: ignore[attr-defined]
     deadline = time.monotonic() + 120
@@ -109,7 +110,7 @@ def hub(tmp_path_factory):
     if shutil.which("configurable-http-proxy") is None:
         pytest.skip("the hub cannot start: configurable-http-proxy is not installed (npm install -g "
                     "configurable-http-proxy; .ci/run does)")
-    if shutil.which("jupyterhub") is None:
+    if importlib.util.find_spec("jupyterhub") is None:
         pytest.skip("the hub cannot start: jupyterhub is not installed (the [test] extra has it)")
     for _attempt in range(3):  # a free port can be taken by another process before the hub binds it
         server, log = _start_hub(tmp_path_factory.mktemp("hub"))
