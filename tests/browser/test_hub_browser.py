@@ -65,6 +65,31 @@ def _service_redirects_to_oauth(base: str) -> bool:
     return False
 
 
+def _stop_hub(server, tmp) -> None:
+    """Stop the hub's process group, then its proxy: JupyterHub starts configurable-http-proxy in a
+    session of its own and stops it only if its own shutdown finishes in time."""
+    import os
+    import signal
+    from pathlib import Path
+
+    server.stop()
+    try:
+        pid = int((tmp / "proxy.pid").read_text().strip())
+        alive = b"configurable-http-proxy" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        return  # the hub removed its pid file: the proxy is gone
+    if alive:
+        os.kill(pid, signal.SIGTERM)
+        for _ in range(50):
+            try:
+                if b"configurable-http-proxy" not in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    return
+            except OSError:
+                return
+            time.sleep(0.1)
+        os.kill(pid, signal.SIGKILL)
+
+
 def _start_hub(tmp):
     """Write a hub config (``dichotomy hub-config`` output + test users) and start JupyterHub on free ports."""
     ports: set[int] = set()
@@ -98,7 +123,7 @@ c.JupyterHub.load_groups.update({{"teachers": {{"users": ["teacher"]}}, "student
     deadline = time.monotonic() + 120
     while not _service_redirects_to_oauth(server.base):
         if server.proc.poll() is not None or time.monotonic() > deadline:
-            server.stop()
+            _stop_hub(server, tmp)
             return None, server.log_path.read_text(errors="replace")
         time.sleep(0.5)
     return server, ""
@@ -113,7 +138,8 @@ def hub(tmp_path_factory):
     if importlib.util.find_spec("jupyterhub") is None:
         pytest.skip("the hub cannot start: jupyterhub is not installed (the [test] extra has it)")
     for _attempt in range(3):  # a free port can be taken by another process before the hub binds it
-        server, log = _start_hub(tmp_path_factory.mktemp("hub"))
+        tmp = tmp_path_factory.mktemp("hub")
+        server, log = _start_hub(tmp)
         if server is not None or "EADDRINUSE" not in log and "address already in use" not in log:
             break
     if server is None:
@@ -121,7 +147,7 @@ def hub(tmp_path_factory):
     try:
         yield server
     finally:
-        server.stop()
+        _stop_hub(server, tmp)
 
 
 def signed_in(browser, hub, user: str, url: str, landing: str | None = None, **context_kw):
