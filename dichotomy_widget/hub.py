@@ -105,9 +105,16 @@ def service_command(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[l
 
 
 def run_service(args: argparse.Namespace) -> int:
-    """Replace this process with voila (the hub signals and restarts it directly)."""
+    """Replace this process with voila (the hub signals and restarts it directly).
+
+    On Linux voila also gets SIGTERM if the hub dies (the setting survives ``execve``), so a killed hub
+    leaves no game server behind; voila then shuts its kernels down.
+    """
+    from .serve import _die_with_parent
+
     cmd, env = service_command(args, os.environ)
     sys.stdout.flush()
+    _die_with_parent()
     os.execve(cmd[0], cmd, env)
     return 1  # pragma: no cover - execve does not return
 

@@ -65,6 +65,20 @@ def _service_redirects_to_oauth(base: str) -> bool:
     return False
 
 
+def _kill_service_leftovers(tmp) -> None:
+    """SIGKILL any process still running with this hub's store (the service, its kernels)."""
+    import os
+    import signal
+
+    marker = f"DICHOTOMY_STORE={tmp / 'tables.sqlite3'}"
+    for pid, env in _process_environments(with_pids=True):
+        if marker in env and pid != os.getpid():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
 def _stop_hub(server, tmp) -> None:
     """Stop the hub's process group, then its proxy: JupyterHub starts configurable-http-proxy in a
     session of its own and stops it only if its own shutdown finishes in time."""
@@ -73,6 +87,7 @@ def _stop_hub(server, tmp) -> None:
     from pathlib import Path
 
     server.stop()
+    _kill_service_leftovers(tmp)
     try:
         pid = int((tmp / "proxy.pid").read_text().strip())
         alive = b"configurable-http-proxy" in Path(f"/proc/{pid}/cmdline").read_bytes()
@@ -229,17 +244,18 @@ PROBE_EXECUTE = """async () => {
 }"""
 
 
-def _process_environments() -> list[list[str]]:
-    """The environment of every process we may read (Linux /proc)."""
+def _process_environments(with_pids: bool = False) -> list:
+    """The environment of every process we may read (Linux /proc), or (pid, environment) pairs."""
     from pathlib import Path
 
     out = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                out.append((entry / "environ").read_bytes().decode(errors="replace").split("\0"))
+                env = (entry / "environ").read_bytes().decode(errors="replace").split("\0")
             except OSError:
                 continue
+            out.append((int(entry.name), env) if with_pids else env)
     return out
 
 
