@@ -76,6 +76,7 @@ def _secret(env: Mapping[str, str], store: str) -> str:
 def service_command(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[list[str], dict[str, str]]:
     """The voila command line and environment of the hub service, from the hub's ``JUPYTERHUB_*`` vars."""
     from .serve import _resolve_store, voila_command
+    from .ui import bounds
     from .config import SEAT_URL_ENV, STORE_ENV
     from .ui.app import packaged_pages
     from .ui.hub_identity import HUB_ENV, SECRET_ENV
@@ -99,8 +100,10 @@ def service_command(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[l
     package_parent = Path(__file__).resolve().parent.parent
     if (package_parent / "pyproject.toml").exists():  # a source checkout: the kernels import this copy
         out["PYTHONPATH"] = os.pathsep.join(p for p in (str(package_parent), env.get("PYTHONPATH", "")) if p)
+    bound_args, _line = bounds.voila_args(args)  # counted per hub user (HubKernelManager.device)
+    bound_args = [a for a in bound_args if not a.startswith("--VoilaConfiguration.multi_kernel_manager_class=")]
     cmd = voila_command(packaged_pages(), port, ip, prefix, cull_idle_timeout=args.cull_idle_timeout,
-                        extra=[*voila_hub_args(), *args.voila_arg])
+                        extra=[*bound_args, *voila_hub_args(), *args.voila_arg])
     return cmd, out
 
 
@@ -262,12 +265,16 @@ def add_commands(sub: "argparse._SubParsersAction") -> None:
     cfg.add_argument("--python", default=sys.executable,
                      help="the Python with dichotomy_widget[hub] installed (default: this one)")
     svc = sub.add_parser("hub-service", help="run the game as a JupyterHub service (the hub starts it)",
-                         description="Run by JupyterHub: voila on the packaged pages behind the hub's OAuth.")
+                         description="Run by JupyterHub: voila on the packaged pages behind the hub's OAuth. "
+                                     "The page bounds count per hub user (hosts are not bounded per user).")
     svc.add_argument("--store", default=None, help="table store (default: $DICHOTOMY_STORE)")
     svc.add_argument("--ip", default=None, help="address to listen on (default: the host of $JUPYTERHUB_SERVICE_URL)")
     svc.add_argument("--port", type=int, default=None, help="port (default: the port of $JUPYTERHUB_SERVICE_URL)")
     svc.add_argument("--cull-idle-timeout", type=int, default=600,
                      help="seconds before an idle, unconnected kernel is shut down (default 600)")
+    from .ui import bounds
+
+    bounds.add_arguments(svc)
     svc.add_argument("--voila-arg", action="append", default=[], metavar="ARG", help="extra voila argument")
 
 

@@ -246,6 +246,9 @@ def test_hub_service_runs_voila_behind_the_prefix_with_the_hub_identity_provider
     assert "--Voila.base_url=/services/dichotomy/" in cmd
     assert "--Voila.identity_provider_class=dichotomy_widget.ui.hub_auth.HubIdentityProvider" in cmd
     assert "--VoilaConfiguration.http_header_envs=X-Dichotomy-Identity" in cmd
+    managers = [a for a in cmd if a.startswith("--VoilaConfiguration.multi_kernel_manager_class=")]
+    assert managers == ["--VoilaConfiguration.multi_kernel_manager_class=dichotomy_widget.ui.hub_auth.HubKernelManager"]
+    assert "--BoundedKernelManager.max_pages_per_device=4" in cmd  # the page bounds, per hub user
     assert env["DICHOTOMY_HUB"] == "1" and env["DICHOTOMY_STORE"] == str(store)
     secret_file = store.with_name("hub-secret")
     assert stat.S_IMODE(secret_file.stat().st_mode) == 0o600  # created once, private
@@ -311,3 +314,26 @@ def test_a_derived_seat_token_claims_one_seat_only_and_short_tokens_are_refused(
     with pytest.raises(SeatNotFound):
         table.join("Ben", token="short")
     assert [s.name for s in table.state.seats] == ["Ana"]
+
+
+def test_the_hub_kernel_manager_bounds_pages_per_hub_user_not_per_proxy_address(monkeypatch):
+    from types import SimpleNamespace
+
+    from tornado.httputil import HTTPHeaders, HTTPServerRequest
+
+    from dichotomy_widget.ui.hub_auth import HubKernelManager
+
+    monkeypatch.setenv("DICHOTOMY_HUB_SECRET", SECRET)
+    manager = HubKernelManager(max_kernels=0)
+
+    def request_from(identity: HubIdentity | None):
+        headers = HTTPHeaders({"X-Dichotomy-Identity": sign_identity(identity, SECRET.encode())} if identity else {})
+        return SimpleNamespace(request=HTTPServerRequest(method="GET", uri="/seat.ipynb", headers=headers))
+
+    request = request_from(ANA).request
+    request.remote_ip = "127.0.0.1"  # every request comes from the hub's proxy
+    assert manager.device(SimpleNamespace(request=request)) == ("hub user ana", False)
+    assert manager.device(request_from(TEACHER)) == ("hub user teacher", True)  # hosts run several tables
+    outsider = request_from(None).request
+    outsider.remote_ip = "10.0.0.9"
+    assert manager.device(SimpleNamespace(request=outsider)) == ("10.0.0.9", False)

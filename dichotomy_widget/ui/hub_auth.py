@@ -8,8 +8,9 @@ them; see docs/jupyterhub.md):
   ``access:services!service=<name>`` gets 403). It then replaces the ``X-Dichotomy-Identity`` header
   with the signed identity of that user (see :mod:`.hub_identity`), which voila hands to a new page
   kernel, and refuses (403) any request about a kernel that another user's page started.
-* :class:`HubKernelManager` (``VoilaConfiguration.multi_kernel_manager_class``): remembers which hub
-  user's page started each kernel, from the signed identity in the kernel's environment.
+* :class:`HubKernelManager` (``VoilaConfiguration.multi_kernel_manager_class``): ``dichotomy serve``'s
+  page bounds, counted per hub user, and which hub user's page started each kernel (from the signed
+  identity in the kernel's environment).
 * :class:`HubAuthorizer` (``Voila.authorizer_class``): JupyterHub's access-scope check.
 
 Who may host: hub admins (unless ``$DICHOTOMY_HUB_ADMINS_HOST`` is ``0``) and members of the groups in
@@ -23,12 +24,12 @@ import os
 import re
 from typing import Any, Mapping, Sequence
 
-from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_server.utils import url_path_join
 from jupyterhub.singleuser.extension import JupyterHubAuthorizer, JupyterHubIdentityProvider
 from tornado import web
 
 from ..config import HUB_ADMINS_HOST_ENV as ADMINS_HOST_ENV, HUB_HOST_GROUPS_ENV as HOST_GROUPS_ENV
+from .bounded_kernels import BoundedKernelManager
 from .hub_identity import (IDENTITY_ENV, IDENTITY_HEADER, HubIdentity, HubIdentityError, hub_secret,
                            sign_identity, verify_identity)
 
@@ -131,12 +132,21 @@ class HubAuthorizer(JupyterHubAuthorizer):
     """JupyterHub's access-scope check (the identity provider already refused other users' kernels)."""
 
 
-class HubKernelManager(AsyncMappingKernelManager):
-    """Remembers the hub user whose page started each kernel (``owners``: kernel id -> user name)."""
+class HubKernelManager(BoundedKernelManager):
+    """The page bounds of ``dichotomy serve`` counted per hub user instead of per client address (behind
+    the hub's proxy every request comes from the proxy; hosts are not bounded per user, they may run
+    several tables), and the hub user whose page started each kernel (``owners``: kernel id -> name)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.owners: dict[str, str] = {}
+
+    def device(self, handler: web.RequestHandler) -> tuple[str, bool]:
+        try:
+            identity = verify_identity(handler.request.headers.get(IDENTITY_HEADER), hub_secret())
+        except HubIdentityError:
+            return super().device(handler)
+        return f"hub user {identity.name}", identity.host
 
     async def start_kernel(self, *, kernel_id: str | None = None, path: str | None = None,
                            **kwargs: Any) -> str:
