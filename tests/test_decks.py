@@ -46,7 +46,8 @@ def test_csv_row_with_wrong_cell_count_names_the_line():
     text = csv_text(GOOD_ROWS).replace("cat,dog", "cat,dog,mouse")
     with pytest.raises(DeckError) as err:
         parse_deck(text, fmt="csv", source="vocab.csv")
-    assert "vocab.csv, line 4" in err.value.message
+    assert "vocab.csv: 1 problem(s)" in err.value.message and "- line 4: expected two cells" in err.value.message
+    assert err.value.problems == ["line 4: expected two cells, target,foil; got 3 (wrong count)"]
 
 
 def test_csv_variant_pair_and_duplicate_target_are_reported_with_lines():
