@@ -121,8 +121,11 @@ def packaged_decks() -> dict[str, str]:
     return out
 
 
-def load_deck(source: "str | Path | Deck", lang: str | None = None) -> Deck:
-    """Load a deck: a packaged deck name ("en"), a path to a .json or .csv file, or a Deck."""
+def load_deck(source: "str | Path | Deck", lang: str | None = None, default_lang: str | None = "en") -> Deck:
+    """Load a deck: a packaged deck name ("en"), a path to a .json or .csv file, or a Deck.
+
+    A file is checked by :func:`deck_from_bytes` (limits, then :func:`parse_deck` with ``lang`` and
+    ``default_lang``)."""
     if isinstance(source, Deck):
         return source
     text_source = str(source)
@@ -137,7 +140,7 @@ def load_deck(source: "str | Path | Deck", lang: str | None = None) -> Deck:
     size = path.stat().st_size
     if size > MAX_DECK_BYTES:
         raise _too_big(path.name, size)
-    return deck_from_bytes(path.read_bytes(), path.name, lang=lang)
+    return deck_from_bytes(path.read_bytes(), path.name, lang=lang, default_lang=default_lang)
 
 
 def _too_big(source: str, size: int) -> DeckError:
@@ -284,11 +287,19 @@ def _too_many_rows(source: str, rows: int | None = None, line: int | None = None
                      f"{MAX_DECK_ROWS:,} target/foil pairs. Split it into smaller decks.", code="deck_too_many_rows")
 
 
+def _first_row(text: str) -> str:
+    """The first line that is neither blank nor a ``#`` comment (it decides commas or tabs)."""
+    for line in text.splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            return line
+    return ""
+
+
 def _parse_csv(text: str, source: str) -> tuple[str, str, list[_RawCard]]:
     lang, name = "", ""
     rows: list[tuple[str, str, int]] = []
     problems: list[str] = []
-    dialect = "excel-tab" if "\t" in text.split("\n", 1)[0] else "excel"
+    dialect = "excel-tab" if "\t" in _first_row(text) else "excel"
     for line_no, row in enumerate(csv.reader(io.StringIO(text), dialect=dialect), start=1):
         cells = [c.strip() for c in row]
         if not any(cells):
