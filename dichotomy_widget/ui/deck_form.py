@@ -79,7 +79,7 @@ class DeckForm(W.VBox):
         self.library_note.add_class("dichotomy-library-note")
         accept = ",".join(DECK_FILE_SUFFIXES)
         self.upload = W.FileUpload(accept=accept, multiple=False, description="Choose a file",
-                                   layout=W.Layout(width="auto"))
+                                   layout=W.Layout(width="16em"))
         self.upload.add_class("dichotomy-deck-upload")
         self.paste = W.Textarea(placeholder="target,foil\nsea,ocean\ncoffee,tea\n... (or paste two columns "
                                             "copied from a spreadsheet)", rows=8,
@@ -256,7 +256,7 @@ class DeckForm(W.VBox):
         rows = []
         for number, card in enumerate(deck.cards[:PREVIEW_CARDS], start=1):
             pairs = "".join(f"<li>{html.escape(p.target)} / {html.escape(p.foil)}</li>" for p in card.pairs)
-            rows.append(f'<li class="dichotomy-preview-card">Card {number}<ol>{pairs}</ol></li>')
+            rows.append(f'<li class="dichotomy-preview-card" style="break-inside:avoid">Card {number}<ol>{pairs}</ol></li>')
         more = len(deck) - PREVIEW_CARDS
         tail = f"<p>... and {more} more card(s).</p>" if more > 0 else ""
         opened = "" if self.source.value == "list" else " open"
