@@ -174,15 +174,19 @@ def _resolve_decks(folder: str | None) -> str | None:
 
 
 def _resolve_teacher_key(args: argparse.Namespace) -> str | None:
-    """The teacher key from --teacher-key or --teacher-key-file (never printed)."""
+    """The teacher key from --teacher-key, --teacher-key-file or an inherited $DICHOTOMY_TEACHER_KEY
+    (never printed)."""
     from .errors import DichotomyError
-    from .ui.teacher import check_key, read_key_file
+    from .ui.teacher import TEACHER_KEY_ENV, check_key, read_key_file
 
     try:
         if getattr(args, "teacher_key_file", None):
             return read_key_file(args.teacher_key_file)
         if getattr(args, "teacher_key", None) is not None:
             return check_key(args.teacher_key)
+        inherited = os.environ.get(TEACHER_KEY_ENV, "")
+        if inherited:
+            return check_key(inherited, TEACHER_KEY_ENV)
     except DichotomyError as exc:
         raise SystemExit(exc.message) from None
     return None

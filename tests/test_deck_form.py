@@ -149,12 +149,16 @@ def test_is_teacher_and_require_teacher():
     require_teacher(KEY, env)
 
 
-def test_key_file_and_command_line(tmp_path):
+def test_key_file_and_command_line(tmp_path, monkeypatch):
+    monkeypatch.delenv(TEACHER_KEY_ENV, raising=False)
     (tmp_path / "key").write_text(KEY + "\n", encoding="utf-8")
     args = build_parser().parse_args(["serve", "--teacher-key-file", str(tmp_path / "key")])
     assert _resolve_teacher_key(args) == KEY
     assert _resolve_teacher_key(build_parser().parse_args(["serve", "--teacher-key", KEY])) == KEY
     assert _resolve_teacher_key(build_parser().parse_args(["serve"])) is None
+    monkeypatch.setenv(TEACHER_KEY_ENV, KEY)  # e.g. a hub's spawner environment
+    assert _resolve_teacher_key(build_parser().parse_args(["serve"])) == KEY
+    monkeypatch.delenv(TEACHER_KEY_ENV)
     with pytest.raises(SystemExit):
         _resolve_teacher_key(build_parser().parse_args(["serve", "--teacher-key", "abc"]))  # too short
     (tmp_path / "empty").write_text("", encoding="utf-8")

@@ -68,7 +68,7 @@ class DeckForm(W.VBox):
             options=[("A deck from the list", "list"), ("Upload a deck file", "upload"), ("Paste a list", "paste")],
             value="list", description="Deck", layout=W.Layout(width="auto"))
         self.source.add_class("dichotomy-deck-source")
-        self.choice = W.Dropdown(options=[], description="Deck", layout=W.Layout(width="28em"))
+        self.choice = W.Dropdown(options=[], description="Deck", layout=W.Layout(width="28em", max_width="100%"))
         self.choice.add_class("dichotomy-deck")
         self.lang_label = W.Label("")
         self.lang_label.add_class("dichotomy-deck-lang")
@@ -88,12 +88,12 @@ class DeckForm(W.VBox):
         self.check_button = W.Button(description="Check the list", layout=W.Layout(width="auto"))
         self.check_button.add_class("dichotomy-deck-check")
         self.name_input = W.Text(placeholder="from the file (# name:)", description="Deck name",
-                                 style={"description_width": "initial"}, layout=W.Layout(width="28em"))
+                                 style={"description_width": "initial"}, layout=W.Layout(width="28em", max_width="100%"))
         self.name_input.add_class("dichotomy-deck-name")
         langs = [("From the deck (# lang: line)", _FROM_DECK)] + [
             (f"{LANGUAGE_NAMES.get(code, code)} ({code})", code) for code in SUPPORTED_LANGUAGES]
         self.lang_input = W.Dropdown(options=langs, value=_FROM_DECK, description="Language",
-                                     layout=W.Layout(width="28em"))
+                                     layout=W.Layout(width="28em", max_width="100%"))
         self.lang_input.add_class("dichotomy-deck-lang-choice")
         self.keep = W.Checkbox(value=True, description="Keep this deck in my saved decks",
                                indent=False, layout=W.Layout(width="auto"))
@@ -119,6 +119,17 @@ class DeckForm(W.VBox):
         self._layout()
 
     # -- where decks come from ----------------------------------------------------------------
+    def _packaged(self) -> dict[str, tuple[str, Deck]]:
+        """The packaged decks that load, read once per form: {key: (title, deck)}."""
+        if not hasattr(self, "_packaged_cache"):
+            self._packaged_cache: dict[str, tuple[str, Deck]] = {}
+            for key, title in packaged_decks().items():
+                try:
+                    self._packaged_cache[key] = (title, load_deck(key))
+                except DichotomyError as exc:
+                    log.warning("packaged deck %s does not load: %s", key, exc.code)
+        return self._packaged_cache
+
     def set_library(self, library: DeckLibrary | None) -> None:
         """Show ``library``'s saved decks in the list (None: no saved decks on this page)."""
         self.library = library
@@ -137,11 +148,7 @@ class DeckForm(W.VBox):
     def refresh_choices(self, select: str | None = None) -> None:
         """Rebuild the list: packaged decks, the folder's decks, then saved decks."""
         options: list[tuple[str, str]] = []
-        for key, title in packaged_decks().items():
-            try:
-                deck = load_deck(key)
-            except DichotomyError:
-                continue
+        for key, (title, deck) in self._packaged().items():
             options.append((f"{title} ({deck.lang}, {len(deck)} cards)", key))
         for fname, deck in self.folder_decks.items():
             options.append((f"{deck.name} ({deck.lang}, {len(deck)} cards) · folder", f"dir:{fname}"))
@@ -191,6 +198,8 @@ class DeckForm(W.VBox):
                 if self.library is None:
                     raise DeckError("That saved deck is not available on this page.", code="deck_not_found")
                 return self.library.get(key[6:])
+            if key in self._packaged():
+                return self._packaged()[key][1]
             return load_deck(key)
         if mode == "upload":
             files = self.upload.value
