@@ -39,6 +39,8 @@ DECKS_DIR_ENV = "DICHOTOMY_DECKS_DIR"
 MAX_SAVED_DECKS = 200
 DECK_SAVED = "DeckSaved"
 DECK_DELETED = "DeckDeleted"
+#: Schema version written into every library event (``"v"``); a later release upcasts older ones.
+EVENT_VERSION = 1
 _OWNER_SALT = b"dichotomy-deck-library/1"
 _OWNER_ROUNDS = 20_000
 _MAX_RETRIES = 50
@@ -94,6 +96,9 @@ class DeckLibrary:
             return
         for record in records:
             payload = record.payload
+            if int(payload.get("v", 1)) > EVENT_VERSION:
+                raise DeckError("Your saved decks were written by a newer version of Dichotomy; update it to "
+                                "use them.", code="deck_library_version")
             if record.type == DECK_SAVED and isinstance(payload.get("id"), str):
                 self._decks[payload["id"]] = payload
             elif record.type == DECK_DELETED:
@@ -126,7 +131,7 @@ class DeckLibrary:
         if name:
             deck = replace(deck, name=name)
         deck_id = _deck_id(deck)
-        payload = {"id": deck_id, "name": deck.name, "lang": deck.lang, "description": deck.description,
+        payload = {"v": EVENT_VERSION, "id": deck_id, "name": deck.name, "lang": deck.lang, "description": deck.description,
                    "cards": [c.to_json() for c in deck.cards], "source": deck.source, "saved_at": time.time()}
 
         def decide() -> list[tuple[str, dict]]:
@@ -148,7 +153,7 @@ class DeckLibrary:
         def decide() -> list[tuple[str, dict]]:
             if deck_id not in self._decks:
                 raise DeckError("That saved deck is not in your library any more.", code="deck_not_found")
-            return [(DECK_DELETED, {"id": deck_id, "deleted_at": time.time()})]
+            return [(DECK_DELETED, {"v": EVENT_VERSION, "id": deck_id, "deleted_at": time.time()})]
 
         self._write(decide)
 

@@ -4,6 +4,7 @@ driven in the kernel without a browser, on a real SQLite store."""
 from __future__ import annotations
 
 import html
+import re
 from datetime import datetime, timezone
 import json
 import logging
@@ -210,3 +211,32 @@ def test_a_forged_browser_secret_is_ignored(store):
     page.browser_secret._received(None, {"secret": SECRET_A}, None)
     page.browser_secret._received(None, {"secret": SECRET_B}, None)  # the first secret wins
     assert page.deck_form.library.stream == DeckLibrary.for_secret(open_store(store), SECRET_A).stream
+
+
+def test_uploaded_words_reach_a_seat_only_through_its_view(store):
+    """Seat pages (each its own kernel in voila) hold only their seat's view: never the undealt card,
+    never the preview, never the Target on the Guesser's page."""
+    from dichotomy_widget.ui.app import seat_page
+
+    page = page_with_secret(store)
+    upload(page, "unit4.csv", CSV)
+    assert page.create(rounds=1, seed=5)
+    code = page.table.code
+    seats = []
+    for name in ("Ada", "Ben", "Cy"):
+        seat = seat_page(f"table={code}", store=store)
+        seat.name_input.value = name
+        seat.join_button.click()
+        assert seat.state == "seat", seat.message
+        seats.append(seat)
+    table = Table.open(code, store)
+    table.start()
+    dealt = {w for pair in table.state.current for w in pair}
+    undealt = {w for row in ROWS for w in row.split(",")} - dealt
+    assert len(dealt) == 10 and len(undealt) == 10
+    for seat in seats:
+        seat.table.refresh()
+        text = all_text(seat)
+        leaked = [w for w in undealt if re.search(rf"\b{w}\b", text)]
+        assert leaked == [], f"an undealt card reached a seat: {leaked}"
+        assert "Unit 4: 2 card(s)" not in text

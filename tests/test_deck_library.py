@@ -147,3 +147,13 @@ def test_a_folder_offers_valid_decks_and_names_the_first_problem_of_the_others(t
     assert "spreadsheet" in problems["book.xlsx"]
     with pytest.raises(DeckError):
         folder_decks(tmp_path / "missing")
+
+
+def test_a_newer_library_event_gives_a_clear_error(stores):
+    store = stores.open()
+    lib = DeckLibrary.for_secret(store, "teacher-key-1")
+    lib.save(deck())
+    store.append(lib.stream, store.last_seq(lib.stream), [("DeckSaved", {"v": 99, "id": "x"})])
+    with pytest.raises(DeckError) as err:
+        DeckLibrary.for_secret(store, "teacher-key-1").list()
+    assert err.value.code == "deck_library_version"
