@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable
 
+from .config import DECKS_DIR_ENV
 from .decks import DECK_FILE_SUFFIXES, Card, Deck, load_deck
 from .errors import DeckError, TableExists, TableNotFound, VersionConflict
 from .stores import TableStore
@@ -33,8 +34,6 @@ log = logging.getLogger(__name__)
 
 #: Store stream ids of deck libraries start with this (``decks:<owner>``).
 LIBRARY_PREFIX = "decks:"
-#: Environment variable with the folder of decks ``dichotomy serve --decks DIR`` offers.
-DECKS_DIR_ENV = "DICHOTOMY_DECKS_DIR"
 #: A library holds at most this many decks (a bound on what one page replays).
 MAX_SAVED_DECKS = 200
 DECK_SAVED = "DeckSaved"

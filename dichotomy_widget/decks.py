@@ -22,8 +22,8 @@ control characters and no HTML (``<`` or ``>``); no word appears twice on one ca
 Foil are not variants of each other (checked with :func:`dichotomy_widget.words.is_variant` in the
 deck's language); no Target is used twice in the deck.
 
-Limits on a deck file (the one place they are defined; :func:`deck_from_bytes` applies them to files
-and uploads alike): at most :data:`MAX_DECK_BYTES` bytes, UTF-8 text (not a spreadsheet binary such as
+Limits on a deck file (defined in :mod:`dichotomy_widget.config`; :func:`deck_from_bytes` applies them
+to files and uploads alike): at most :data:`MAX_DECK_BYTES` bytes, UTF-8 text (not a spreadsheet binary such as
 ``.xlsx``), at most :data:`MAX_DECK_ROWS` target/foil rows.
 """
 
@@ -38,20 +38,15 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from .config import MAX_DECK_BYTES, MAX_DECK_ROWS, MAX_WORD_LENGTH, PAIRS_PER_CARD
 from .errors import DeckError
 from . import words
 
 __all__ = ["Pair", "Card", "Deck", "PAIRS_PER_CARD", "MAX_WORD_LENGTH", "MAX_DECK_BYTES", "MAX_DECK_ROWS",
            "DECK_FILE_SUFFIXES", "load_deck", "parse_deck", "deck_from_bytes", "packaged_decks"]
 
-# -- limits: the one place they are defined ----------------------------------------------------------
-PAIRS_PER_CARD = 5
-MAX_WORD_LENGTH = 40
+# -- limits: defined once in config.py; the deck file limits are applied here ------------------
 MAX_PROBLEMS_SHOWN = 10
-#: A deck file (or pasted list) is at most this many bytes (1 MB).
-MAX_DECK_BYTES = 1_000_000
-#: A deck has at most this many target/foil rows (2,000 cards).
-MAX_DECK_ROWS = 10_000
 #: File name endings read as decks (``.json``: JSON; the others: CSV or tab-separated rows).
 DECK_FILE_SUFFIXES = (".csv", ".tsv", ".txt", ".json")
 _SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".numbers")

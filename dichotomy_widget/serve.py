@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from .config import DECKS_DIR_ENV, HOST_PAGE, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV, TEACHER_KEY_ENV
+
 __all__ = ["main", "voila_command", "host_url", "lan_address", "build_parser"]
 
 DEFAULT_PORT = 8866
@@ -79,7 +81,7 @@ def host_url(ip: str, port: int, base_url: str = "/", public_url: str | None = N
         if ":" in host and not host.startswith("["):
             host = f"[{host}]"
         root = f"http://{host}:{port}{_norm_base_url(base_url)}"
-    return root + "voila/render/host.ipynb"
+    return root + "voila/render/" + HOST_PAGE
 
 
 def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
@@ -177,7 +179,7 @@ def _resolve_teacher_key(args: argparse.Namespace) -> str | None:
     """The teacher key from --teacher-key, --teacher-key-file or an inherited $DICHOTOMY_TEACHER_KEY
     (never printed)."""
     from .errors import DichotomyError
-    from .ui.teacher import TEACHER_KEY_ENV, check_key, read_key_file
+    from .ui.teacher import check_key, read_key_file
 
     try:
         if getattr(args, "teacher_key_file", None):
@@ -257,9 +259,6 @@ def serve(args: argparse.Namespace) -> int:
         raise SystemExit(f"Port {args.port} is already in use on {args.ip}: is Dichotomy already running? "
                          "Choose another one with --port.")
     store = _resolve_store(args.store)
-    from .deck_library import DECKS_DIR_ENV
-    from .ui.teacher import TEACHER_KEY_ENV
-
     teacher_key = _resolve_teacher_key(args)
     decks_dir = _resolve_decks(getattr(args, "decks", None))
     pages = _pages_dir()
@@ -270,13 +269,13 @@ def serve(args: argparse.Namespace) -> int:
         env[TEACHER_KEY_ENV] = teacher_key
     if decks_dir:
         env[DECKS_DIR_ENV] = decks_dir
-    env["DICHOTOMY_STORE"] = store
+    env[STORE_ENV] = store
     package_parent = Path(__file__).resolve().parent.parent
     if (package_parent / "pyproject.toml").exists():  # a source checkout: the kernels import this copy
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package_parent), env.get("PYTHONPATH", "")) if p)
     url = host_url(args.ip, args.port, args.base_url, args.public_url)
     if args.public_url:
-        env["DICHOTOMY_SEAT_URL"] = args.public_url.rstrip("/") + "/voila/render/seat.ipynb"
+        env[SEAT_URL_ENV] = args.public_url.rstrip("/") + "/voila/render/" + SEAT_PAGE
     cmd = voila_command(pages, args.port, args.ip, args.base_url,
                         cull_idle_timeout=args.cull_idle_timeout, extra=args.voila_arg)
     if os.name == "posix":
@@ -329,7 +328,7 @@ def _wait_listening(ip: str, port: int, proc: subprocess.Popen, stopping: dict, 
 def copy_pages(dest: str) -> int:
     target = Path(dest).expanduser()
     target.mkdir(parents=True, exist_ok=True)
-    for name in ("host.ipynb", "seat.ipynb"):
+    for name in (HOST_PAGE, SEAT_PAGE):
         shutil.copyfile(_pages_dir() / name, target / name)
     print(f"Copied host.ipynb and seat.ipynb to {target}")
     return 0

@@ -43,10 +43,11 @@ import anywidget
 import ipywidgets as W
 import traitlets
 
+from ..config import (DEFAULT_ROUNDS, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
+                      QUERY_ENV, REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV)
 from ..deck_library import DeckLibrary
 from ..decks import Deck
 from ..errors import DichotomyError, SeatNotFound, TeacherKeyRequired
-from ..rules import MAX_NAME_LENGTH, MAX_SEATS
 from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
 from .deck_form import DeckForm
@@ -56,14 +57,7 @@ from .teacher import key_required, require_teacher
 __all__ = ["host_page", "seat_page", "HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
 
-#: Environment variable with the table store (path or URL) the pages use.
-STORE_ENV = "DICHOTOMY_STORE"
-#: Optional environment variable: the address of the seat page that join links point to
-#: (e.g. ``https://hub.example.org/hub/user-redirect/voila/render/dichotomy/seat.ipynb``).
-SEAT_URL_ENV = "DICHOTOMY_SEAT_URL"
-
 MAX_QUERY_VALUE = 200  # a token is 24 characters; anything much longer is not ours
-DEFAULT_ROUNDS = 13
 
 _STORES: dict[str, TableStore] = {}
 log = logging.getLogger(__name__)
@@ -106,15 +100,15 @@ def join_link(code: str, env: Mapping[str, str] | None = None) -> str:
     env = os.environ if env is None else env
     base = env.get(SEAT_URL_ENV, "").strip()
     if not base:
-        request_url = env.get("VOILA_REQUEST_URL", "").strip()
+        request_url = env.get(REQUEST_URL_ENV, "").strip()
         if request_url:
             parts = urlsplit(request_url)
             path = parts.path
             head, _, _last = path.rpartition("/")
-            path = f"{head}/seat.ipynb"
+            path = f"{head}/{SEAT_PAGE}"
             base = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
         else:
-            base = "seat.ipynb"
+            base = SEAT_PAGE
     base = base.split("?", 1)[0].split("#", 1)[0]
     return f"{base}?{urlencode({'table': code})}"
 
@@ -392,7 +386,7 @@ class SeatPage(W.VBox):
 def seat_page(query: str | None = None, store: "TableStore | str | None" = None) -> SeatPage:
     """The seat page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
     if query is None:
-        query = os.environ.get("QUERY_STRING", "")
+        query = os.environ.get(QUERY_ENV, "")
     return SeatPage(query, store=store)
 
 
@@ -449,7 +443,7 @@ class HostPage(W.VBox):
         self.rounds_input = W.BoundedIntText(value=DEFAULT_ROUNDS, min=1, max=DEFAULT_ROUNDS,
                                              description="Cards")
         self.rounds_input.add_class("dichotomy-rounds")
-        self.limit_input = W.BoundedIntText(value=0, min=0, max=3600, description="Clue time (s)",
+        self.limit_input = W.BoundedIntText(value=0, min=0, max=MAX_TIME_LIMIT, description="Clue time (s)",
                                             style={"description_width": "initial"})
         self.limit_input.add_class("dichotomy-time-limit")
         self.create_button = W.Button(description="Create the table", button_style="primary")
@@ -466,8 +460,8 @@ class HostPage(W.VBox):
         self.form.add_class("dichotomy-create-form")
         intro = W.HTML("<h2>Create a Dichotomy table</h2>"
                        "<p>Choose a deck (or upload or paste your own), and the number of cards (one card per "
-                       "round). The clue time limit is optional: 0 means no limit (otherwise 5 to 3600 "
-                       "seconds).</p>")
+                       "round). The clue time limit is optional: 0 means no limit (otherwise "
+                       f"{MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>")
         if key_required(self.env):
             self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock)
             self.key_box.status = "This server needs the teacher key to create a table."
@@ -597,7 +591,7 @@ def host_page(query: str | None = None, store: "TableStore | str | None" = None,
               env: Mapping[str, str] | None = None) -> HostPage:
     """The host page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
     if query is None:
-        query = os.environ.get("QUERY_STRING", "")
+        query = os.environ.get(QUERY_ENV, "")
     return HostPage(query, store=store, env=env)
 
 

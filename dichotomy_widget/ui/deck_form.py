@@ -14,12 +14,12 @@ import html
 import logging
 import os
 from dataclasses import replace
-from pathlib import Path
 from typing import Callable, Mapping
 
 import ipywidgets as W
 
-from ..deck_library import DECKS_DIR_ENV, DeckLibrary, folder_decks
+from ..config import DECKS_DIR_ENV, DEFAULT_DECK
+from ..deck_library import DeckLibrary, folder_decks
 from ..decks import DECK_FILE_SUFFIXES, MAX_DECK_BYTES, Deck, deck_from_bytes, load_deck, packaged_decks
 from ..errors import DeckError, DichotomyError
 from ..words import SUPPORTED_LANGUAGES
@@ -157,7 +157,7 @@ class DeckForm(W.VBox):
         keys = [k for _l, k in options]
         current = select if select in keys else self.choice.value if self.choice.value in keys else None
         if current is None:
-            current = "en" if "en" in keys else (keys[0] if keys else None)
+            current = DEFAULT_DECK if DEFAULT_DECK in keys else (keys[0] if keys else None)
         self._quiet = True
         try:
             self.choice.options = options

@@ -16,13 +16,12 @@ import os
 from pathlib import Path
 from typing import Mapping
 
+from ..config import TEACHER_KEY_ENV
 from ..errors import DichotomyError, TeacherKeyRequired
 
 __all__ = ["TEACHER_KEY_ENV", "MIN_KEY_LENGTH", "teacher_key", "key_required", "is_teacher",
            "require_teacher", "read_key_file", "check_key"]
 
-#: Environment variable that carries the teacher key from ``dichotomy serve`` to the page kernels.
-TEACHER_KEY_ENV = "DICHOTOMY_TEACHER_KEY"
 MIN_KEY_LENGTH = 6
 MAX_KEY_LENGTH = 200
 
