@@ -240,3 +240,12 @@ def test_uploaded_words_reach_a_seat_only_through_its_view(store):
         leaked = [w for w in undealt if re.search(rf"\b{w}\b", text)]
         assert leaked == [], f"an undealt card reached a seat: {leaked}"
         assert "Unit 4: 2 card(s)" not in text
+
+
+def test_a_page_stops_checking_keys_after_five_wrong_ones(store):
+    page = host_page("", store=store, env={TEACHER_KEY_ENV: KEY})
+    for i in range(5):
+        assert not page.unlock(f"guess-{i}")
+    assert not page.unlock(KEY)  # even the right key: this page is done guessing
+    assert "Too many wrong keys" in page.key_box.status and page.form.layout.display == "none"
+    assert host_page("", store=store, env={TEACHER_KEY_ENV: KEY}).unlock(KEY)  # a reloaded page may try again

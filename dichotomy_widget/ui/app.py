@@ -57,6 +57,7 @@ from .teacher import key_required, require_teacher
 __all__ = ["host_page", "seat_page", "HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
 
+MAX_KEY_TRIES = 5  # wrong teacher keys one host page accepts before it must be reloaded
 MAX_QUERY_VALUE = 200  # a token is 24 characters; anything much longer is not ours
 
 _STORES: dict[str, TableStore] = {}
@@ -412,6 +413,7 @@ class HostPage(W.VBox):
         self.link = ""
         self.saved_note = ""
         self._typed_key: str | None = None  # the teacher key typed on this page (kernel only)
+        self._key_failures = 0
         self._route(parse_query(query))
 
     def _route(self, params: dict[str, str]) -> None:
@@ -480,13 +482,13 @@ class HostPage(W.VBox):
 
         The key is kept in this kernel only (to check again on create) and never shown, synced or logged.
         """
+        if self._key_failures >= MAX_KEY_TRIES:
+            return self._key_refused("Too many wrong keys on this page. Reload the page to try again.")
         try:
             require_teacher(typed, self.env)
         except TeacherKeyRequired as exc:
-            self.message = exc.message
-            if self.key_box is not None:
-                self.key_box.status = exc.message
-            return False
+            self._key_failures += 1
+            return self._key_refused(exc.message)
         self._typed_key = typed
         if self.key_box is not None:
             self.key_box.status = "Teacher key accepted."
@@ -497,6 +499,12 @@ class HostPage(W.VBox):
         except DichotomyError as exc:
             self.deck_form.library_note.value = f"<p>{html.escape(exc.message)}</p>"
         return True
+
+    def _key_refused(self, text: str) -> bool:
+        self.message = text
+        if self.key_box is not None:
+            self.key_box.status = text
+        return False
 
     def _open_browser_library(self, secret: str) -> None:
         """No teacher key: the saved decks of this browser (its own random secret)."""
