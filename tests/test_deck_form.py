@@ -84,6 +84,11 @@ def test_a_pasted_tab_separated_list_creates_a_table(store):
     form.lang_input.value = "es"
     assert form.deck is not None and form.deck.lang == "es" and form.deck.name == "Pasted list"
     form.name_input.value = "Unidad 4"
+    assert form.deck.name == "Unidad 4" and "Unidad 4: 1 card(s)" in form.preview.value
+    form.paste.value += "x"  # an edited list is checked again before it is used
+    assert form.deck is None and page.create_button.disabled and "press “Check the list”" in form.preview.value
+    form.paste.value = form.paste.value[:-1]
+    form.check_button.click()
     assert page.create(rounds=1, seed=1)
     assert page.table.state.lang == "es" and page.table.state.deck_name == "Unidad 4"
     assert Table.open(page.table.code, store).state.lang == "es"

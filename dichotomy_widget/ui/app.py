@@ -531,7 +531,7 @@ class HostPage(W.VBox):
             return self._create_feedback(exc.message)
         saved_note = ""
         if deck is None:
-            deck = self.deck_form.check()
+            deck = self.deck_form.deck or self.deck_form.check()  # the form re-checks on every change
             if deck is None:
                 return self._create_feedback(
                     "Fix the deck first (see the problems above)." if self.deck_form.problems

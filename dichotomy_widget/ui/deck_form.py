@@ -55,6 +55,7 @@ class DeckForm(W.VBox):
         self.on_change = on_change or (lambda _deck: None)
         self.library: DeckLibrary | None = None
         self.deck: Deck | None = None
+        self._parsed: Deck | None = None  # the checked upload/paste before the form's name
         self.problems: list[str] = []
         self.headline = ""
         folder = self.env.get(DECKS_DIR_ENV, "").strip()
@@ -112,7 +113,8 @@ class DeckForm(W.VBox):
         self.choice.observe(lambda _c: None if self._quiet else self.check(), names="value")
         self.upload.observe(lambda _c: self.check(), names="value")
         self.lang_input.observe(lambda _c: self.check() if self.source.value != "list" else None, names="value")
-        self.name_input.observe(lambda _c: self.check() if self.deck is not None else None, names="value")
+        self.name_input.observe(lambda _c: self._rename(), names="value")
+        self.paste.observe(lambda _c: self._paste_changed(), names="value")
         self.check_button.on_click(lambda _b: self.check())
         self.delete_button.on_click(lambda _b: self.delete_selected())
         self.refresh_choices()
@@ -216,13 +218,35 @@ class DeckForm(W.VBox):
             deck = deck_from_bytes(text.encode("utf-8", "surrogatepass"), PASTED, lang=lang, default_lang=None)
             if deck.name == PASTED:
                 deck = replace(deck, name="Pasted list")
+        self._parsed = deck
+        return self._named(deck)
+
+    def _paste_changed(self) -> None:
+        """An edited list must be checked again before a table is made of it."""
+        if self.source.value != "paste" or (self.deck is None and not self.problems):
+            return
+        self.deck, self._parsed, self.problems, self.headline = None, None, [], ""
+        self.problems_box.value = ""
+        self.preview.value = '<p role="status">The list changed: press “Check the list”.</p>'
+        self.on_change(None)
+
+    def _named(self, deck: Deck) -> Deck:
         name = self.name_input.value.strip()
-        if name:
-            deck = replace(deck, name=name[:80])
-        return deck
+        return replace(deck, name=name[:80]) if name else deck
+
+    def _rename(self) -> None:
+        """A new deck name changes the current deck's name only (no second check of every word)."""
+        if self.deck is None or self._parsed is None or self.source.value == "list":
+            return
+        self.deck = self._named(self._parsed)
+        self._show_preview(self.deck)
+        self.on_change(self.deck)
 
     def check(self) -> Deck | None:
         """Check what the form holds; show its problems or its preview; return the valid deck or None."""
+        self._parsed = None
+        if self.source.value != "list" and (self.upload.value or self.paste.value.strip()):
+            self.preview.value = '<p role="status" class="dichotomy-deck-checking">Checking the deck...</p>'
         try:
             deck = self._read()
         except DeckError as exc:
