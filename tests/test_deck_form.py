@@ -254,3 +254,14 @@ def test_a_page_stops_checking_keys_after_five_wrong_ones(store):
     assert not page.unlock(KEY)  # even the right key: this page is done guessing
     assert "Too many wrong keys" in page.key_box.status and page.form.layout.display == "none"
     assert host_page("", store=store, env={TEACHER_KEY_ENV: KEY}).unlock(KEY)  # a reloaded page may try again
+
+
+def test_a_json_deck_upload_without_a_language_asks_for_it(store):
+    page = page_with_secret(store)
+    cards = [[r.split(",") for r in ROWS[:5]], [r.split(",") for r in ROWS[5:]]]
+    upload(page, "unit.json", json.dumps({"name": "JSON unit", "cards": cards}).encode())
+    form = page.deck_form
+    assert form.deck is None and "does not say its language" in form.problems_box.value
+    form.lang_input.value = "en"
+    assert form.deck is not None and form.deck.name == "JSON unit" and len(form.deck) == 2
+    assert page.create(rounds=2)
