@@ -15,6 +15,8 @@ __all__ = [
     "MAX_DECK_BYTES", "MAX_DECK_ROWS",
     "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV", "TEACHER_KEY_ENV", "DECKS_DIR_ENV",
     "MEMORY_STORE_NAMES", "STORE_FILE_NAME", "DATA_DIR_NAME", "HOST_PAGE", "SEAT_PAGE",
+    "KERNEL_MB", "DEFAULT_PAGES_PER_DEVICE", "DEFAULT_HOST_RESERVE", "DEFAULT_CONNECT_TIMEOUT",
+    "KERNEL_MEMORY_SHARE", "MIN_DEFAULT_KERNELS", "FALLBACK_KERNELS",
     "PAGE_EXTENSIONS",
 ]
 
@@ -68,3 +70,14 @@ SEAT_PAGE = "seat.ipynb"
 #: installed extension (e.g. Jupyter Notebook 7's lab-extension) is not needed by a page, costs
 #: requests, and some fail outside their own app ("The getter for the shared module is not a function").
 PAGE_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "anywidget")
+
+# --- page bounds of ``dichotomy serve`` (ui/bounds.py, docs/classroom.md) ------------------------
+#: Memory of one page kernel in MB, for the default kernel cap: a seat or host page's kernel measured
+#: 74-83 MB RSS (``python bench/flood.py``, 2-core Linux; a bare voila kernel is ~67 MB), rounded up.
+KERNEL_MB = 80
+DEFAULT_PAGES_PER_DEVICE = 4
+DEFAULT_HOST_RESERVE = 2  # kernels of the cap only host pages may use
+DEFAULT_CONNECT_TIMEOUT = 45.0  # seconds a sent page has to open its websocket
+KERNEL_MEMORY_SHARE = 0.75  # share of the memory available at start-up page kernels may use by default
+MIN_DEFAULT_KERNELS = 8  # the default cap never goes below this
+FALLBACK_KERNELS = 40  # the default cap when the available memory cannot be read

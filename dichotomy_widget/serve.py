@@ -30,6 +30,7 @@ from typing import Sequence
 
 from .config import (DECKS_DIR_ENV, HOST_PAGE, PAGE_EXTENSIONS, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV,
                      TEACHER_KEY_ENV)
+from .ui import bounds
 
 __all__ = ["main", "voila_command", "host_url", "lan_address", "build_parser"]
 
@@ -139,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     key.add_argument("--teacher-key-file", default=None, metavar="PATH",
                      help="like --teacher-key, the key read from the first line of a file (not visible in "
                           "the process list)")
+    bounds.add_arguments(serve)
     serve.add_argument("--voila-arg", action="append", default=[], metavar="ARG",
                        help="extra argument passed to voila (repeatable)")
     pages = sub.add_parser("pages", help="copy host.ipynb and seat.ipynb into a folder (e.g. for JupyterHub)")
@@ -283,8 +285,9 @@ def serve(args: argparse.Namespace) -> int:
     url = host_url(args.ip, args.port, args.base_url, args.public_url)
     if args.public_url:
         env[SEAT_URL_ENV] = args.public_url.rstrip("/") + "/voila/render/" + SEAT_PAGE
+    bound_args, bounds_line = bounds.voila_args(args)
     cmd = voila_command(pages, args.port, args.ip, args.base_url,
-                        cull_idle_timeout=args.cull_idle_timeout, extra=args.voila_arg)
+                        cull_idle_timeout=args.cull_idle_timeout, extra=[*bound_args, *args.voila_arg])
     if os.name == "posix":
         popen_kw: dict = {"start_new_session": True, "preexec_fn": _die_with_parent}
     else:  # Windows: its own process group, so Ctrl-C reaches only this command
@@ -306,6 +309,7 @@ def serve(args: argparse.Namespace) -> int:
                   f"  Creating tables: {who}.\n"
                   f"  Host page (open it on the teacher's computer): {url}\n"
                   f"  Students join with the link or QR code the host page shows{hint}.\n"
+                  f"  Page bounds: {bounds_line}.\n"
                   "  Press Ctrl-C to stop.\n", flush=True)
         while proc.poll() is None and stopping["signal"] is None:
             time.sleep(0.2)
