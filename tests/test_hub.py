@@ -337,3 +337,27 @@ def test_the_hub_kernel_manager_bounds_pages_per_hub_user_not_per_proxy_address(
     outsider = request_from(None).request
     outsider.remote_ip = "10.0.0.9"
     assert manager.device(SimpleNamespace(request=outsider)) == ("10.0.0.9", False)
+
+
+def test_a_hub_host_saves_decks_with_the_hub_account_not_one_browser(store):
+    from dichotomy_widget.ui.hub_identity import hub_library_secret
+
+    page = HubHostPage("", store=store, env=env_for(TEACHER))
+    assert page.key_box is None and page.deck_form.library is not None
+    assert "No teacher key" not in all_html(page) and "saved with your hub account" in all_html(page)
+    other_device = HubHostPage("", store=store, env=env_for(TEACHER))
+    assert other_device.deck_form.library.stream == page.deck_form.library.stream
+    colleague = HubHostPage("", store=store, env=env_for(HubIdentity("t2", "T2", host=True)))
+    assert colleague.deck_form.library.stream != page.deck_form.library.stream
+    assert hub_library_secret(SECRET.encode(), "teacher") != hub_seat_token(SECRET.encode(), "", "teacher")
+
+
+def all_html(widget) -> str:
+    out, stack = [], [widget]
+    while stack:
+        w = stack.pop()
+        value = getattr(w, "value", None)
+        if isinstance(value, str):
+            out.append(value)
+        stack.extend(getattr(w, "children", ()))
+    return "\n".join(out)

@@ -30,7 +30,8 @@ from ..config import HUB_SECRET_ENV as SECRET_ENV
 from ..errors import HubIdentityError
 
 __all__ = ["HubIdentity", "HubIdentityError", "HUB_ENV", "SECRET_ENV", "IDENTITY_HEADER", "IDENTITY_ENV",
-           "hub_mode", "hub_secret", "sign_identity", "verify_identity", "current_identity", "hub_seat_token"]
+           "hub_mode", "hub_secret", "sign_identity", "verify_identity", "current_identity", "hub_seat_token",
+           "hub_library_secret"]
 
 MIN_SECRET_LENGTH = 16
 
@@ -112,3 +113,9 @@ def current_identity(env: Mapping[str, str] | None = None) -> HubIdentity:
 def hub_seat_token(secret: bytes, table_code: str, user: str) -> str:
     """The seat token of hub ``user`` at ``table_code`` (24 characters, like a random seat token)."""
     return _b64(_mac(secret, "seat", table_code, user))[:24]
+
+
+def hub_library_secret(secret: bytes, user: str) -> str:
+    """The key of hub ``user``'s saved-deck library (:class:`~dichotomy_widget.deck_library.DeckLibrary`):
+    the same on every device, and nobody without the service's secret can compute it."""
+    return _b64(_mac(secret, "decks", user))

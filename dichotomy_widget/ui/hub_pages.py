@@ -10,7 +10,8 @@ is set. What changes from ``dichotomy serve``:
   ``?table=CODE`` brings the user's own seat back on any device; ``?table=CODE&seat=TOKEN`` is refused
   unless TOKEN is the signed-in user's own, so a copied seat link is useless to anyone else.
 * Only hosts (hub admins or members of the configured host groups) can create or host tables; the
-  host link's token is still needed to host a given table.
+  host link's token is still needed to host a given table. A host's saved decks belong to their hub
+  account (:func:`.hub_identity.hub_library_secret`), not to one browser.
 """
 
 from __future__ import annotations
@@ -25,11 +26,13 @@ from urllib.parse import urlencode
 
 import ipywidgets as W
 
+from ..deck_library import DeckLibrary
 from ..errors import DichotomyError, NameTaken, SeatNotFound
 from ..rules import MAX_NAME_LENGTH, clean_name
 from ..table import Table
 from .app import HostPage, SeatPage, _error_text, _message_box, _on_enter, page_title
-from .hub_identity import HubIdentity, HubIdentityError, current_identity, hub_secret, hub_seat_token
+from .hub_identity import (HubIdentity, HubIdentityError, current_identity, hub_library_secret, hub_secret,
+                           hub_seat_token)
 
 __all__ = ["HubSeatPage", "HubHostPage", "hub_seat_name"]
 
@@ -197,7 +200,7 @@ class HubHostPage(HostPage):
     """The host page for hub admins and members of the host groups."""
 
     def __init__(self, query: str | None = None, store=None, env: Mapping[str, str] | None = None) -> None:
-        self.identity, _secret = _identity(env)
+        self.identity, self._secret = _identity(env)
         self.hub_bar = _signed_in_bar(self.identity, env)
         super().__init__(query, store=store, env=env)
 
@@ -210,6 +213,15 @@ class HubHostPage(HostPage):
 
     def _show_create(self) -> None:
         super()._show_create()
+        if self.key_box is None and self.identity is not None and self._secret is not None:
+            # Behind the hub, the hub decides who may create tables (no "no teacher key" warning), and a
+            # teacher's saved decks follow their hub account to any device instead of one browser.
+            intro = self.children[1]
+            note = W.HTML('<p class="dichotomy-hub-decks" role="note">Decks you upload are saved with your hub '
+                          "account: they are listed here on any device you sign in from.</p>")
+            self.children = [self.url, intro, note, self.form]
+            self.deck_form.set_library(DeckLibrary.for_secret(
+                self.store, hub_library_secret(self._secret, self.identity.name)))
         self._with_bar()
 
     def _show_host(self, table: Table, token: str) -> None:
