@@ -25,6 +25,7 @@ import anywidget
 import traitlets
 
 from ..errors import DichotomyError, SeatNotFound
+from ..rules import action_types
 
 __all__ = ["SeatWidget", "TableWidget", "PassAndPlayWidget", "JS_DIR"]
 
@@ -38,8 +39,6 @@ def _js_dir() -> Path:
 
 JS_DIR = _js_dir()
 
-SEAT_ACTIONS = ("pick", "clue", "guess", "pass", "continue", "expire")
-HOST_ACTIONS = ("start", "reorder", "remove", "timeout", "confirm_absent", "random_pick", "end")
 INTERNAL_ERROR = "Something went wrong in the kernel; please try again."
 
 
@@ -190,7 +189,7 @@ class SeatWidget(_DichotomyWidget):
                              "you": None, "players": [], "actions": []}}
 
     def _handle(self, content: dict[str, Any]) -> None:
-        if content["type"] not in SEAT_ACTIONS:
+        if content["type"] not in action_types("seat"):
             raise DichotomyError("That is not something a player can do.", code="not_allowed")
         self._table.act(self._seat, self._action(content))
 
@@ -217,7 +216,7 @@ class TableWidget(_DichotomyWidget):
         return {"view": self._table.view(None), "host": self._host}
 
     def _handle(self, content: dict[str, Any]) -> None:
-        if content["type"] not in HOST_ACTIONS:
+        if content["type"] not in action_types("host"):
             raise DichotomyError("The projector screen only has the host's buttons.", code="not_allowed")
         if not self._host:
             raise DichotomyError("This screen is a projector without host buttons.", code="host_only")
@@ -303,7 +302,7 @@ class PassAndPlayWidget(_DichotomyWidget):
                     self._table.act(player["seat"], {"type": "continue"})
         elif kind in ("start", "end"):
             self._table.act(None, {"type": kind})
-        elif kind in SEAT_ACTIONS:
+        elif kind in action_types("seat"):
             if self._lifted is None:
                 raise DichotomyError("Tap the screen with your name first.", code="curtain_down")
             self._table.act(self._lifted, self._action(content))
