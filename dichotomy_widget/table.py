@@ -232,7 +232,7 @@ class Table:
         records = self.store.load(self.code)
         return rules.replay(event_from_dict(r.type, r.payload) for r in records)
 
-    # --- widgets (imported lazily: the engine does not need anywidget) -----------------------
+    # --- seats --------------------------------------------------------------------------------
     def seat_id(self, who: "int | str | SeatTicket") -> int:
         """Resolve a seat id, a :class:`SeatTicket` or a player's name to a seat id."""
         if isinstance(who, SeatTicket):
@@ -246,24 +246,6 @@ class Table:
                 if normalize(seat.name) == normalize(who):
                     return seat.id
         raise SeatNotFound(f"No seat {who!r} at this table.")
-
-    def seat(self, who: "int | str | SeatTicket"):
-        """One seat's widget (by seat id, name or ticket): shows only what that seat may see."""
-        from .ui.widgets import SeatWidget
-
-        return SeatWidget(self, self.seat_id(who))
-
-    def projector(self):
-        """The public view for a big screen, with the host's buttons (never shows hidden words)."""
-        from .ui.widgets import TableWidget
-
-        return TableWidget(self)
-
-    def pass_and_play(self):
-        """One widget for the whole table on one screen, with a curtain before private screens."""
-        from .ui.widgets import PassAndPlayWidget
-
-        return PassAndPlayWidget(self)
 
     # --- change feed -------------------------------------------------------------------------
     def subscribe(self, listener: Callable[["Table"], None]) -> Callable[[], None]:
@@ -309,12 +291,6 @@ class Table:
                 return None
         self._watch_task = loop.create_task(self.watch())
         return self._watch_task
-
-    def stop_watching(self) -> None:
-        """Cancel the watch task, if any."""
-        if self._watch_task is not None:
-            self._watch_task.cancel()
-            self._watch_task = None
 
     def __repr__(self) -> str:
         s = self.state

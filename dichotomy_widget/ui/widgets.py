@@ -169,11 +169,14 @@ class _DichotomyWidget(anywidget.AnyWidget):
 
 
 class SeatWidget(_DichotomyWidget):
-    """One seat's screen: syncs only ``table.view(seat)``; the seat id never leaves the kernel."""
+    """One seat's screen: syncs only ``table.view(seat)``; the seat id never leaves the kernel.
 
-    def __init__(self, table: Any, seat: int) -> None:
-        self._seat = int(seat)
-        table.view(self._seat)  # SeatNotFound for an unknown seat, before any widget exists
+    ``who`` is the seat's id, its player's name or its :class:`~dichotomy_widget.SeatTicket`:
+    ``SeatWidget(table, "Ada")``.
+    """
+
+    def __init__(self, table: Any, who: Any) -> None:
+        self._seat = table.seat_id(who)  # SeatNotFound for an unknown seat, before any widget exists
         super().__init__(table, kind="seat")
 
     @property
