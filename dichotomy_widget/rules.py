@@ -98,7 +98,7 @@ class GameState:
     score_pile: tuple = ()
     discard_pile: tuple = ()
     current: Pairs | None = None  # the card in play (drawn; in recap: the next round's card)
-    pair: int | None = None  # locked pair index of ``current`` (None until locked)
+    pair_index: int | None = None  # index in ``current`` of the locked pair (None until locked)
     guesser: int | None = None
     clues: tuple = ()  # of ClueResult for the current round, writing order
     turn_since: float = 0.0
@@ -107,21 +107,29 @@ class GameState:
     history: tuple = ()  # of RoundRecord
     ended_by_host: bool = False
     version: int = 0  # number of events folded
-    # derived from ``order`` and ``guesser`` whenever either changes (see ``_with``)
-    writers: tuple = ()  # Clue-Givers in writing order, the Drawer first
-    drawer: int | None = None
 
     # --- derived -----------------------------------------------------------------------------
-    def seat(self, seat_id: int) -> Seat | None:
+    def seat_record(self, seat_id: int) -> Seat | None:
         for s in self.seats:
             if s.id == seat_id:
                 return s
         return None
 
     def name(self, seat_id: int | None) -> str:
-        s = self.seat(seat_id) if seat_id is not None else None
+        s = self.seat_record(seat_id) if seat_id is not None else None
         return s.name if s else "?"
 
+
+    @property
+    def writers(self) -> tuple:
+        """Clue-Givers in writing order, the Drawer first (from ``order`` and ``guesser``)."""
+        return writer_order(self.order, self.guesser) if self.guesser in self.order else ()
+
+    @property
+    def drawer(self) -> int | None:
+        """The seat left of the Guesser: picks the pair and writes the first clue."""
+        writers = self.writers
+        return writers[0] if writers else None
 
     @property
     def current_writer(self) -> int | None:
@@ -132,11 +140,17 @@ class GameState:
 
     @property
     def target(self) -> str | None:
-        return self.current[self.pair][0] if self.current is not None and self.pair is not None else None
+        locked = self._locked()
+        return locked[0] if locked else None
 
     @property
     def foil(self) -> str | None:
-        return self.current[self.pair][1] if self.current is not None and self.pair is not None else None
+        locked = self._locked()
+        return locked[1] if locked else None
+
+    def _locked(self) -> tuple | None:
+        """The locked (target, foil) of the card in play, or None."""
+        return self.current[self.pair_index] if self.current is not None and self.pair_index is not None else None
 
     @property
     def in_play(self) -> int:
@@ -145,7 +159,7 @@ class GameState:
     @property
     def drawer_can_pick(self) -> bool:
         """True while the card in play waits for its pair (reveal, or the recap before it)."""
-        return self.current is not None and self.pair is None and self.phase in ("reveal", "recap")
+        return self.current is not None and self.pair_index is None and self.phase in ("reveal", "recap")
 
 
 # --- commands ------------------------------------------------------------------------------------
@@ -321,14 +335,14 @@ def decide(state: GameState, command: Command) -> list[Event]:
         return _decide_join(state, command)
     if not isinstance(command, Act):
         raise InvalidAction("Unknown command.")
-    if command.seat is not None and state.seat(command.seat) is None:
+    if command.seat is not None and state.seat_record(command.seat) is None:
         raise NotAllowed("That seat is not at this table.", code="unknown_seat")
     move = MOVES.get(command.kind)
     if move is None:
         raise InvalidAction(f"{command.kind[:30]!r} is not an action.", code="unknown_action")
     refusal = move.refusal(state, command.seat)
     if refusal is not None:
-        raise refusal
+        raise refusal()
     return move.apply(state, command)
 
 
@@ -347,14 +361,16 @@ def _decide_join(state: GameState, cmd: Join) -> list[Event]:
 
 # --- the move table ------------------------------------------------------------------------------
 # Each row says who may send an action (the host or a seat), in which phases, and when (``check``:
-# ``None`` if ``seat`` may send it now, else the refusal). ``decide`` raises that refusal before a
-# handler sees the command; ``allowed_actions`` lists the rows whose refusal is ``None``, so a view's
-# ``actions`` and ``decide`` cannot disagree. Handlers then check only the action's arguments.
-Check = Callable[[GameState, "int | None"], "RuleViolation | None"]
+# ``None`` if ``seat`` may send it now, else a function making the refusal). ``decide`` raises that
+# refusal before a handler sees the command; ``allowed_actions`` lists the rows with no refusal, so a
+# view's ``actions`` and ``decide`` cannot disagree. Handlers then check only the action's arguments.
+# Refusals are built only when raised: listing actions for every view stays cheap.
+Refusal = Callable[[], RuleViolation]
+Check = Callable[[GameState, "int | None"], "Refusal | None"]
 Apply = Callable[[GameState, Act], "list[Event]"]
 
 
-def _anytime(_state: GameState, _seat: int | None) -> RuleViolation | None:
+def _anytime(_state: GameState, _seat: int | None) -> Refusal | None:
     return None
 
 
@@ -369,64 +385,75 @@ class Move:
     check: Check = _anytime
     listed: bool = True  # False: sent by a clock (``expire``), never shown as a control
 
-    def refusal(self, state: GameState, seat: int | None) -> RuleViolation | None:
-        """Why ``seat`` (``None``: the host) may not send this action now, or ``None``."""
+    def refusal(self, state: GameState, seat: int | None) -> Refusal | None:
+        """Why ``seat`` (``None``: the host) may not send this action now (a function making the
+        error), or ``None``."""
         if self.actor == "host" and seat is not None:
-            return NotAllowed("Only the host can do that.", code="host_only")
+            return lambda: NotAllowed("Only the host can do that.", code="host_only")
         if self.actor == "seat" and seat is None:
-            return NotAllowed("Only a player at the table can do that.", code="seat_only")
+            return lambda: NotAllowed("Only a player at the table can do that.", code="seat_only")
         if state.phase not in self.phases:
-            return WrongPhase(_phase_message(state))
+            return lambda: WrongPhase(_phase_message(state))
         return self.check(state, seat)
 
 
-def _seat_count(state: GameState, _seat: int | None) -> RuleViolation | None:
+def _seat_count(state: GameState, _seat: int | None) -> Refusal | None:
     n = len(state.seats)
     if not MIN_SEATS <= n <= MAX_SEATS:
-        return RuleViolation(f"Dichotomy needs {MIN_SEATS} to {MAX_SEATS} players; {n} joined.", code="seat_count")
+        return lambda: RuleViolation(f"Dichotomy needs {MIN_SEATS} to {MAX_SEATS} players; {n} joined.",
+                                     code="seat_count")
     if len(state.deck) < state.rounds:
-        return RuleViolation(f"The deck has {len(state.deck)} cards but the round deck needs {state.rounds}.",
-                             code="deck_too_small")
+        return lambda: RuleViolation(
+            f"The deck has {len(state.deck)} cards but the round deck needs {state.rounds}.", code="deck_too_small")
     return None
 
 
-def _someone_seated(state: GameState, _seat: int | None) -> RuleViolation | None:
-    return None if state.seats else InvalidAction("Nobody has joined yet.", code="no_seats")
+def _someone_seated(state: GameState, _seat: int | None) -> Refusal | None:
+    return None if state.seats else lambda: InvalidAction("Nobody has joined yet.", code="no_seats")
 
 
-def _card_waiting(state: GameState, _seat: int | None) -> RuleViolation | None:
-    return None if state.drawer_can_pick else WrongPhase("There is no card waiting for a pair right now.")
+def _no_card() -> RuleViolation:
+    return WrongPhase("There is no card waiting for a pair right now.")
 
 
-def _drawer(state: GameState, seat: int | None) -> RuleViolation | None:
+def _card_waiting(state: GameState, _seat: int | None) -> Refusal | None:
+    return None if state.drawer_can_pick else _no_card
+
+
+def _drawer(state: GameState, seat: int | None) -> Refusal | None:
     if not state.drawer_can_pick:
-        return WrongPhase("There is no card waiting for a pair right now.")
-    return None if seat == state.drawer else NotYourTurn(f"{state.name(state.drawer)} picks the pair this round.")
+        return _no_card
+    if seat == state.drawer:
+        return None
+    return lambda: NotYourTurn(f"{state.name(state.drawer)} picks the pair this round.")
 
 
-def _writer(state: GameState, seat: int | None) -> RuleViolation | None:
-    if seat == state.guesser:
-        return NotAllowed("You are guessing this round: wait for the clues.", code="guesser_cannot_clue")
+def _writer(state: GameState, seat: int | None) -> Refusal | None:
     if seat == state.current_writer:
         return None
+    if seat == state.guesser:
+        return lambda: NotAllowed("You are guessing this round: wait for the clues.", code="guesser_cannot_clue")
     if any(c.seat == seat for c in state.clues):
-        return NotYourTurn("You already gave your clue this round.", code="already_submitted")
-    return NotYourTurn(f"Wait for your turn: {state.name(state.current_writer)} is writing.")
+        return lambda: NotYourTurn("You already gave your clue this round.", code="already_submitted")
+    return lambda: NotYourTurn(f"Wait for your turn: {state.name(state.current_writer)} is writing.")
 
 
-def _guesser(state: GameState, seat: int | None) -> RuleViolation | None:
-    return None if seat == state.guesser else NotAllowed(
-        f"Only {state.name(state.guesser)} guesses this round.", code="not_guesser")
+def _guesser(state: GameState, seat: int | None) -> Refusal | None:
+    if seat == state.guesser:
+        return None
+    return lambda: NotAllowed(f"Only {state.name(state.guesser)} guesses this round.", code="not_guesser")
 
 
-def _not_confirmed(state: GameState, seat: int | None) -> RuleViolation | None:
-    return None if seat not in state.confirmed else RuleViolation("You already pressed Continue.",
-                                                                  code="already_confirmed")
+def _not_confirmed(state: GameState, seat: int | None) -> Refusal | None:
+    if seat not in state.confirmed:
+        return None
+    return lambda: RuleViolation("You already pressed Continue.", code="already_confirmed")
 
 
-def _timed(state: GameState, _seat: int | None) -> RuleViolation | None:
-    return None if state.time_limit is not None else NotAllowed("This table has no time limit.",
-                                                                code="no_time_limit")
+def _timed(state: GameState, _seat: int | None) -> Refusal | None:
+    if state.time_limit is not None:
+        return None
+    return lambda: NotAllowed("This table has no time limit.", code="no_time_limit")
 
 
 # --- handlers: the action's arguments and its events (the row's checks have passed) ---------------
@@ -554,14 +581,19 @@ def action_types(actor: str) -> tuple[str, ...]:
     return tuple(kind for kind, m in MOVES.items() if m.actor in (actor, "any"))
 
 
+_LISTED = {actor: tuple(m for m in MOVES.values() if m.listed and m.actor in (actor, "any"))
+           for actor in ("host", "seat")}
+
+
 def allowed_actions(state: GameState, seat: int | None) -> list[str]:
     """The action types ``seat`` (``None``: the host) may send now, as a view lists them.
 
     Exactly the listed moves of :data:`MOVES` that :func:`decide` would not refuse (given valid
     arguments). ``expire`` is never listed: a clock sends it once the view's ``deadline`` has passed.
     """
-    return [kind for kind, m in MOVES.items()
-            if m.listed and m.refusal(state, seat) is None]
+    phase = state.phase
+    return [m.kind for m in _LISTED["host" if seat is None else "seat"]
+            if phase in m.phases and m.check(state, seat) is None]  # ``Move.refusal`` without building errors
 
 
 # --- evolve --------------------------------------------------------------------------------------
@@ -573,18 +605,13 @@ def _with(state: GameState, **changes: Any) -> GameState:
     """A copy of ``state`` with ``changes``: ``dataclasses.replace`` without re-running ``__init__``."""
     new = object.__new__(GameState)
     object.__setattr__(new, "__dict__", {**state.__dict__, **changes})
-    fields_ = new.__dict__
-    if "guesser" in changes or "order" in changes:
-        guesser, order = fields_["guesser"], fields_["order"]
-        writers = writer_order(order, guesser) if guesser in order else ()
-        fields_["writers"], fields_["drawer"] = writers, (writers[0] if writers else None)
     return new
 
 
 def _draw(state: GameState) -> GameState:
     if not state.round_deck:
-        return _with(state, current=None, pair=None)
-    return _with(state, current=state.round_deck[0], round_deck=state.round_deck[1:], pair=None)
+        return _with(state, current=None, pair_index=None)
+    return _with(state, current=state.round_deck[0], round_deck=state.round_deck[1:], pair_index=None)
 
 
 def evolve(state: GameState, event: Event) -> GameState:
@@ -623,7 +650,7 @@ def _on_started(s: GameState, e: GameStarted) -> GameState:
 
 def _on_locked(s: GameState, e: PairLocked) -> GameState:
     next_round = s.round + 1 if s.phase == "recap" else s.round
-    return _with(s, phase="clues", pair=e.pair, round=next_round, clues=(), recap=None,
+    return _with(s, phase="clues", pair_index=e.pair, round=next_round, clues=(), recap=None,
                    confirmed=frozenset(), turn_since=e.at)
 
 
@@ -652,7 +679,7 @@ def _on_judged(s: GameState, e: GuessJudged) -> GameState:
         if e.outcome == "foil" and score:
             discard, score, removed = discard + (score[-1],), score[:-1], True
     record = RoundRecord(
-        number=s.round, guesser=s.guesser, drawer=s.drawer, pair_number=s.pair + 1,
+        number=s.round, guesser=s.guesser, drawer=s.drawer, pair_number=s.pair_index + 1,
         target=s.target, foil=s.foil, clues=s.clues, guess=e.guess, outcome=e.outcome, reason=e.reason,
         cause=e.cause, penalty_discarded=penalty, score_card_removed=removed, score=len(score),
         discard=len(discard), deck_left=len(deck))

@@ -221,7 +221,7 @@ class Table:
     def view(self, seat: "int | SeatTicket | None" = None) -> dict[str, Any]:
         """The JSON-ready view of ``seat`` (``None``: the public projector / host view)."""
         seat_id = seat.seat if isinstance(seat, SeatTicket) else seat
-        if seat_id is not None and self.state.seat(seat_id) is None:
+        if seat_id is not None and self.state.seat_record(seat_id) is None:
             raise SeatNotFound("No such seat at this table.")
         out = seat_view(self.state, seat_id)
         out["table"] = self.code
@@ -237,7 +237,7 @@ class Table:
         """Resolve a seat id, a :class:`SeatTicket` or a player's name to a seat id."""
         if isinstance(who, SeatTicket):
             who = who.seat
-        if isinstance(who, int) and not isinstance(who, bool) and self.state.seat(who) is not None:
+        if isinstance(who, int) and not isinstance(who, bool) and self.state.seat_record(who) is not None:
             return who
         if isinstance(who, str):
             from .words import normalize

@@ -43,28 +43,32 @@ def _role(state: GameState, seat: int | None) -> str:
     return "drawer" if seat == state.drawer else "writer"
 
 
-def _clue_status(state: GameState, seat: int) -> str:
-    if state.phase not in ("clues", "guess") or seat == state.guesser:
-        return ""
-    for clue in state.clues:
-        if clue.seat == seat:
-            return "timeout" if clue.text is None else "submitted"
-    return "writing" if seat == state.current_writer else "waiting"
+def _clue_statuses(state: GameState) -> dict[int, str]:
+    """Each Clue-Giver's mark while clues are written or guessed: submitted, timeout, writing, waiting."""
+    if state.phase not in ("clues", "guess"):
+        return {}
+    done = {clue.seat: "timeout" if clue.text is None else "submitted" for clue in state.clues}
+    writer = state.current_writer
+    return {seat: done.get(seat) or ("writing" if seat == writer else "waiting") for seat in state.writers}
 
 
 def _players(state: GameState, you: int | None) -> list[dict[str, Any]]:
     # A Guesser and a Drawer are marked while a round is played; a recap names the next ones in ``next``.
     playing = state.phase in ("reveal", "clues", "guess")
+    guesser, drawer, writer = (state.guesser, state.drawer, state.current_writer) if playing else (None,) * 3
+    marks = _clue_statuses(state)
+    recap = state.phase == "recap"
+    names = {s.id: s.name for s in state.seats}
     return [
         {
             "seat": sid,
-            "name": state.name(sid),
+            "name": names.get(sid, "?"),
             "you": sid == you,
-            "guesser": playing and sid == state.guesser,
-            "drawer": playing and sid == state.drawer,
-            "turn": sid == state.current_writer,
-            "clue": _clue_status(state, sid),
-            "confirmed": state.phase == "recap" and sid in state.confirmed,
+            "guesser": sid == guesser,
+            "drawer": sid == drawer,
+            "turn": sid == writer,
+            "clue": marks.get(sid, ""),
+            "confirmed": recap and sid in state.confirmed,
         }
         for sid in state.order
     ]
@@ -192,7 +196,7 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
     if state.drawer_can_pick and seat is not None and seat == state.drawer:
         view["card"] = [{"number": i + 1, "target": t, "foil": f} for i, (t, f) in enumerate(state.current)]
     if giver:
-        view["pair"] = {"number": state.pair + 1, "target": state.target, "foil": state.foil}
+        view["pair"] = {"number": state.pair_index + 1, "target": state.target, "foil": state.foil}
         mine = next((c for c in state.clues if c.seat == seat), None)
         if mine is not None:
             view["slate"] = {"text": mine.text, "timeout": mine.text is None,

@@ -99,10 +99,10 @@ class Game:
         s = self.state
         hidden: set[str] = set()
         if s.current is not None:
-            locked = s.pair is not None and s.phase in ("clues", "guess")
+            locked = s.pair_index is not None and s.phase in ("clues", "guess")
             for i, (t, f) in enumerate(s.current):
                 sees_card = s.drawer_can_pick and seat == s.drawer
-                sees_pair = locked and i == s.pair and seat is not None and seat != s.guesser
+                sees_pair = locked and i == s.pair_index and seat is not None and seat != s.guesser
                 if not (sees_card or sees_pair):
                     hidden |= {t, f}
         if s.phase == "clues":
