@@ -74,25 +74,29 @@ def _players(state: GameState, you: int | None) -> list[dict[str, Any]]:
     ]
 
 
+def _pick_status(state: GameState, seat: int | None) -> str:
+    return "Pick a pair for this round." if seat == state.drawer else f"{state.name(state.drawer)} is picking a pair…"
+
+
 def _status(state: GameState, seat: int | None) -> str:
     """One line saying what the table is waiting for, for the waiting state and live region."""
     name, phase = state.name, state.phase
     if phase == "lobby":
         return f"Waiting for players: {len(state.seats)} joined ({MIN_SEATS} to {MAX_SEATS} can play)."
-    if phase == "recap" and seat is not None and seat in state.confirmed and state.current is not None:
-        phase = "reveal"  # this seat has read the recap: the next round's pick is what it waits for
     if phase == "reveal":
-        return "Pick a pair for this round." if seat == state.drawer else f"{name(state.drawer)} is picking a pair…"
+        return _pick_status(state, seat)
     if phase == "clues":
         writer = state.current_writer
         return "Your turn: write one clue." if seat == writer else f"{name(writer)} is writing a clue…"
     if phase == "guess":
         return "Your turn to guess." if seat == state.guesser else f"{name(state.guesser)} is guessing…"
     if phase == "recap":
+        if seat is None or seat not in state.confirmed:
+            return "Round over: read the recap, then Continue."
+        if state.current is not None:  # this seat has read the recap: it waits for the next round's pick
+            return _pick_status(state, seat)
         waiting = [name(s) for s in state.order if s not in state.confirmed]
-        if seat is not None and seat in state.confirmed:
-            return "Waiting for " + ", ".join(waiting) + " to continue…"
-        return "Round over: read the recap, then Continue."
+        return "Waiting for " + ", ".join(waiting) + " to continue…"
     return "Game over." if not state.ended_by_host else "The host ended the game."
 
 
