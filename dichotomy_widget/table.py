@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ if TYPE_CHECKING:  # asyncio is imported only when a table is watched
     import asyncio
 
 __all__ = ["Table", "SeatTicket", "new_table_code", "normalize_code"]
+
+log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no O/0, I/1
 CODE_LENGTH = 6
@@ -263,7 +266,7 @@ class Table:
             try:
                 listener(self)
             except Exception:  # a broken widget must not break the table  # noqa: BLE001
-                pass
+                log.exception("table %s: a change listener failed", self.code)
 
     async def watch(self, timeout: float = 5.0) -> None:
         """Follow the store forever: refresh and notify when another kernel appends."""

@@ -193,7 +193,7 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
         "history": _history(state),
         "final": None,
         "next": _next_round(state),
-        "limits": LIMITS,
+        "limits": dict(LIMITS),
         "deadline": None,
         "version": state.version,
     }

@@ -459,6 +459,22 @@ def test_front_end_files_ship_and_never_use_html_injection():
     assert "export default" in str(w_esm)
 
 
+def test_the_front_end_takes_limits_and_actions_from_the_view(deck):
+    """The JS reads its text-box lengths and seat counts from ``view.limits`` (config.py), not literals,
+    and keeps no list of action types of its own."""
+    import re
+
+    from dichotomy_widget import config
+
+    view = SeatWidget(make_table(deck), "Ada").view
+    assert view["limits"]["clue"] == config.MAX_CLUE_LENGTH and view["limits"]["max_seats"] == config.MAX_SEATS
+    js = (JS_DIR / "widget.js").read_text(encoding="utf-8")
+    assert "maxlength: view.limits.clue" in js and "maxlength: view.limits.guess" in js
+    assert not re.search(r"maxlength:\s*\d", js)
+    assert "3 to 7" not in js
+    assert not re.search(r"\[\s*\"pick\",\s*\"clue\"", js)  # no copy of the seat actions
+
+
 def test_unknown_seat_is_refused_before_any_widget(deck):
     from dichotomy_widget import SeatNotFound
 

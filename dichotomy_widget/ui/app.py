@@ -1,6 +1,6 @@
 """The logic of the two voila pages (host and seat), importable and testable without voila.
 
-The packaged notebooks (``dichotomy_widget/pages/host.ipynb`` and ``seat.ipynb``) are two lines each::
+The packaged notebooks (``dichotomy_widget/ui/pages/host.ipynb`` and ``seat.ipynb``) are two lines each::
 
     from dichotomy_widget.ui.app import seat_page
     seat_page()

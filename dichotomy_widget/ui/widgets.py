@@ -18,6 +18,7 @@ are shown once to everybody and one **Continue** confirms the recap for every se
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,8 @@ from ..errors import DichotomyError, SeatNotFound
 from ..rules import action_types
 
 __all__ = ["SeatWidget", "TableWidget", "PassAndPlayWidget", "JS_DIR"]
+
+log = logging.getLogger(__name__)
 
 
 def _js_dir() -> Path:
@@ -61,7 +64,7 @@ def _start_watching(table: Any) -> None:
     try:
         table.start_watching()
     except Exception:  # noqa: BLE001 - a store without a change feed still plays in one kernel
-        pass
+        log.warning("table %s: not following other kernels", table.code, exc_info=True)
 
 
 class _DichotomyWidget(anywidget.AnyWidget):
