@@ -33,10 +33,13 @@ OUTCOME_TEXT = {
 }
 
 
+_PLAYING = ("reveal", "clues", "guess")  # the phases of a round in play: it has a Guesser and a Drawer
+
+
 def _role(state: GameState, seat: int | None) -> str:
     if seat is None:
         return "host"
-    if state.phase in ("lobby", "over"):
+    if state.phase not in _PLAYING:  # a recap names the next round's roles in ``next``
         return "player"
     if seat == state.guesser:
         return "guesser"
@@ -54,7 +57,7 @@ def _clue_statuses(state: GameState) -> dict[int, str]:
 
 def _players(state: GameState, you: int | None) -> list[dict[str, Any]]:
     # A Guesser and a Drawer are marked while a round is played; a recap names the next ones in ``next``.
-    playing = state.phase in ("reveal", "clues", "guess")
+    playing = state.phase in _PLAYING
     guesser, drawer, writer = (state.guesser, state.drawer, state.current_writer) if playing else (None,) * 3
     marks = _clue_statuses(state)
     recap = state.phase == "recap"
