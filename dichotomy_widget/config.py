@@ -12,8 +12,11 @@ from typing import Any
 __all__ = [
     "MIN_SEATS", "MAX_SEATS", "MAX_CLUE_LENGTH", "MAX_GUESS_LENGTH", "MAX_NAME_LENGTH", "MAX_WORD_LENGTH",
     "PAIRS_PER_CARD", "MIN_TIME_LIMIT", "MAX_TIME_LIMIT", "DEFAULT_ROUNDS", "DEFAULT_DECK", "LIMITS",
-    "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV",
+    "MAX_DECK_BYTES", "MAX_DECK_ROWS",
+    "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV", "TEACHER_KEY_ENV", "DECKS_DIR_ENV",
     "MEMORY_STORE_NAMES", "STORE_FILE_NAME", "DATA_DIR_NAME", "HOST_PAGE", "SEAT_PAGE",
+    "KERNEL_MB", "DEFAULT_PAGES_PER_DEVICE", "DEFAULT_HOST_RESERVE", "DEFAULT_CONNECT_TIMEOUT",
+    "KERNEL_MEMORY_SHARE", "MIN_DEFAULT_KERNELS", "FALLBACK_KERNELS",
     "PAGE_EXTENSIONS",
 ]
 
@@ -28,6 +31,8 @@ PAIRS_PER_CARD = 5
 MIN_TIME_LIMIT = 5  # seconds per clue, when a table has a time limit
 MAX_TIME_LIMIT = 3600
 DEFAULT_ROUNDS = 13
+MAX_DECK_BYTES = 1_000_000  # a deck file, upload or pasted list (1 MB)
+MAX_DECK_ROWS = 10_000  # target/foil rows in one deck (2,000 cards)
 DEFAULT_DECK = "en"
 
 #: The limits a browser needs (text box lengths, seat counts), as every view carries them.
@@ -45,6 +50,10 @@ SEAT_URL_ENV = "DICHOTOMY_SEAT_URL"
 #: Set by voila for a page's kernel: the page's URL query, and its full URL.
 QUERY_ENV = "QUERY_STRING"
 REQUEST_URL_ENV = "VOILA_REQUEST_URL"
+#: Optional: the teacher key creating a table needs (``dichotomy serve --teacher-key-file``).
+TEACHER_KEY_ENV = "DICHOTOMY_TEACHER_KEY"
+#: Optional: a folder of deck files the host page offers (``dichotomy serve --decks DIR``).
+DECKS_DIR_ENV = "DICHOTOMY_DECKS_DIR"
 #: Optional (tests): the folder with the PostgreSQL server binaries.
 PG_BIN_ENV = "DICHOTOMY_PG_BIN"
 
@@ -61,3 +70,14 @@ SEAT_PAGE = "seat.ipynb"
 #: installed extension (e.g. Jupyter Notebook 7's lab-extension) is not needed by a page, costs
 #: requests, and some fail outside their own app ("The getter for the shared module is not a function").
 PAGE_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "anywidget")
+
+# --- page bounds of ``dichotomy serve`` (ui/bounds.py, docs/classroom.md) ------------------------
+#: Memory of one page kernel in MB, for the default kernel cap: a seat or host page's kernel measured
+#: 74-83 MB RSS (``python bench/flood.py``, 2-core Linux; a bare voila kernel is ~67 MB), rounded up.
+KERNEL_MB = 80
+DEFAULT_PAGES_PER_DEVICE = 4
+DEFAULT_HOST_RESERVE = 2  # kernels of the cap only host pages may use
+DEFAULT_CONNECT_TIMEOUT = 45.0  # seconds a sent page has to open its websocket
+KERNEL_MEMORY_SHARE = 0.75  # share of the memory available at start-up page kernels may use by default
+MIN_DEFAULT_KERNELS = 8  # the default cap never goes below this
+FALLBACK_KERNELS = 40  # the default cap when the available memory cannot be read

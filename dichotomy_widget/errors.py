@@ -13,6 +13,7 @@ __all__ = [
     "WrongPhase",
     "NotYourTurn",
     "NotAllowed",
+    "TeacherKeyRequired",
     "InvalidClue",
     "InvalidGuess",
     "InvalidAction",
@@ -24,6 +25,7 @@ __all__ = [
     "TableNotFound",
     "TableExists",
     "SeatNotFound",
+    "PageRefused",
 ]
 
 
@@ -69,6 +71,12 @@ class NotAllowed(RuleViolation):
     """This seat (or role) may not send that action."""
 
     code = "not_allowed"
+
+
+class TeacherKeyRequired(NotAllowed):
+    """Creating a table (or a class) needs the teacher key, and none or a wrong one was given."""
+
+    code = "teacher_key_required"
 
 
 class InvalidClue(RuleViolation):
@@ -135,3 +143,18 @@ class SeatNotFound(DichotomyError, LookupError):
     """No seat matches that token, index or name."""
 
     code = "seat_not_found"
+
+
+class PageRefused(DichotomyError):
+    """``dichotomy serve`` will not start a kernel for this page request (see ``ui/bounds.py``).
+
+    ``code`` is ``"too_many_pages"`` (this device already holds its share of pages; HTTP 429) or
+    ``"server_full"`` (the server's kernel cap is reached; HTTP 503).
+    """
+
+    code = "server_full"
+
+    @property
+    def status(self) -> int:
+        """The HTTP status the refused page is sent with."""
+        return 429 if self.code == "too_many_pages" else 503
