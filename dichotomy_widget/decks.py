@@ -71,6 +71,10 @@ class Card:
     def to_json(self) -> list[list[str]]:
         return [[p.target, p.foil] for p in self.pairs]
 
+    @classmethod
+    def from_json(cls, data: list[list[str]]) -> "Card":
+        return cls(tuple(Pair(str(t), str(f)) for t, f in data))
+
 
 @dataclass(frozen=True)
 class Deck:
