@@ -17,9 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from .decks import Card, Deck, Pair, load_deck, packaged_decks, parse_deck
-from .errors import (DeckError, DichotomyError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
+from .classroom import Classroom, StudentTicket
+from .errors import (ClassNotFound, DeckError, DichotomyError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
                      NotAllowed, NotYourTurn, RuleViolation, SeatNotFound, StoreError, TableFull,
-                     TableNotFound, VersionConflict, WrongPhase)
+                     SeatingError, TableNotFound, VersionConflict, WrongPhase)
 from .rules import GameState, rank_band
 from .stores import MemoryStore, SqliteStore, TableStore, open_store
 from .table import SeatTicket, Table
@@ -28,14 +29,14 @@ from .words import is_variant, normalize, variant_reason
 __version__ = "0.1.0"
 
 __all__ = [
-    "Table", "SeatTicket", "GameState", "rank_band",
+    "Table", "SeatTicket", "GameState", "rank_band", "Classroom", "StudentTicket",
     "Deck", "Card", "Pair", "load_deck", "parse_deck", "packaged_decks",
     "TableStore", "MemoryStore", "SqliteStore", "open_store",
     "is_variant", "variant_reason", "normalize",
     "SeatWidget", "TableWidget", "PassAndPlayWidget",
     "DichotomyError", "RuleViolation", "WrongPhase", "NotYourTurn", "NotAllowed", "InvalidClue",
     "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "StoreError",
-    "VersionConflict", "TableNotFound", "SeatNotFound",
+    "VersionConflict", "TableNotFound", "SeatNotFound", "ClassNotFound", "SeatingError",
     "__version__",
 ]
 
