@@ -235,6 +235,7 @@ def serve(args: argparse.Namespace) -> int:
                     if args.ip in ("0.0.0.0", "::") and not args.public_url else "")
             print(f"\nDichotomy is running. Table store: {_shown(store)}\n"
                   f"  Host page (open it on the teacher's computer): {url}\n"
+                  f"  Class page (a whole class at many tables): {url.replace('host.ipynb', 'teacher.ipynb')}\n"
                   f"  Students join with the link or QR code the host page shows{hint}.\n"
                   "  Press Ctrl-C to stop.\n", flush=True)
         while proc.poll() is None and stopping["signal"] is None:
@@ -265,9 +266,10 @@ def _wait_listening(ip: str, port: int, proc: subprocess.Popen, stopping: dict, 
 def copy_pages(dest: str) -> int:
     target = Path(dest).expanduser()
     target.mkdir(parents=True, exist_ok=True)
-    for name in ("host.ipynb", "seat.ipynb"):
+    names = sorted(p.name for p in _pages_dir().glob("*.ipynb"))  # host, seat and the class pages
+    for name in names:
         shutil.copyfile(_pages_dir() / name, target / name)
-    print(f"Copied host.ipynb and seat.ipynb to {target}")
+    print(f"Copied {', '.join(names)} to {target}")
     return 0
 
 

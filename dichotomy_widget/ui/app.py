@@ -518,6 +518,7 @@ class HostPage(W.VBox):
         self.url.query = urlencode({"table": table.code, "host": token})
         self.url.title = page_title(f"Host · table {table.code}")
         self.link = join_link(table.code, self.env)
+        self.projector_link = self.link.replace("seat.ipynb?", "projector.ipynb?", 1)
         code = html.escape(table.code)
         link = html.escape(self.link, quote=True)
         warn = ""
@@ -534,7 +535,10 @@ class HostPage(W.VBox):
             f'margin:0;font-family:monospace">{code}</p>'
             f'<p>Join link: <a class="dichotomy-join-link" href="{link}" target="_blank" '
             f'rel="noopener">{html.escape(self.link)}</a></p>{warn}'
-            "<p>Keep this page's address private: it lets you host this table. "
+            "<p>Keep this page's address private: it lets you host this table. On the projector show the "
+            f'<a class="dichotomy-projector-link" href="{html.escape(self.projector_link, quote=True)}" '
+            'target="_blank" rel="noopener">projector page</a> instead (read-only, no key in its address). '
+
             '<a class="dichotomy-new-table" href="?" target="_blank" rel="noopener">Create another table</a> '
             "(for another group) in a new tab.</p></div></div>"
         )
