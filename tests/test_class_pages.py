@@ -171,3 +171,30 @@ def test_late_joiner_sees_why_and_is_seated_at_a_new_table(store):
 def test_page_link_follows_the_request_url():
     env = {"VOILA_REQUEST_URL": "http://10.0.0.5:8866/voila/render/teacher.ipynb?class=X&teacher=secret"}
     assert cp.page_link("class.ipynb", {"class": "AB"}, env) == "http://10.0.0.5:8866/voila/render/class.ipynb?class=AB"
+
+
+def test_a_restarted_server_brings_class_dashboard_and_seats_back(tmp_path):
+    path = tmp_path / "restart.sqlite3"
+    first = SqliteStore(path)
+    teacher = cp.teacher_page("", store=first, env={})
+    assert teacher.create(name="Restart", deck=DECK, rounds=2, table_size=4)
+    code = teacher.room.code
+    links = {}
+    for name in ("Ana", "Ben", "Cy", "Dee"):
+        page = cp.class_page(f"class={code}", store=first)
+        assert page.join(name)
+        links[name] = page.url.query
+    assert teacher.make_tables() and teacher.start_all()
+    table = teacher.room.table(1)
+    table.act(table.state.drawer, {"type": "pick", "pair": 3})
+    teacher_link = teacher.url.query
+    first.close()  # the server stops; a new one opens the same file
+    second = SqliteStore(path)
+    again = cp.teacher_page(teacher_link, store=second, env={})
+    assert again.state == "teacher" and len(again.tables_box.children) == 1
+    assert 'data-phase="clues"' in again.tables_box.children[0].children[0].value
+    for name, query in links.items():
+        page = cp.class_page(query, store=second)
+        assert page.state == "seat" and page.widget.view["you"]["name"] == name
+        assert page.widget.view["phase"] == "clues"
+    assert 'data-phase="clues"' in cp.class_view_page(f"class={code}", store=second).overview.value

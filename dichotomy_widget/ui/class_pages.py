@@ -119,16 +119,24 @@ def _widgets():
     return widgets
 
 
-def _join_block(room: Classroom, link: str) -> str:
+LINK_STYLE = "color:#1a5fb4;text-decoration:underline"
+
+
+def _a(href: str, text: str, css: str) -> str:
+    """A link that opens in a new tab (escaped; underlined so it reads as a link in every theme)."""
+    return (f'<a class="{css}" href="{_esc(href)}" target="_blank" rel="noopener" style="{LINK_STYLE}">'
+            f"{_esc(text)}</a>")
+
+
+def _join_block(room: Classroom, link: str, scale: int = 6) -> str:
     """Class code, join link and QR code (HTML, escaped)."""
     return (
         '<div class="dichotomy-join-info" style="display:flex;gap:2em;align-items:center;flex-wrap:wrap">'
-        f'<div class="dichotomy-qr" style="flex:0 0 auto">{qr_svg(link)}</div>'
+        f'<div class="dichotomy-qr" style="flex:0 0 auto">{qr_svg(link, scale=scale)}</div>'
         '<div style="flex:1 1 20em;min-width:0"><p style="margin:0">Class code</p>'
         f'<p class="dichotomy-class-code" style="font-size:3em;font-weight:bold;letter-spacing:0.15em;'
         f'margin:0;font-family:monospace">{_esc(room.code)}</p>'
-        f'<p>Join link: <a class="dichotomy-join-link" href="{_esc(link)}" target="_blank" '
-        f'rel="noopener">{_esc(link)}</a></p></div></div>')
+        f'<p>Join link: {_a(link, link, "dichotomy-join-link")}</p></div></div>')
 
 
 def _overview_html(room: Classroom) -> str:
@@ -273,12 +281,12 @@ class TeacherPage(W.VBox):
         self.report_link = page_link("report.ipynb", {"class": room.code}, self.env)
         header = W.HTML(
             f'<h2 class="dichotomy-class-title">{_esc(room.state.name)} · class {_esc(room.code)}</h2>'
-            + _join_block(room, self.join_link)
+            + _join_block(room, self.join_link, scale=3)
             + '<p class="dichotomy-private-note"><strong>Keep this page private</strong>: its address lets you '
-            f'run the class. On the projector show the <a class="dichotomy-classview-link" href="{_esc(self.view_link)}" '
-            'target="_blank" rel="noopener">class projector page</a> (code, QR code, tables, scores) or a '
-            'table\'s projector page; after the lesson open the <a class="dichotomy-report-link" '
-            f'href="{_esc(self.report_link)}" target="_blank" rel="noopener">class report</a>.</p>')
+            "run the class. On the projector show the "
+            + _a(self.view_link, "class projector page", "dichotomy-classview-link")
+            + " (code, QR code, tables, scores) or a table's projector page; after the lesson open the "
+            + _a(self.report_link, "class report", "dichotomy-report-link") + " (CSV and JSON downloads).</p>")
         self.roster = W.HTML()
         self.roster.add_class("dichotomy-roster-box")
         self.make_button = self._button("Make tables", "dichotomy-make-tables", self.make_tables, "primary")
@@ -295,14 +303,15 @@ class TeacherPage(W.VBox):
         self.start_one_button = self._button("Start", "dichotomy-start-one", self.start_one_table)
         self.seating = W.HTML()
         self.seating.add_class("dichotomy-seating-box")
-        self.tables_box = W.VBox()
+        self.tables_box = W.Box(layout=W.Layout(display="flex", flex_flow="row wrap", align_items="flex-start",
+                                                grid_gap="1em", width="100%"))
         self.tables_box.add_class("dichotomy-dashboard")
         controls = W.VBox([
             W.HBox([self.make_button, self.add_button, self.start_all_button], layout=W.Layout(flex_flow="row wrap")),
             W.HBox([self.move_student, self.move_table, self.move_button], layout=W.Layout(flex_flow="row wrap")),
             W.HBox([self.start_one, self.start_one_button], layout=W.Layout(flex_flow="row wrap")),
         ])
-        self.children = [self.url, header, self.roster, controls, self.feedback, self.seating, self.tables_box]
+        self.children = [self.url, header, controls, self.feedback, self.roster, self.tables_box, self.seating]
         self.refresh_view()
         room.subscribe(lambda _r: self.refresh_view())
         room.start_watching()
@@ -320,6 +329,7 @@ class TeacherPage(W.VBox):
         assert room is not None
         s = room.state
         names = [st.name for st in s.students]
+        self.roster.layout.display = "none" if s.any_started else None  # seating lists everybody then
         self.roster.value = (
             f'<h3 aria-live="polite">Roster: <span class="dichotomy-roster-count">{len(names)}</span> '
             'students</h3><ul class="dichotomy-roster" style="columns:12em">'
@@ -343,8 +353,7 @@ class TeacherPage(W.VBox):
             if t.started:
                 link = page_link("projector.ipynb", {"table": t.code or ""}, self.env)
                 extra = (f' · code <span class="dichotomy-table-code">{_esc(t.code)}</span> · '
-                         f'<a class="dichotomy-projector-link" href="{_esc(link)}" target="_blank" '
-                         'rel="noopener">projector</a>')
+                         + _a(link, "projector", "dichotomy-projector-link"))
             blocks.append(
                 f'<div class="dichotomy-class-table" data-table="{t.number}" data-state="{state}" '
                 'style="border:1px solid #8884;border-radius:6px;padding:0.3em 0.8em;min-width:12em">'
@@ -372,7 +381,8 @@ class TeacherPage(W.VBox):
                 summary = W.HTML()
                 summary.add_class("dichotomy-table-summary")
                 widget = _widgets().TableWidget(table, host=True)
-                box = W.VBox([summary, widget])
+                box = W.VBox([summary, widget], layout=W.Layout(flex="1 1 24em", min_width="0", max_width="40em",
+                                                                margin="0 1em 1em 0"))
                 box.add_class(f"dichotomy-dash-table-{t.number}")
                 box.add_class("dichotomy-dash-table")
                 self.table_widgets[t.code] = box  # type: ignore[index]
@@ -670,7 +680,7 @@ def _report_html(data: dict[str, Any]) -> str:
 def _download(label: str, filename: str, mime: str, text: str, css: str) -> str:
     data = base64.b64encode(text.encode("utf-8")).decode("ascii")
     return (f'<a class="{css}" download="{_esc(filename)}" href="data:{mime};charset=utf-8;base64,{data}" '
-            f'style="margin-right:1.5em">{_esc(label)}</a>')
+            f'style="margin-right:1.5em;{LINK_STYLE}">{_esc(label)}</a>')
 
 
 class ReportPage(W.VBox):

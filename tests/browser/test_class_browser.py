@@ -92,8 +92,8 @@ def find(pages: dict, selector: str, timeout: float = 60.0):
     raise AssertionError(f"no page shows {selector}")
 
 
-def open_page(browser, url: str):
-    ctx = browser.new_context(viewport={"width": 900, "height": 800})
+def open_page(browser, url: str, width: int = 900, height: int = 800):
+    ctx = browser.new_context(viewport={"width": width, "height": height})
     ctx.set_default_timeout(60_000)
     page = ctx.new_page()
     page.goto(url, wait_until="commit", timeout=RENDER)
@@ -111,7 +111,7 @@ def seating(teacher) -> dict[int, list[str]]:
 def test_a_class_of_twelve_plays_at_three_tables(browser, serve, screenshots):
     t0 = time.monotonic()
     # --- the teacher creates the class ---------------------------------------------------------
-    teacher = open_page(browser, serve.page("teacher.ipynb"))
+    teacher = open_page(browser, serve.page("teacher.ipynb"), width=1200, height=1500)
     teacher.locator(".dichotomy-class-name input").wait_for(timeout=RENDER)
     ready(teacher)
     teacher.locator(".dichotomy-class-name input").fill("Year 9 French")
@@ -155,7 +155,8 @@ def test_a_class_of_twelve_plays_at_three_tables(browser, serve, screenshots):
     tables = seating(teacher)
     assert [len(tables[i]) for i in (1, 2, 3)] == [3, 5, 4] and mover in tables[2]
     expect(students[mover].locator(".dichotomy-lobby-box")).to_contain_text("table 2", timeout=60_000)
-    screenshots("class-seating", teacher, full_page=True)
+    teacher.locator(".dichotomy-seating-box").scroll_into_view_if_needed()
+    screenshots("class-seating", teacher)
 
     # --- start all: every student page becomes that student's seat, same address ---------------
     click_until(teacher, "button.dichotomy-start-all", ".dichotomy-dash-table-3 .dw-kind-table")
@@ -192,7 +193,7 @@ def test_a_class_of_twelve_plays_at_three_tables(browser, serve, screenshots):
         for i in (1, 2, 3):
             assert not re.search(rf"\b{re.escape(played[i]['target'].lower())}\b", text)
             assert not re.search(rf"\b{re.escape(played[i]['foil'].lower())}\b", text)
-    screenshots("class-dashboard", teacher, full_page=True)
+    screenshots("class-dashboard", teacher.locator(".dichotomy-dashboard"))
     words = iter(CLUES)
     for i in (1, 2, 3):
         for _ in range(len(at[i]) - 1):
@@ -235,7 +236,7 @@ def test_a_class_of_twelve_plays_at_three_tables(browser, serve, screenshots):
     expect(classview.locator(".dichotomy-overview-row[data-table='1'] [data-testid=score]")).to_have_text("1")
 
     # --- the report: CSV matches what was played -----------------------------------------------
-    report = open_page(browser, serve.page("report.ipynb", **{"class": code}))
+    report = open_page(browser, serve.page("report.ipynb", **{"class": code}), width=800, height=900)
     report.locator(".dichotomy-report-round[data-table='3']").wait_for(timeout=RENDER)
     href = report.locator("a.dichotomy-csv").get_attribute("href")
     assert report.locator("a.dichotomy-csv").get_attribute("download").endswith(".csv")
@@ -246,7 +247,7 @@ def test_a_class_of_twelve_plays_at_three_tables(browser, serve, screenshots):
         assert {(r["target"], r["foil"], r["outcome"], r["guesser"]) for r in mine} == {
             (played[i]["target"], played[i]["foil"], played[i]["outcome"], played[i]["guesser"])}
     assert {r["score_after"] for r in rows if r["table"] == "1"} == {"1"}
-    screenshots("class-report", report, full_page=True)
+    screenshots("class-report", report)
 
     # --- forged links are refused -------------------------------------------------------------
     forged = open_page(browser, serve.page("teacher.ipynb", **{"class": code, "teacher": "forged-123"}))
