@@ -34,13 +34,12 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from .config import MAX_WORD_LENGTH, PAIRS_PER_CARD
 from .errors import DeckError
 from . import words
 
 __all__ = ["Pair", "Card", "Deck", "PAIRS_PER_CARD", "load_deck", "parse_deck", "packaged_decks"]
 
-PAIRS_PER_CARD = 5
-MAX_WORD_LENGTH = 40
 MAX_PROBLEMS_SHOWN = 10
 
 

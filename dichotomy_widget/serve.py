@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from .config import HOST_PAGE, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV
+
 __all__ = ["main", "voila_command", "host_url", "lan_address", "build_parser"]
 
 DEFAULT_PORT = 8866
@@ -77,7 +79,7 @@ def host_url(ip: str, port: int, base_url: str = "/", public_url: str | None = N
         if ":" in host and not host.startswith("["):
             host = f"[{host}]"
         root = f"http://{host}:{port}{_norm_base_url(base_url)}"
-    return root + "voila/render/host.ipynb"
+    return root + "voila/render/" + HOST_PAGE
 
 
 def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
@@ -209,13 +211,13 @@ def serve(args: argparse.Namespace) -> int:
     store = _resolve_store(args.store)
     pages = _pages_dir()
     env = dict(os.environ)
-    env["DICHOTOMY_STORE"] = store
+    env[STORE_ENV] = store
     package_parent = Path(__file__).resolve().parent.parent
     if (package_parent / "pyproject.toml").exists():  # a source checkout: the kernels import this copy
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package_parent), env.get("PYTHONPATH", "")) if p)
     url = host_url(args.ip, args.port, args.base_url, args.public_url)
     if args.public_url:
-        env["DICHOTOMY_SEAT_URL"] = args.public_url.rstrip("/") + "/voila/render/seat.ipynb"
+        env[SEAT_URL_ENV] = args.public_url.rstrip("/") + "/voila/render/" + SEAT_PAGE
     cmd = voila_command(pages, args.port, args.ip, args.base_url,
                         cull_idle_timeout=args.cull_idle_timeout, extra=args.voila_arg)
     if os.name == "posix":
@@ -266,7 +268,7 @@ def _wait_listening(ip: str, port: int, proc: subprocess.Popen, stopping: dict, 
 def copy_pages(dest: str) -> int:
     target = Path(dest).expanduser()
     target.mkdir(parents=True, exist_ok=True)
-    names = sorted(p.name for p in _pages_dir().glob("*.ipynb"))  # host, seat and the class pages
+    names = sorted(p.name for p in _pages_dir().glob("*.ipynb"))  # HOST_PAGE, SEAT_PAGE and the class pages
     for name in names:
         shutil.copyfile(_pages_dir() / name, target / name)
     print(f"Copied {', '.join(names)} to {target}")
