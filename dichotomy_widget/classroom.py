@@ -29,7 +29,8 @@ from .decks import Card, Deck, load_deck
 from .errors import (ClassNotFound, DeckError, DichotomyError, NameTaken, SeatingError, SeatNotFound,
                      StoreError, VersionConflict)
 from .events import Event
-from .rules import MAX_SEATS, MIN_SEATS, clean_name
+from .config import MAX_SEATS, MAX_TIME_LIMIT, MIN_SEATS, MIN_TIME_LIMIT
+from .rules import clean_name
 from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
 from .stores import TableStore, open_store
 from .table import CODE_ALPHABET, Table, hash_token, new_table_code
@@ -298,8 +299,9 @@ class Classroom:
         if isinstance(table_size, bool) or not isinstance(table_size, int) or not MIN_PREFERRED <= table_size <= MAX_PREFERRED:
             raise DichotomyError(f"The preferred table size is {MIN_PREFERRED} to {MAX_PREFERRED}.",
                                  code="invalid_table_size")
-        if time_limit is not None and not (5 <= float(time_limit) <= 3600):
-            raise DichotomyError("A clue time limit is between 5 and 3600 seconds.", code="invalid_time_limit")
+        if time_limit is not None and not (MIN_TIME_LIMIT <= float(time_limit) <= MAX_TIME_LIMIT):
+            raise DichotomyError(f"A clue time limit is between {MIN_TIME_LIMIT} and {MAX_TIME_LIMIT} seconds.",
+                                 code="invalid_time_limit")
         the_store = _as_store(store)
         teacher_token = secrets.token_urlsafe(18)
         for _ in range(20):

@@ -32,7 +32,7 @@ import ipywidgets as W
 from ..classroom import Classroom
 from ..decks import load_deck, packaged_decks
 from ..errors import DichotomyError, SeatNotFound
-from ..rules import MAX_NAME_LENGTH
+from ..config import MAX_NAME_LENGTH, MAX_TIME_LIMIT
 from ..seating import MAX_PREFERRED, MIN_PREFERRED
 from ..stores import TableStore
 from ..table import Table
@@ -225,7 +225,7 @@ class TeacherPage(W.VBox):
         self.rounds_input = W.BoundedIntText(value=DEFAULT_ROUNDS, min=1, max=13, description="Cards per table",
                                              style={"description_width": "initial"})
         self.rounds_input.add_class("dichotomy-rounds")
-        self.limit_input = W.BoundedIntText(value=0, min=0, max=3600, description="Clue time (s)",
+        self.limit_input = W.BoundedIntText(value=0, min=0, max=MAX_TIME_LIMIT, description="Clue time (s)",
                                             style={"description_width": "initial"})
         self.limit_input.add_class("dichotomy-time-limit")
         self.size_input = W.BoundedIntText(value=5, min=MIN_PREFERRED, max=MAX_PREFERRED,
