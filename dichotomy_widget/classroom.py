@@ -449,13 +449,14 @@ class Classroom:
                 raise SeatingError(f"Table {number} changed meanwhile; try again.", code="table_changed")
             return [TableStarted(number=number, code=table.code)]
 
+        self._tables[table.code] = table  # before listeners hear of it: one Table object per code
         try:
             self._execute(decide)
         except SeatingError:
+            del self._tables[table.code]
             table.act(None, {"type": "end"})  # the orphan table is ended, never played
             log.warning("class %s: table %s changed while starting; table %s ended", self.code, number, table.code)
             raise
-        self._tables[table.code] = table
         return table
 
     def start_all(self) -> list[Table]:

@@ -198,3 +198,26 @@ def test_a_restarted_server_brings_class_dashboard_and_seats_back(tmp_path):
         assert page.state == "seat" and page.widget.view["you"]["name"] == name
         assert page.widget.view["phase"] == "clues"
     assert 'data-phase="clues"' in cp.class_view_page(f"class={code}", store=second).overview.value
+
+
+def test_dashboard_reaches_each_tables_host_controls(store):
+    room = Classroom.create("C", deck=DECK, rounds=2, table_size=4, store=store)
+    for name in ("Ana", "Ben", "Cy", "Dee", "Eve", "Fox"):
+        room.join(name)
+    teacher = cp.teacher_page(f"class={room.code}&teacher={room.teacher_token}", store=store, env={})
+    assert teacher.make_tables() and teacher.start_all()
+    boxes = teacher.tables_box.children
+    assert len(boxes) == 2
+    control = boxes[1].children[1]
+    assert isinstance(control, widgets.TableWidget) and control.host is True
+    control._on_msg(control, {"id": 1, "type": "random_pick"}, [])  # an absent Drawer: the engine picks
+    assert control.last_reply == {"ack": 1}
+    control._on_msg(control, {"id": 2, "type": "timeout"}, [])  # an absent writer
+    assert control.last_reply == {"ack": 2}
+    table = teacher.room.table(2)
+    assert table.state.phase == "clues" and table.state.clues[0].cause == "host"
+    assert teacher.room.table(1).state.phase == "reveal"  # the other table is untouched
+    control._on_msg(control, {"id": 3, "type": "end"}, [])
+    teacher.room.poll()
+    teacher.refresh_view()
+    assert 'data-phase="over"' in boxes[1].children[0].value

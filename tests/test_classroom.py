@@ -102,6 +102,7 @@ def test_move_add_table_late_joiner_and_start():
     room.move("Late", 1)
     started = room.start_all()  # the empty extra table is skipped
     assert [t.state.phase for t in started] == ["reveal"] * 3
+    assert [room.table(i) for i in (1, 2, 3)] == started and room.table(1) is started[0]  # one object per table
     assert [len(t.state.seats) for t in started] == [4, 5, 4]
     # each student's class token is their seat token at their table
     table, seat = room.seat_of(late)
@@ -240,7 +241,10 @@ def test_two_kernels_joining_at_once_do_not_lose_a_student(tmp_path):
 def test_change_feed_tells_listeners_about_table_changes():
     room = new_class(12)
     room.make_tables()
-    room.start_all()
+    opened = []
+    room.subscribe(lambda r: opened.extend(r.tables()))  # a page opening the tables while they start
+    started = room.start_all()
+    assert all(any(t is s for t in opened) for s in started)
     seen = []
     room.subscribe(lambda r: seen.append(r.state.version))
     other = Classroom.open(room.code, room.store)
