@@ -250,3 +250,29 @@ def test_change_feed_tells_listeners_about_table_changes():
     other = Classroom.open(room.code, room.store)
     lock(other.table(1))
     assert room.poll() and seen
+
+
+def test_a_class_in_postgresql_survives_a_reconnect():
+    """The class stream works in PostgreSQL like tables do (a real throwaway server)."""
+    from dichotomy_widget.stores import open_store
+    from pg_server import PostgresServer, PostgresUnavailable
+
+    try:
+        server = PostgresServer().start()
+    except PostgresUnavailable as exc:
+        pytest.fail(f"PostgreSQL tests need a server: {exc}", pytrace=False)
+    try:
+        dsn = server.create_schema()
+        first = open_store(dsn)
+        room = new_class(5, store=first)
+        room.make_tables()
+        (table,) = room.start_all()
+        play_round(table, "pass")
+        first.close()
+        second = open_store(dsn)
+        again = Classroom.open(room.code, second)
+        assert again.state == room.state and again.is_teacher(room.teacher_token)
+        assert again.report()["tables"][0]["rounds"][0]["outcome"] == "pass"
+        second.close()
+    finally:
+        server.stop()
