@@ -221,3 +221,16 @@ def test_dashboard_reaches_each_tables_host_controls(store):
     teacher.room.poll()
     teacher.refresh_view()
     assert 'data-phase="over"' in boxes[1].children[0].value
+
+
+def test_the_single_table_host_page_links_a_read_only_projector(tmp_path):
+    from dichotomy_widget.ui.app import host_page
+
+    store = str(tmp_path / "t.sqlite3")
+    host = host_page("", store=store, env={})
+    assert host.create(deck="en", rounds=2, seed=3)
+    token = qs(host)["host"]
+    assert host.projector_link == f"projector.ipynb?table={host.table.code}"
+    assert 'class="dichotomy-projector-link"' in host.join_info.value and token not in host.projector_link
+    page = cp.projector_page(host.projector_link.split("?", 1)[1], store=store)
+    assert page.widget.host is False and token not in all_text(page)
