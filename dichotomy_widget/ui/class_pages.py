@@ -139,15 +139,19 @@ def _join_block(room: Classroom, link: str, scale: int = 6) -> str:
         f'<p>Join link: {_a(link, link, "dichotomy-join-link")}</p></div></div>')
 
 
-def _overview_html(room: Classroom) -> str:
-    """The class overview table (projector-safe: built from each table's public view)."""
+def _overview_html(room: Classroom, env: Mapping[str, str] | None = None) -> str:
+    """The class overview table (projector-safe: built from each table's public view), with each
+    started table's read-only projector link."""
     view = room.projector_view()
     rows = []
     for t in view["tables"]:
         phase = t["phase"] if t["started"] else "seating"
+        label = f"Table {t['number']}"
+        if t["started"]:
+            label = _a(page_link("projector.ipynb", {"table": t["code"]}, env), label, "dichotomy-projector-link")
         rows.append(
             f'<tr class="dichotomy-overview-row" data-table="{t["number"]}" data-phase="{_esc(phase)}">'
-            f'<th scope="row">Table {t["number"]}</th><td>{_esc(", ".join(t["players"]))}</td>'
+            f'<th scope="row">{label}</th><td>{_esc(", ".join(t["players"]))}</td>'
             f'<td>{_esc(phase)}</td><td data-testid="rounds-played">{t["rounds_played"]} / {t["rounds"]}</td>'
             f'<td data-testid="score">{t["score"]}</td></tr>')
     if not rows:
@@ -627,7 +631,7 @@ class ClassViewPage(W.VBox):
 
     def _update(self) -> None:
         assert self.room is not None
-        self.overview.value = _overview_html(self.room)
+        self.overview.value = _overview_html(self.room, self.env)
 
 
 class ProjectorPage(W.VBox):
