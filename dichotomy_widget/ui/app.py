@@ -468,7 +468,10 @@ class HostPage(W.VBox):
             self.url,
             W.HTML("<h2>Create a Dichotomy table</h2>"
                    "<p>Choose a deck and the number of cards (one card per round). "
-                   f"The clue time limit is optional: 0 means no limit (otherwise {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>"),
+                   f"The clue time limit is optional: 0 means no limit (otherwise {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>"
+                   '<p class="dichotomy-class-hint">A whole class? <a class="dichotomy-teacher-link" '
+                   'href="teacher.ipynb" style="color:#1a5fb4;text-decoration:underline">Create a class</a>: one '
+                   "link for everybody, tables made for you, one dashboard.</p>"),
             W.HBox([self.deck_input, self.lang_label]), self.rounds_input, self.limit_input,
             self.create_button, self.feedback,
         ]
