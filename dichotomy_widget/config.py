@@ -14,6 +14,7 @@ __all__ = [
     "PAIRS_PER_CARD", "MIN_TIME_LIMIT", "MAX_TIME_LIMIT", "DEFAULT_ROUNDS", "DEFAULT_DECK", "LIMITS",
     "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV",
     "MEMORY_STORE_NAMES", "STORE_FILE_NAME", "DATA_DIR_NAME", "HOST_PAGE", "SEAT_PAGE",
+    "PAGE_EXTENSIONS",
 ]
 
 # --- game limits ---------------------------------------------------------------------------------
@@ -55,3 +56,8 @@ STORE_FILE_NAME = "tables.sqlite3"
 # --- page names (voila notebooks in ui/pages/) ----------------------------------------------------
 HOST_PAGE = "host.ipynb"
 SEAT_PAGE = "seat.ipynb"
+
+#: The only JupyterLab extensions a voila page loads: the widget managers and anywidget. Any other
+#: installed extension (e.g. Jupyter Notebook 7's lab-extension) is not needed by a page, costs
+#: requests, and some fail outside their own app ("The getter for the shared module is not a function").
+PAGE_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "anywidget")

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from .config import HOST_PAGE, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV
+from .config import HOST_PAGE, PAGE_EXTENSIONS, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV
 
 __all__ = ["main", "voila_command", "host_url", "lan_address", "build_parser"]
 
@@ -98,8 +98,14 @@ def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
         f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
         f"--MappingKernelManager.cull_interval={cull_interval}",
         "--MappingKernelManager.cull_connected=False",
+        page_extensions_option(),
         *extra,
     ]
+
+
+def page_extensions_option() -> str:
+    """voila's option that loads only :data:`~dichotomy_widget.config.PAGE_EXTENSIONS` in a page."""
+    return f"--VoilaConfiguration.extension_allowlist={list(PAGE_EXTENSIONS)!r}"
 
 
 def build_parser() -> argparse.ArgumentParser:
