@@ -14,6 +14,9 @@ __all__ = [
     "PAIRS_PER_CARD", "MIN_TIME_LIMIT", "MAX_TIME_LIMIT", "DEFAULT_ROUNDS", "DEFAULT_DECK", "LIMITS",
     "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV",
     "MEMORY_STORE_NAMES", "STORE_FILE_NAME", "DATA_DIR_NAME", "HOST_PAGE", "SEAT_PAGE",
+    "TEACHER_PAGE", "CLASS_PAGE", "CLASS_VIEW_PAGE", "PROJECTOR_PAGE", "REPORT_PAGE", "TEACHER_PAGES",
+    "KERNEL_MB", "DEFAULT_PAGES_PER_DEVICE", "DEFAULT_HOST_RESERVE", "DEFAULT_CONNECT_TIMEOUT",
+    "KERNEL_MEMORY_SHARE", "MIN_DEFAULT_KERNELS", "FALLBACK_KERNELS",
     "PAGE_EXTENSIONS",
 ]
 
@@ -56,8 +59,26 @@ STORE_FILE_NAME = "tables.sqlite3"
 # --- page names (voila notebooks in ui/pages/) ----------------------------------------------------
 HOST_PAGE = "host.ipynb"
 SEAT_PAGE = "seat.ipynb"
+TEACHER_PAGE = "teacher.ipynb"  # a class's control page (creating and running a class)
+CLASS_PAGE = "class.ipynb"  # a student's class page (joins, then becomes the seat)
+CLASS_VIEW_PAGE = "classview.ipynb"  # the class projector
+PROJECTOR_PAGE = "projector.ipynb"  # one table's read-only projector
+REPORT_PAGE = "report.ipynb"  # a class's report
+#: Pages of the teacher: the kernel cap keeps room for them when students fill the server.
+TEACHER_PAGES = (HOST_PAGE, TEACHER_PAGE)
 
 #: The only JupyterLab extensions a voila page loads: the widget managers and anywidget. Any other
 #: installed extension (e.g. Jupyter Notebook 7's lab-extension) is not needed by a page, costs
 #: requests, and some fail outside their own app ("The getter for the shared module is not a function").
 PAGE_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "anywidget")
+
+# --- page bounds of ``dichotomy serve`` (ui/bounds.py, docs/classroom.md) ------------------------
+#: Memory of one page kernel in MB, for the default kernel cap: a seat or host page's kernel measured
+#: 74-83 MB RSS (``python bench/flood.py``, 2-core Linux; a bare voila kernel is ~67 MB), rounded up.
+KERNEL_MB = 80
+DEFAULT_PAGES_PER_DEVICE = 4
+DEFAULT_HOST_RESERVE = 2  # kernels of the cap only host pages may use
+DEFAULT_CONNECT_TIMEOUT = 45.0  # seconds a sent page has to open its websocket
+KERNEL_MEMORY_SHARE = 0.75  # share of the memory available at start-up page kernels may use by default
+MIN_DEFAULT_KERNELS = 8  # the default cap never goes below this
+FALLBACK_KERNELS = 40  # the default cap when the available memory cannot be read

@@ -26,6 +26,7 @@ __all__ = [
     "SeatNotFound",
     "ClassNotFound",
     "SeatingError",
+    "PageRefused",
 ]
 
 
@@ -149,3 +150,18 @@ class SeatingError(RuleViolation):
     """A class seating change the rules refuse (a started table, a full table, too few students)."""
 
     code = "seating_error"
+
+
+class PageRefused(DichotomyError):
+    """``dichotomy serve`` will not start a kernel for this page request (see ``ui/bounds.py``).
+
+    ``code`` is ``"too_many_pages"`` (this device already holds its share of pages; HTTP 429) or
+    ``"server_full"`` (the server's kernel cap is reached; HTTP 503).
+    """
+
+    code = "server_full"
+
+    @property
+    def status(self) -> int:
+        """The HTTP status the refused page is sent with."""
+        return 429 if self.code == "too_many_pages" else 503

@@ -26,7 +26,8 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from .config import HOST_PAGE, PAGE_EXTENSIONS, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV
+from .config import HOST_PAGE, PAGE_EXTENSIONS, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV, TEACHER_PAGE
+from .ui import bounds
 
 __all__ = ["main", "voila_command", "host_url", "lan_address", "build_parser"]
 
@@ -126,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "join links and QR codes use it")
     serve.add_argument("--cull-idle-timeout", type=int, default=CULL_IDLE_TIMEOUT,
                        help=f"seconds before an idle, unconnected kernel is shut down (default {CULL_IDLE_TIMEOUT})")
+    bounds.add_arguments(serve)
     serve.add_argument("--voila-arg", action="append", default=[], metavar="ARG",
                        help="extra argument passed to voila (repeatable)")
     pages = sub.add_parser("pages", help="copy host.ipynb and seat.ipynb into a folder (e.g. for JupyterHub)")
@@ -224,8 +226,9 @@ def serve(args: argparse.Namespace) -> int:
     url = host_url(args.ip, args.port, args.base_url, args.public_url)
     if args.public_url:
         env[SEAT_URL_ENV] = args.public_url.rstrip("/") + "/voila/render/" + SEAT_PAGE
+    bound_args, bounds_line = bounds.voila_args(args)
     cmd = voila_command(pages, args.port, args.ip, args.base_url,
-                        cull_idle_timeout=args.cull_idle_timeout, extra=args.voila_arg)
+                        cull_idle_timeout=args.cull_idle_timeout, extra=[*bound_args, *args.voila_arg])
     if os.name == "posix":
         popen_kw: dict = {"start_new_session": True, "preexec_fn": _die_with_parent}
     else:  # Windows: its own process group, so Ctrl-C reaches only this command
@@ -243,8 +246,9 @@ def serve(args: argparse.Namespace) -> int:
                     if args.ip in ("0.0.0.0", "::") and not args.public_url else "")
             print(f"\nDichotomy is running. Table store: {_shown(store)}\n"
                   f"  Host page (open it on the teacher's computer): {url}\n"
-                  f"  Class page (a whole class at many tables): {url.replace('host.ipynb', 'teacher.ipynb')}\n"
+                  f"  Class page (a whole class at many tables): {url.replace(HOST_PAGE, TEACHER_PAGE)}\n"
                   f"  Students join with the link or QR code the host page shows{hint}.\n"
+                  f"  Page bounds: {bounds_line}.\n"
                   "  Press Ctrl-C to stop.\n", flush=True)
         while proc.poll() is None and stopping["signal"] is None:
             time.sleep(0.2)

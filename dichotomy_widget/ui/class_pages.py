@@ -32,7 +32,8 @@ import ipywidgets as W
 from ..classroom import Classroom
 from ..decks import load_deck, packaged_decks
 from ..errors import DichotomyError, SeatNotFound
-from ..config import MAX_NAME_LENGTH, MAX_TIME_LIMIT
+from ..config import (CLASS_PAGE, CLASS_VIEW_PAGE, MAX_NAME_LENGTH, MAX_TIME_LIMIT, PROJECTOR_PAGE,
+                      REPORT_PAGE)
 from ..seating import MAX_PREFERRED, MIN_PREFERRED
 from ..stores import TableStore
 from ..table import Table
@@ -148,7 +149,7 @@ def _overview_html(room: Classroom, env: Mapping[str, str] | None = None) -> str
         phase = t["phase"] if t["started"] else "seating"
         label = f"Table {t['number']}"
         if t["started"]:
-            label = _a(page_link("projector.ipynb", {"table": t["code"]}, env), label, "dichotomy-projector-link")
+            label = _a(page_link(PROJECTOR_PAGE, {"table": t["code"]}, env), label, "dichotomy-projector-link")
         rows.append(
             f'<tr class="dichotomy-overview-row" data-table="{t["number"]}" data-phase="{_esc(phase)}">'
             f'<th scope="row">{label}</th><td>{_esc(", ".join(t["players"]))}</td>'
@@ -280,9 +281,9 @@ class TeacherPage(W.VBox):
         self.message = ""
         self.url.query = urlencode({"class": room.code, "teacher": token})
         self.url.title = page_title(f"Teacher · class {room.code}")
-        self.join_link = page_link("class.ipynb", {"class": room.code}, self.env)
-        self.view_link = page_link("classview.ipynb", {"class": room.code}, self.env)
-        self.report_link = page_link("report.ipynb", {"class": room.code}, self.env)
+        self.join_link = page_link(CLASS_PAGE, {"class": room.code}, self.env)
+        self.view_link = page_link(CLASS_VIEW_PAGE, {"class": room.code}, self.env)
+        self.report_link = page_link(REPORT_PAGE, {"class": room.code}, self.env)
         header = W.HTML(
             f'<h2 class="dichotomy-class-title">{_esc(room.state.name)} · class {_esc(room.code)}</h2>'
             + _join_block(room, self.join_link, scale=3)
@@ -355,7 +356,7 @@ class TeacherPage(W.VBox):
             items = "".join(f'<li data-student="{_esc(n)}">{_esc(n)}</li>' for n in members) or "<li><em>empty</em></li>"
             extra = ""
             if t.started:
-                link = page_link("projector.ipynb", {"table": t.code or ""}, self.env)
+                link = page_link(PROJECTOR_PAGE, {"table": t.code or ""}, self.env)
                 extra = (f' · code <span class="dichotomy-table-code">{_esc(t.code)}</span> · '
                          + _a(link, "projector", "dichotomy-projector-link"))
             blocks.append(
@@ -620,7 +621,7 @@ class ClassViewPage(W.VBox):
             return
         room = self.room
         self.url.title = page_title(f"Class {room.code}")
-        link = page_link("class.ipynb", {"class": room.code}, self.env)
+        link = page_link(CLASS_PAGE, {"class": room.code}, self.env)
         self.overview = W.HTML()
         self.overview.add_class("dichotomy-overview-box")
         self.children = [self.url, W.HTML(f"<h2>{_esc(room.state.name)}</h2>" + _join_block(room, link)),
