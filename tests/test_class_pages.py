@@ -234,3 +234,20 @@ def test_the_single_table_host_page_links_a_read_only_projector(tmp_path):
     assert 'class="dichotomy-projector-link"' in host.join_info.value and token not in host.projector_link
     page = cp.projector_page(host.projector_link.split("?", 1)[1], store=store)
     assert page.widget.host is False and token not in all_text(page)
+
+
+def test_with_a_teacher_key_creating_a_class_needs_it(store):
+    from dichotomy_widget.config import TEACHER_KEY_ENV
+
+    env = {TEACHER_KEY_ENV: "owl-lantern-42"}
+    page = cp.teacher_page("", store=store, env=env)
+    assert page.key_box is not None and page.form.layout.display == "none"
+    assert not page.create(name="Year 9", deck=DECK, rounds=2) and "teacher key" in page.message
+    assert not page.unlock("wrong-key") and page.state == "create"
+    assert "owl-lantern-42" not in all_text(page)
+    assert page.unlock("owl-lantern-42")
+    assert page.create(name="Year 9", deck=DECK, rounds=2, table_size=4) and page.state == "teacher"
+    assert "owl-lantern-42" not in all_text(page) + page.url.query
+    # the classes a teacher created are run with the class's own link, not the key
+    again = cp.teacher_page(page.url.query, store=store, env=env)
+    assert again.state == "teacher"

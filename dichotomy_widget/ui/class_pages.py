@@ -30,14 +30,19 @@ from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 import ipywidgets as W
 
 from ..classroom import Classroom
-from ..decks import load_deck, packaged_decks
+from ..deck_library import DeckLibrary
+from ..decks import Deck
 from ..errors import DichotomyError, SeatNotFound
-from ..config import (CLASS_PAGE, CLASS_VIEW_PAGE, MAX_NAME_LENGTH, MAX_TIME_LIMIT, PROJECTOR_PAGE,
-                      REPORT_PAGE)
+from ..config import (CLASS_PAGE, CLASS_VIEW_PAGE, MAX_NAME_LENGTH, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
+                      PROJECTOR_PAGE, REPORT_PAGE, SEAT_URL_ENV)
 from ..seating import MAX_PREFERRED, MIN_PREFERRED
 from ..stores import TableStore
 from ..table import Table
-from .app import SEAT_URL_ENV, UrlQuery, page_store, page_title, qr_svg
+from ..errors import TeacherKeyRequired
+from .app import MAX_KEY_TRIES, UrlQuery, page_store, page_title, qr_svg
+from .deck_form import DeckForm
+from .host_secrets import BrowserSecret, TeacherKeyBox
+from .teacher import key_required, require_teacher
 
 __all__ = ["teacher_page", "class_page", "class_view_page", "projector_page", "report_page", "TeacherPage",
            "ClassPage", "ClassViewPage", "ProjectorPage", "ReportPage", "page_link", "class_query"]
@@ -163,17 +168,6 @@ def _overview_html(room: Classroom, env: Mapping[str, str] | None = None) -> str
             "<th>Rounds played</th><th>Score</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
 
 
-def _deck_options() -> list[tuple[str, str]]:
-    options = []
-    for key, title in packaged_decks().items():
-        try:
-            deck = load_deck(key)
-        except DichotomyError:
-            continue
-        options.append((f"{title} ({deck.lang}, {len(deck)} cards)", key))
-    return options
-
-
 # --------------------------------------------------------------------------------------------------
 # Teacher page
 
@@ -193,6 +187,8 @@ class TeacherPage(W.VBox):
         self.message = ""
         self.feedback = _feedback()
         self.table_widgets: dict[str, W.Widget] = {}
+        self._typed_key: str | None = None  # the teacher key typed on this page (kernel only, never synced)
+        self._key_failures = 0
         params = class_query(query)
         code, token = params.get("class"), params.get("teacher")
         if not code and not token:
@@ -219,14 +215,10 @@ class TeacherPage(W.VBox):
     # -- create ---------------------------------------------------------------------------------
     def _show_create(self) -> None:
         self.state = "create"
-        options = _deck_options()
-        keys = [k for _l, k in options]
         self.name_input = W.Text(placeholder="e.g. Year 9 French", description="Class name",
-                                 style={"description_width": "initial"}, layout=W.Layout(width="28em"))
+                                 style={"description_width": "initial"}, layout=W.Layout(width="28em", max_width="100%"))
         self.name_input.add_class("dichotomy-class-name")
-        self.deck_input = W.Dropdown(options=options, description="Deck", layout=W.Layout(width="28em"),
-                                     value="en" if "en" in keys else (keys[0] if keys else None))
-        self.deck_input.add_class("dichotomy-deck")
+        self.deck_form = DeckForm(env=self.env, on_change=self._deck_changed)
         self.rounds_input = W.BoundedIntText(value=DEFAULT_ROUNDS, min=1, max=13, description="Cards per table",
                                              style={"description_width": "initial"})
         self.rounds_input.add_class("dichotomy-rounds")
@@ -240,23 +232,79 @@ class TeacherPage(W.VBox):
         self.create_button.add_class("dichotomy-create-class")
         self.create_button.on_click(lambda _b: self.create())
         _on_enter(self.name_input, lambda _t: self.create())
+        self._deck_changed(self.deck_form.deck)
         self.url.title = page_title("Create a class")
-        self.children = [
-            self.url,
-            W.HTML("<h2>Create a Dichotomy class</h2><p>One link for the whole class: students join with "
-                   "their name, you make tables of 3 to 7 and start them. The clue time limit is optional "
-                   "(0 = none, else 5 to 3600 seconds).</p>"),
-            self.name_input, self.deck_input, self.rounds_input, self.limit_input, self.size_input,
-            self.create_button, self.feedback,
-        ]
+        self.form = W.VBox([self.name_input, self.deck_form, self.rounds_input, self.limit_input, self.size_input,
+                            self.create_button, self.feedback])
+        self.form.add_class("dichotomy-create-class-form")
+        intro = W.HTML("<h2>Create a Dichotomy class</h2><p>One link for the whole class: students join with "
+                       "their name, you make tables of 3 to 7 and start them. Choose a deck (or upload or paste "
+                       "your own). The clue time limit is optional (0 = none, else "
+                       f"{MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>")
+        if key_required(self.env):  # the server's teacher key guards creating a class like a table
+            self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock)
+            self.key_box.status = "This server needs the teacher key to create a class."
+            self.form.layout.display = "none"
+            self.children = [self.url, intro, self.key_box, self.form]
+        else:
+            self.key_box = None
+            self.browser_secret = BrowserSecret(on_secret=self._open_browser_library)
+            self.children = [self.url, intro, self.browser_secret, self.form]
 
-    def create(self, name: str | None = None, deck: str | None = None, rounds: int | None = None,
+    def unlock(self, typed: str) -> bool:
+        """Check the teacher key typed on this page (kept in this kernel only); show the form on success."""
+        if self._key_failures >= MAX_KEY_TRIES:
+            return self._key_refused("Too many wrong keys on this page. Reload the page to try again.")
+        try:
+            require_teacher(typed, self.env)
+        except TeacherKeyRequired as exc:
+            self._key_failures += 1
+            return self._key_refused(exc.message)
+        self._typed_key = typed
+        if self.key_box is not None:
+            self.key_box.status = "Teacher key accepted."
+            self.key_box.unlocked = True
+        self.form.layout.display = ""
+        try:
+            self.deck_form.set_library(DeckLibrary.for_secret(self.store, typed))
+        except DichotomyError as exc:
+            self.deck_form.library_note.value = f"<p>{_esc(exc.message)}</p>"
+        return True
+
+    def _key_refused(self, text: str) -> bool:
+        self.message = text
+        if self.key_box is not None:
+            self.key_box.status = text
+        return False
+
+    def _open_browser_library(self, secret: str) -> None:
+        """No teacher key: the saved decks of this browser (its own random secret)."""
+        self.deck_form.set_library(DeckLibrary.for_secret(self.store, secret))
+
+    def _deck_changed(self, deck: "Deck | None") -> None:
+        if not hasattr(self, "create_button"):
+            return
+        self.create_button.disabled = deck is None
+        if deck is not None:
+            self.rounds_input.max = min(len(deck), 13)
+            self.rounds_input.value = min(max(1, self.rounds_input.value), self.rounds_input.max)
+
+    def create(self, name: str | None = None, deck: "str | Deck | None" = None, rounds: int | None = None,
                time_limit: float | None = None, table_size: int | None = None) -> bool:
-        """Create the class from the form (or the arguments); True on success."""
+        """Create the class from the form (or the arguments); True on success. Needs the teacher key when
+        the server has one."""
         if self.state != "create":
             return False
+        try:
+            require_teacher(self._typed_key, self.env)
+        except TeacherKeyRequired as exc:
+            return self._say(exc.message.replace("a table", "a class"))
         name = self.name_input.value if name is None else name
-        deck = self.deck_input.value if deck is None else deck
+        if deck is None:
+            deck = self.deck_form.deck or self.deck_form.check()
+            if deck is None:
+                return self._say("Fix the deck first (see the problems above)." if self.deck_form.problems
+                                 else "Choose a deck first: pick one, upload a file or paste a list.")
         rounds = int(self.rounds_input.value) if rounds is None else rounds
         time_limit = (float(self.limit_input.value) or None) if time_limit is None else time_limit
         table_size = int(self.size_input.value) if table_size is None else table_size
@@ -265,6 +313,11 @@ class TeacherPage(W.VBox):
                                     time_limit=time_limit, store=self.store)
         except DichotomyError as exc:
             return self._say(exc.message)
+        try:
+            if deck is self.deck_form.deck:
+                self.deck_form.save_current()
+        except DichotomyError as exc:  # the class exists; only saving the uploaded deck failed
+            log.warning("saving an uploaded deck failed: %s", exc.code)
         assert room.teacher_token is not None
         self._show_teacher(room, room.teacher_token)
         return True
