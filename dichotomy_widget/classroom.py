@@ -449,7 +449,7 @@ class Classroom:
                 raise SeatingError(f"Table {number} changed meanwhile; try again.", code="table_changed")
             return [TableStarted(number=number, code=table.code)]
 
-        self._tables[table.code] = table  # before listeners hear of it: one Table object per code
+        self._adopt(table)  # before listeners hear of it: one Table object per code
         try:
             self._execute(decide)
         except SeatingError:
@@ -524,8 +524,14 @@ class Classroom:
         if code not in {t.code for t in self.state.tables if t.started}:
             raise SeatingError("That table is not part of this class.", code="not_in_class")
         if code not in self._tables:
-            self._tables[code] = Table.open(code, self.store)  # type: ignore[arg-type]
+            self._adopt(Table.open(code, self.store))  # type: ignore[arg-type]
         return self._tables[code]  # type: ignore[index]
+
+    def _adopt(self, table: Table) -> None:
+        """Keep ``table`` as this class's one object for its code; its changes reach class listeners,
+        whoever refreshes it (a widget's own watch or :meth:`poll`)."""
+        self._tables[table.code] = table
+        table.subscribe(lambda _t: self._notify())
 
     def tables(self) -> list[Table]:
         """Every started table of the class, by table number."""
@@ -596,14 +602,17 @@ class Classroom:
                 log.exception("class %s: a listener failed", self.code)
 
     def poll(self) -> bool:
-        """Refresh the class and every started table; listeners told once if anything changed."""
+        """Refresh the class and every started table; True if anything changed.
+
+        Listeners hear of a class change here, and of a table change through that table's own feed.
+        """
         changed = self.refresh(notify=False)
+        if changed:
+            self._notify()
         for table in self.tables():
             changed = table.refresh() or changed
             if table.state.time_limit:
                 changed = table.tick() or changed
-        if changed:
-            self._notify()
         return changed
 
     async def watch(self, timeout: float = 5.0) -> None:

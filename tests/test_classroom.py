@@ -276,3 +276,16 @@ def test_a_class_in_postgresql_survives_a_reconnect():
         second.close()
     finally:
         server.stop()
+
+
+def test_a_table_change_reaches_class_listeners_whoever_refreshes_the_table():
+    """A dashboard's table widget refreshes the table itself; the class summary must still hear of it."""
+    room = new_class(12)
+    room.make_tables()
+    room.start_all()
+    seen = []
+    room.subscribe(lambda r: seen.append(r.table(1).state.phase))
+    lock(Table.open(room.table(1).code, room.store))  # another kernel acts
+    assert room.table(1).refresh()  # the table's own watch sees it first
+    assert seen == ["clues"]
+    assert not room.poll() and seen == ["clues"]  # nothing new: no second notice

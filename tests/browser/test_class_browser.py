@@ -218,6 +218,7 @@ def test_a_class_of_twelve_plays_at_three_tables(browser, serve, screenshots):
                     break
                 except AssertionError:
                     continue  # refused (a variant of the pair) or lost: another word
+        assert len(played[i]["clues"]) == len(at[i]) - 1, played[i]["clues"]
         gpage = at[i][played[i]["guesser"]]
         gpage.locator("[data-testid=guess-input]").wait_for(timeout=60_000)
         for _attempt in range(4):  # a keypress made while the screen re-renders can be lost: retry
