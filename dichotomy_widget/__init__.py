@@ -19,8 +19,9 @@ from typing import Any
 from .classroom import Classroom, StudentTicket
 from .deck_library import DeckLibrary, SavedDeck
 from .decks import Card, Deck, Pair, deck_from_bytes, load_deck, packaged_decks, parse_deck
-from .errors import (ClassNotFound, DeckError, DichotomyError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
-                     NotAllowed, NotYourTurn, RuleViolation, SeatingError, SeatNotFound, StoreError, TableFull,
+from .errors import (ClassNotFound, DeckError, DichotomyError, HubIdentityError, InvalidAction, InvalidClue,
+                     InvalidGuess, NameTaken, NotAllowed, NotYourTurn, RuleViolation, SeatingError, SeatNotFound,
+                     StoreError, TableFull,
                      TableNotFound, TeacherKeyRequired, VersionConflict, WrongPhase)
 from .rules import GameState, rank_band
 from .stores import MemoryStore, SqliteStore, TableStore, open_store
@@ -38,7 +39,7 @@ __all__ = [
     "SeatWidget", "TableWidget", "PassAndPlayWidget",
     "DichotomyError", "RuleViolation", "WrongPhase", "NotYourTurn", "NotAllowed", "InvalidClue",
     "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "StoreError", "TeacherKeyRequired",
-    "VersionConflict", "TableNotFound", "SeatNotFound", "ClassNotFound", "SeatingError",
+    "VersionConflict", "TableNotFound", "SeatNotFound", "ClassNotFound", "SeatingError", "HubIdentityError",
     "__version__",
 ]
 

@@ -343,6 +343,8 @@ def _decide_join(state: GameState, cmd: Join) -> list[Event]:
                         code="game_started")
     if len(state.seats) >= MAX_SEATS:
         raise TableFull(f"This table is full ({MAX_SEATS} players).")
+    if cmd.token_hash and any(s.token_hash == cmd.token_hash for s in state.seats):
+        raise NotAllowed("You already have a seat at this table.", code="already_seated")
     if any(words.normalize(s.name) == words.normalize(name) for s in state.seats):
         raise NameTaken(f"Someone at this table is already called {name}. Pick another name.")
     new_id = max((s.id for s in state.seats), default=-1) + 1

@@ -162,9 +162,15 @@ class Table:
         raise SeatNotFound("This seat link is not valid for this table. Ask the host for the join link.")
 
     # --- commands ----------------------------------------------------------------------------
-    def join(self, name: str) -> SeatTicket:
-        """Claim a seat in the lobby; returns the seat with its secret token."""
-        token = secrets.token_urlsafe(18)
+    def join(self, name: str, token: str | None = None) -> SeatTicket:
+        """Claim a seat in the lobby; returns the seat with its secret token.
+
+        ``token`` (default: a fresh random one) is for a caller that derives seat keys itself, such as
+        the JupyterHub service (one key per hub user and table); it must be secret and unguessable.
+        """
+        if token is not None and (not isinstance(token, str) or len(token) < 16):
+            raise SeatNotFound("A seat token is at least 16 characters.", code="invalid_token")
+        token = token if token is not None else secrets.token_urlsafe(18)
         events = self._execute(rules.Join(seat=None, now=time.time(), name=name, token_hash=_hash(token)))
         joined = events[0]
         return SeatTicket(seat=joined.seat, name=joined.name, token=token)  # type: ignore[attr-defined]

@@ -251,3 +251,17 @@ def test_with_a_teacher_key_creating_a_class_needs_it(store):
     # the classes a teacher created are run with the class's own link, not the key
     again = cp.teacher_page(page.url.query, store=store, env=env)
     assert again.state == "teacher"
+
+
+def test_behind_the_hub_only_hosts_may_run_a_class(store):
+    from dichotomy_widget.config import HUB_ENV, HUB_IDENTITY_ENV, HUB_SECRET_ENV
+    from dichotomy_widget.ui.hub_identity import HubIdentity, sign_identity
+
+    secret = "s" * 32
+    base = {HUB_ENV: "1", HUB_SECRET_ENV: secret}
+    student = {**base, HUB_IDENTITY_ENV: sign_identity(HubIdentity("kid", "Kid", host=False), secret.encode())}
+    teacher = {**base, HUB_IDENTITY_ENV: sign_identity(HubIdentity("mrs", "Mrs T", host=True), secret.encode())}
+    assert cp.teacher_page("", store=store, env=base).state == "refused"  # no signed identity
+    refused = cp.teacher_page("", store=store, env=student)
+    assert refused.state == "refused" and "for teachers" in all_text(refused)
+    assert cp.teacher_page("", store=store, env=teacher).state == "create"

@@ -52,6 +52,7 @@ from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
+from .hub_identity import hub_mode as _hub_mode
 from .teacher import key_required, require_teacher
 
 __all__ = ["host_page", "seat_page", "HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
@@ -388,6 +389,10 @@ def seat_page(query: str | None = None, store: "TableStore | str | None" = None)
     """The seat page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
     if query is None:
         query = os.environ.get(QUERY_ENV, "")
+    if _hub_mode():  # a JupyterHub service: the hub says who this is (hub_pages.py)
+        from .hub_pages import HubSeatPage
+
+        return HubSeatPage(query, store=store)
     return SeatPage(query, store=store)
 
 
@@ -606,6 +611,10 @@ def host_page(query: str | None = None, store: "TableStore | str | None" = None,
     """The host page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
     if query is None:
         query = os.environ.get(QUERY_ENV, "")
+    if _hub_mode(env):
+        from .hub_pages import HubHostPage
+
+        return HubHostPage(query, store=store, env=env)
     return HostPage(query, store=store, env=env)
 
 

@@ -42,6 +42,7 @@ from ..errors import TeacherKeyRequired
 from .app import MAX_KEY_TRIES, UrlQuery, page_store, page_title, qr_svg
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
+from .hub_identity import HubIdentityError, current_identity, hub_mode
 from .teacher import key_required, require_teacher
 
 __all__ = ["teacher_page", "class_page", "class_view_page", "projector_page", "report_page", "TeacherPage",
@@ -191,6 +192,8 @@ class TeacherPage(W.VBox):
         self._key_failures = 0
         params = class_query(query)
         code, token = params.get("class"), params.get("teacher")
+        if hub_mode(self.env) and not self._hub_host():
+            return
         if not code and not token:
             self._show_create()
             return
@@ -211,6 +214,21 @@ class TeacherPage(W.VBox):
         self.message = body
         self.url.title = page_title(title)
         self.children = [self.url, _message(title, body)]
+
+    def _hub_host(self) -> bool:
+        """Behind JupyterHub only the hub's hosts (admins, host groups) may create or run a class."""
+        try:
+            identity = current_identity(self.env)
+        except HubIdentityError:
+            self._refuse("Open Dichotomy through the hub", "This page did not come through the hub's sign-in.")
+            return False
+        if not identity.host:
+            log.info("refused: hub user %s may not run a class", identity.name)
+            self._refuse("Running a class is for teachers",
+                         f"You are signed in as {identity.display_name}, who may not run a class. Students "
+                         "join with the class link the teacher shows.")
+            return False
+        return True
 
     # -- create ---------------------------------------------------------------------------------
     def _show_create(self) -> None:
