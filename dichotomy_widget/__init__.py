@@ -2,11 +2,11 @@
 
 Quick start::
 
-    from dichotomy_widget import Table
+    from dichotomy_widget import PassAndPlayWidget, Table
     table = Table.create(deck="en", rounds=13)
     for name in ("Ada", "Ben", "Cy"):
         table.join(name)
-    table.pass_and_play()      # one screen for the whole table (in a notebook)
+    PassAndPlayWidget(table)   # one screen for the whole table (in a notebook)
 
 Widgets (``SeatWidget``, ``TableWidget``, ``PassAndPlayWidget``) are imported on first use, so the
 engine stays cheap to import.

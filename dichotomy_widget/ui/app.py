@@ -1,6 +1,6 @@
 """The logic of the two voila pages (host and seat), importable and testable without voila.
 
-The packaged notebooks (``dichotomy_widget/pages/host.ipynb`` and ``seat.ipynb``) are two lines each::
+The packaged notebooks (``dichotomy_widget/ui/pages/host.ipynb`` and ``seat.ipynb``) are two lines each::
 
     from dichotomy_widget.ui.app import seat_page
     seat_page()
@@ -333,7 +333,7 @@ class SeatPage(W.VBox):
         self.state = "seat"
         self.message = ""
         self.url.query = urlencode({"table": self.table.code, "seat": token})
-        player = self.table.state.seat(seat)
+        player = self.table.state.seat_record(seat)
         name = player.name if player is not None else f"Seat {seat}"
         self.url.title = page_title(f"{name} · table {self.table.code}")
         self.widget = _widgets().SeatWidget(self.table, seat)
@@ -343,7 +343,7 @@ class SeatPage(W.VBox):
 
     def _check_removed(self, table: Table) -> None:
         """The host removed this seat in the lobby: say so and offer the join form again."""
-        if self.state != "seat" or self.seat is None or table.state.seat(self.seat) is not None:
+        if self.state != "seat" or self.seat is None or table.state.seat_record(self.seat) is not None:
             return
         self._unsubscribe()
         if self.widget is not None:
