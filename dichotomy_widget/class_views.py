@@ -10,12 +10,20 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .views import recap_json
 
-if TYPE_CHECKING:
-    from .classroom import Classroom
+
+class Classroom(Protocol):
+    """What the views read of a :class:`~dichotomy_widget.classroom.Classroom` (no import: no cycle)."""
+
+    code: str
+    state: Any
+
+    def names(self, members: tuple) -> list[str]: ...
+
+    def table(self, which: "int | str") -> Any: ...
 
 __all__ = ["dashboard_view", "class_projector_view", "table_summary", "report", "report_csv",
            "report_json", "CSV_COLUMNS"]
@@ -55,7 +63,7 @@ def table_summary(public: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def dashboard_view(room: "Classroom") -> dict[str, Any]:
+def dashboard_view(room: Classroom) -> dict[str, Any]:
     """The teacher's dashboard: roster, seating, and each started table's public view and summary."""
     s = room.state
     tables = []
@@ -81,7 +89,7 @@ def dashboard_view(room: "Classroom") -> dict[str, Any]:
     }
 
 
-def class_projector_view(room: "Classroom") -> dict[str, Any]:
+def class_projector_view(room: Classroom) -> dict[str, Any]:
     """The class overview for a projector: tables, players, phase, rounds played, score."""
     s = room.state
     tables = []
@@ -97,7 +105,7 @@ def class_projector_view(room: "Classroom") -> dict[str, Any]:
     return {"class": room.code, "name": s.name, "students": len(s.students), "tables": tables}
 
 
-def report(room: "Classroom") -> dict[str, Any]:
+def report(room: Classroom) -> dict[str, Any]:
     """Resolved rounds only, per table: Target, Foil, clues with authors and fates, guess, outcome, score."""
     s = room.state
     tables = []
