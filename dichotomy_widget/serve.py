@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .config import (DECKS_DIR_ENV, HOST_PAGE, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV,
-                     TEACHER_KEY_ENV)
+                     TEACHER_KEY_ENV, TEACHER_PAGE)
 from .ui import bounds
 from .voila_launch import (CULL_IDLE_TIMEOUT, checkout_path_env, die_with_parent, norm_base_url,
                            resolve_store, voila_command)
@@ -251,6 +251,7 @@ def serve(args: argparse.Namespace) -> int:
             print(f"\nDichotomy is running. Table store: {_shown(store)}\n"
                   f"  Creating tables: {who}.\n"
                   f"  Host page (open it on the teacher's computer): {url}\n"
+                  f"  Class page (a whole class at many tables): {url.replace(HOST_PAGE, TEACHER_PAGE)}\n"
                   f"  Students join with the link or QR code the host page shows{hint}.\n"
                   f"  Page bounds: {bounds_line}.\n"
                   "  Press Ctrl-C to stop.\n", flush=True)
@@ -282,9 +283,10 @@ def _wait_listening(ip: str, port: int, proc: subprocess.Popen, stopping: dict, 
 def copy_pages(dest: str) -> int:
     target = Path(dest).expanduser()
     target.mkdir(parents=True, exist_ok=True)
-    for name in (HOST_PAGE, SEAT_PAGE):
+    names = sorted(p.name for p in _pages_dir().glob("*.ipynb"))  # HOST_PAGE, SEAT_PAGE and the class pages
+    for name in names:
         shutil.copyfile(_pages_dir() / name, target / name)
-    print(f"Copied host.ipynb and seat.ipynb to {target}")
+    print(f"Copied {', '.join(names)} to {target}")
     return 0
 
 

@@ -139,15 +139,17 @@ def message_box(title: str, body: str, kind: str = "error", link: tuple[str, str
         extra = f'<p><a href="{html.escape(link[0], quote=True)}">{html.escape(link[1])}</a></p>'
     return W.HTML(
         f'<div class="dichotomy-message dichotomy-{kind}" role="{"alert" if kind == "error" else "status"}" '
-        f'style="border-left:6px solid {colour};padding:0.6em 1em;margin:0.5em 0;font-size:1.1em">'
+        f'aria-live="polite" style="border-left:6px solid {colour};padding:0.6em 1em;margin:0.5em 0;font-size:1.1em">'
         f'<h2 style="margin:0 0 0.3em 0;color:{colour}">{html.escape(title)}</h2>'
         f'<p style="margin:0">{html.escape(body)}</p>{extra}</div>'
     )
 
 
 def error_text(exc: BaseException) -> str:
+    """What a page shows for ``exc``: its message, or (logged with its traceback) a plain apology."""
     if isinstance(exc, DichotomyError):
         return exc.message
+    log.exception("unexpected error on a page", exc_info=exc)
     return "Something went wrong. Please try again, or ask the host."
 
 
@@ -455,7 +457,10 @@ class HostPage(W.VBox):
         intro = W.HTML("<h2>Create a Dichotomy table</h2>"
                        "<p>Choose a deck (or upload or paste your own), and the number of cards (one card per "
                        "round). The clue time limit is optional: 0 means no limit (otherwise "
-                       f"{MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>")
+                       f"{MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>"
+                       '<p class="dichotomy-class-hint">A whole class? <a class="dichotomy-teacher-link" '
+                       'href="teacher.ipynb" style="color:#1a5fb4;text-decoration:underline">Create a class</a>: '
+                       "one link for everybody, tables made for you, one dashboard.</p>")
         if key_required(self.env):
             self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock)
             self.key_box.status = "This server needs the teacher key to create a table."
@@ -562,6 +567,7 @@ class HostPage(W.VBox):
         self.url.query = urlencode({"table": table.code, "host": token})
         self.url.title = page_title(f"Host · table {table.code}")
         self.link = join_link(table.code, self.env)
+        self.projector_link = self.link.replace("seat.ipynb?", "projector.ipynb?", 1)
         code = html.escape(table.code)
         link = html.escape(self.link, quote=True)
         warn = ""
@@ -578,7 +584,9 @@ class HostPage(W.VBox):
             f'margin:0;font-family:monospace">{code}</p>'
             f'<p>Join link: <a class="dichotomy-join-link" href="{link}" target="_blank" '
             f'rel="noopener">{html.escape(self.link)}</a></p>{warn}'
-            "<p>Keep this page's address private: it lets you host this table. "
+            "<p>Keep this page's address private: it lets you host this table. On the projector show the "
+            f'<a class="dichotomy-projector-link" href="{html.escape(self.projector_link, quote=True)}" '
+            'target="_blank" rel="noopener">projector page</a> instead (read-only, no key in its address). '
             '<a class="dichotomy-new-table" href="?" target="_blank" rel="noopener">Create another table</a> '
             "(for another group) in a new tab.</p></div></div>"
         )
