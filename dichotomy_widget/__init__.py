@@ -2,11 +2,11 @@
 
 Quick start::
 
-    from dichotomy_widget import Table
+    from dichotomy_widget import PassAndPlayWidget, Table
     table = Table.create(deck="en", rounds=13)
     for name in ("Ada", "Ben", "Cy"):
         table.join(name)
-    table.pass_and_play()      # one screen for the whole table (in a notebook)
+    PassAndPlayWidget(table)   # one screen for the whole table (in a notebook)
 
 Widgets (``SeatWidget``, ``TableWidget``, ``PassAndPlayWidget``) are imported on first use, so the
 engine stays cheap to import.
@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decks import Card, Deck, Pair, detect_language, load_deck, packaged_decks, parse_deck
-from .errors import (DependencyMissing, DeckError, DeckWarning, DichotomyError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
-                     NotAllowed, NotYourTurn, RuleViolation, SeatNotFound, StaleAction, StoreError, TableFull,
-                     TableNotFound, VersionConflict, WrongPhase)
+from .classroom import Classroom, StudentTicket
+from .deck_library import DeckLibrary, SavedDeck
+from .decks import Card, Deck, Pair, deck_from_bytes, detect_language, load_deck, packaged_decks, parse_deck
+from .errors import (ClassNotFound, DeckError, DeckWarning, DependencyMissing, DichotomyError, HubIdentityError,
+                     InvalidAction, InvalidClue, InvalidGuess, NameTaken, NotAllowed, NotYourTurn, RuleViolation,
+                     SeatingError, SeatNotFound, StaleAction, StoreError, TableFull, TableNotFound,
+                     TeacherKeyRequired, VersionConflict, WrongPhase)
 from .rules import GameState, rank_band
 from .stores import MemoryStore, SqliteStore, TableStore, open_store
 from .table import SeatTicket, Table
@@ -28,14 +31,16 @@ from .words import is_variant, normalize, variant_reason
 __version__ = "0.1.0"
 
 __all__ = [
-    "Table", "SeatTicket", "GameState", "rank_band",
-    "Deck", "Card", "Pair", "load_deck", "parse_deck", "packaged_decks", "detect_language",
+    "Table", "SeatTicket", "GameState", "rank_band", "Classroom", "StudentTicket",
+    "Deck", "Card", "Pair", "load_deck", "parse_deck", "deck_from_bytes", "packaged_decks", "detect_language",
+    "DeckLibrary", "SavedDeck",
     "TableStore", "MemoryStore", "SqliteStore", "open_store",
     "is_variant", "variant_reason", "normalize",
     "SeatWidget", "TableWidget", "PassAndPlayWidget",
     "DichotomyError", "RuleViolation", "WrongPhase", "StaleAction", "NotYourTurn", "NotAllowed", "InvalidClue",
     "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "DeckWarning", "StoreError",
-    "VersionConflict", "TableNotFound", "SeatNotFound", "DependencyMissing",
+    "TeacherKeyRequired", "VersionConflict", "TableNotFound", "SeatNotFound", "DependencyMissing",
+    "ClassNotFound", "SeatingError", "HubIdentityError",
     "__version__",
 ]
 

@@ -12,8 +12,12 @@ from typing import Any
 __all__ = [
     "MIN_SEATS", "MAX_SEATS", "MAX_CLUE_LENGTH", "MAX_GUESS_LENGTH", "MAX_NAME_LENGTH", "MAX_WORD_LENGTH",
     "PAIRS_PER_CARD", "MIN_TIME_LIMIT", "MAX_TIME_LIMIT", "DEFAULT_ROUNDS", "DEFAULT_DECK", "LIMITS",
-    "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV",
+    "MAX_DECK_BYTES", "MAX_DECK_ROWS",
+    "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV", "TEACHER_KEY_ENV", "DECKS_DIR_ENV",
+    "HUB_ENV", "HUB_SECRET_ENV", "HUB_SECRET_FILE_ENV", "HUB_HOST_GROUPS_ENV", "HUB_ADMINS_HOST_ENV",
+    "HUB_IDENTITY_HEADER", "HUB_IDENTITY_ENV",
     "MEMORY_STORE_NAMES", "STORE_FILE_NAME", "DATA_DIR_NAME", "HOST_PAGE", "SEAT_PAGE",
+    "TEACHER_PAGE", "CLASS_PAGE", "CLASS_VIEW_PAGE", "PROJECTOR_PAGE", "REPORT_PAGE", "TEACHER_PAGES",
     "KERNEL_MB", "DEFAULT_PAGES_PER_DEVICE", "DEFAULT_HOST_RESERVE", "DEFAULT_CONNECT_TIMEOUT",
     "KERNEL_MEMORY_SHARE", "MIN_DEFAULT_KERNELS", "FALLBACK_KERNELS",
     "PAGE_EXTENSIONS",
@@ -30,6 +34,8 @@ PAIRS_PER_CARD = 5
 MIN_TIME_LIMIT = 5  # seconds per clue, when a table has a time limit
 MAX_TIME_LIMIT = 3600
 DEFAULT_ROUNDS = 13
+MAX_DECK_BYTES = 1_000_000  # a deck file, upload or pasted list (1 MB)
+MAX_DECK_ROWS = 10_000  # target/foil rows in one deck (2,000 cards)
 DEFAULT_DECK = "en"
 
 #: The limits a browser needs (text box lengths, seat counts), as every view carries them.
@@ -47,8 +53,23 @@ SEAT_URL_ENV = "DICHOTOMY_SEAT_URL"
 #: Set by voila for a page's kernel: the page's URL query, and its full URL.
 QUERY_ENV = "QUERY_STRING"
 REQUEST_URL_ENV = "VOILA_REQUEST_URL"
+#: Optional: the teacher key creating a table needs (``dichotomy serve --teacher-key-file``).
+TEACHER_KEY_ENV = "DICHOTOMY_TEACHER_KEY"
+#: Optional: a folder of deck files the host page offers (``dichotomy serve --decks DIR``).
+DECKS_DIR_ENV = "DICHOTOMY_DECKS_DIR"
 #: Optional (tests): the folder with the PostgreSQL server binaries.
 PG_BIN_ENV = "DICHOTOMY_PG_BIN"
+#: JupyterHub service (docs/jupyterhub.md): ``1`` when the pages run behind the hub (set by hub-service),
+HUB_ENV = "DICHOTOMY_HUB"
+#: the service's signing secret, or a file holding it,
+HUB_SECRET_ENV = "DICHOTOMY_HUB_SECRET"
+HUB_SECRET_FILE_ENV = "DICHOTOMY_HUB_SECRET_FILE"
+#: the hub groups whose members may host (comma separated), and ``0`` to stop hub admins hosting,
+HUB_HOST_GROUPS_ENV = "DICHOTOMY_HUB_HOST_GROUPS"
+HUB_ADMINS_HOST_ENV = "DICHOTOMY_HUB_ADMINS_HOST"
+#: the request header with the signed hub identity, and its name in a page kernel's environment.
+HUB_IDENTITY_HEADER = "X-Dichotomy-Identity"
+HUB_IDENTITY_ENV = "HTTP_X_DICHOTOMY_IDENTITY"
 
 # --- store names ---------------------------------------------------------------------------------
 MEMORY_STORE_NAMES = frozenset({"", "memory", ":memory:", "memory://", "mem://"})
@@ -58,6 +79,13 @@ STORE_FILE_NAME = "tables.sqlite3"
 # --- page names (voila notebooks in ui/pages/) ----------------------------------------------------
 HOST_PAGE = "host.ipynb"
 SEAT_PAGE = "seat.ipynb"
+TEACHER_PAGE = "teacher.ipynb"  # a class's control page (creating and running a class)
+CLASS_PAGE = "class.ipynb"  # a student's class page (joins, then becomes the seat)
+CLASS_VIEW_PAGE = "classview.ipynb"  # the class projector
+PROJECTOR_PAGE = "projector.ipynb"  # one table's read-only projector
+REPORT_PAGE = "report.ipynb"  # a class's report
+#: Pages of the teacher: the kernel cap keeps room for them when students fill the server.
+TEACHER_PAGES = (HOST_PAGE, TEACHER_PAGE)
 
 #: The only JupyterLab extensions a voila page loads: the widget managers and anywidget. Any other
 #: installed extension (e.g. Jupyter Notebook 7's lab-extension) is not needed by a page, costs

@@ -14,6 +14,7 @@ __all__ = [
     "StaleAction",
     "NotYourTurn",
     "NotAllowed",
+    "TeacherKeyRequired",
     "InvalidClue",
     "InvalidGuess",
     "InvalidAction",
@@ -28,7 +29,10 @@ __all__ = [
     "SeatNotFound",
     "DependencyMissing",
     "where",
+    "ClassNotFound",
+    "SeatingError",
     "PageRefused",
+    "HubIdentityError",
 ]
 
 
@@ -80,6 +84,12 @@ class NotAllowed(RuleViolation):
     """This seat (or role) may not send that action."""
 
     code = "not_allowed"
+
+
+class TeacherKeyRequired(NotAllowed):
+    """Creating a table (or a class) needs the teacher key, and none or a wrong one was given."""
+
+    code = "teacher_key_required"
 
 
 class InvalidClue(RuleViolation):
@@ -185,6 +195,18 @@ def where(err: BaseException) -> str:
     return f"{type(err).__name__} at {code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno} ({code.co_name})"
 
 
+class ClassNotFound(DichotomyError, LookupError):
+    """No class has that code."""
+
+    code = "class_not_found"
+
+
+class SeatingError(RuleViolation):
+    """A class seating change the rules refuse (a started table, a full table, too few students)."""
+
+    code = "seating_error"
+
+
 class PageRefused(DichotomyError):
     """``dichotomy serve`` will not start a kernel for this page request (see ``ui/bounds.py``).
 
@@ -198,3 +220,9 @@ class PageRefused(DichotomyError):
     def status(self) -> int:
         """The HTTP status the refused page is sent with."""
         return 429 if self.code == "too_many_pages" else 503
+
+
+class HubIdentityError(DichotomyError):
+    """A JupyterHub service page without a valid hub identity (missing or forged), or no usable secret."""
+
+    code = "hub_identity"

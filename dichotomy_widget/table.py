@@ -28,9 +28,9 @@ from .views import seat_view, stage
 if TYPE_CHECKING:  # asyncio is imported only when a table is watched
     import asyncio
 
-__all__ = ["Table", "SeatTicket", "new_table_code", "normalize_code"]
+__all__ = ["Table", "SeatTicket", "new_table_code", "normalize_code", "hash_token"]
 
-logger = logging.getLogger(__name__)
+log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no O/0, I/1
 CODE_LENGTH = 6
@@ -72,6 +72,11 @@ def _release() -> str:
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest a store keeps instead of a secret token."""
+    return _hash(token)
 
 
 def new_table_code() -> str:
@@ -168,12 +173,27 @@ class Table:
         raise SeatNotFound("This seat link is not valid for this table. Ask the host for the join link.")
 
     # --- commands ----------------------------------------------------------------------------
-    def join(self, name: str) -> SeatTicket:
-        """Claim a seat in the lobby; returns the seat with its secret token."""
-        token = secrets.token_urlsafe(18)
+    def join(self, name: str, token: str | None = None) -> SeatTicket:
+        """Claim a seat in the lobby; returns the seat with its secret token.
+
+        ``token`` (default: a fresh random one) is for a caller that derives seat keys itself, such as
+        the JupyterHub service (one key per hub user and table); it must be secret and unguessable.
+        """
+        if token is not None and (not isinstance(token, str) or len(token) < 16):
+            raise SeatNotFound("A seat token is at least 16 characters.", code="invalid_token")
+        token = token if token is not None else secrets.token_urlsafe(18)
         events = self._execute(rules.Join(seat=None, now=time.time(), name=name, token_hash=_hash(token)))
         joined = events[0]
         return SeatTicket(seat=joined.seat, name=joined.name, token=token)  # type: ignore[attr-defined]
+
+    def join_hashed(self, name: str, token_hash: str) -> int:
+        """Claim a seat for a token the caller keeps secret (only its :func:`hash_token` is given).
+
+        A class seats its students this way: the student's class token is also their seat token, so
+        their page becomes their seat with no new link. Returns the seat id.
+        """
+        events = self._execute(rules.Join(seat=None, now=time.time(), name=name, token_hash=token_hash))
+        return events[0].seat  # type: ignore[attr-defined]
 
     def start(self) -> None:
         """Start the game (host)."""
@@ -202,7 +222,7 @@ class Table:
         try:
             self.act(None, {"type": "expire"}, now=now)
         except DichotomyError as err:  # another kernel recorded it first: nothing to do
-            logger.debug("table %s: time-limit expiry not recorded (%s)", self.code, err.code)
+            log.debug("table %s: time-limit expiry not recorded (%s)", self.code, err.code)
             return False
         return True
 
@@ -256,7 +276,7 @@ class Table:
     def view(self, seat: "int | SeatTicket | None" = None) -> dict[str, Any]:
         """The JSON-ready view of ``seat`` (``None``: the public projector / host view)."""
         seat_id = seat.seat if isinstance(seat, SeatTicket) else seat
-        if seat_id is not None and self.state.seat(seat_id) is None:
+        if seat_id is not None and self.state.seat_record(seat_id) is None:
             raise SeatNotFound("No such seat at this table.")
         out = seat_view(self.state, seat_id)
         out["table"] = self.code
@@ -268,12 +288,12 @@ class Table:
         records = self.store.load(self.code)
         return rules.replay(event_from_dict(r.type, r.payload, self.code) for r in records)
 
-    # --- widgets (imported lazily: the engine does not need anywidget) -----------------------
+    # --- seats --------------------------------------------------------------------------------
     def seat_id(self, who: "int | str | SeatTicket") -> int:
         """Resolve a seat id, a :class:`SeatTicket` or a player's name to a seat id."""
         if isinstance(who, SeatTicket):
             who = who.seat
-        if isinstance(who, int) and not isinstance(who, bool) and self.state.seat(who) is not None:
+        if isinstance(who, int) and not isinstance(who, bool) and self.state.seat_record(who) is not None:
             return who
         if isinstance(who, str):
             from .words import normalize
@@ -282,24 +302,6 @@ class Table:
                 if normalize(seat.name) == normalize(who):
                     return seat.id
         raise SeatNotFound(f"No seat {who!r} at this table.")
-
-    def seat(self, who: "int | str | SeatTicket"):
-        """One seat's widget (by seat id, name or ticket): shows only what that seat may see."""
-        from .ui.widgets import SeatWidget
-
-        return SeatWidget(self, self.seat_id(who))
-
-    def projector(self):
-        """The public view for a big screen, with the host's buttons (never shows hidden words)."""
-        from .ui.widgets import TableWidget
-
-        return TableWidget(self)
-
-    def pass_and_play(self):
-        """One widget for the whole table on one screen, with a curtain before private screens."""
-        from .ui.widgets import PassAndPlayWidget
-
-        return PassAndPlayWidget(self)
 
     # --- change feed -------------------------------------------------------------------------
     def subscribe(self, listener: Callable[["Table"], None]) -> Callable[[], None]:
@@ -317,7 +319,7 @@ class Table:
             try:
                 listener(self)
             except Exception as err:  # noqa: BLE001 - a broken widget must not break the table
-                logger.error("table %s: a listener failed (%s)", self.code, where(err))
+                log.error("table %s: a listener failed (%s)", self.code, where(err))
 
     async def watch(self, timeout: float = 5.0) -> None:
         """Follow the store forever: refresh and notify when another kernel appends."""
@@ -331,7 +333,7 @@ class Table:
                     self.tick()
             except Exception as err:  # noqa: BLE001 - a transient store error must not end the feed for good
                 detail = f"{err.code}: {err.message}" if isinstance(err, DichotomyError) else where(err)
-                logger.warning("table %s: following the store failed, retrying in 1 s (%s)", self.code, detail)
+                log.warning("table %s: following the store failed, retrying in 1 s (%s)", self.code, detail)
                 await _asyncio().sleep(1.0)
 
     def start_watching(self) -> "asyncio.Task | None":
@@ -347,12 +349,6 @@ class Table:
                 return None
         self._watch_task = loop.create_task(self.watch())
         return self._watch_task
-
-    def stop_watching(self) -> None:
-        """Cancel the watch task, if any."""
-        if self._watch_task is not None:
-            self._watch_task.cancel()
-            self._watch_task = None
 
     def __repr__(self) -> str:
         s = self.state

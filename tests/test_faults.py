@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from dichotomy_widget import SqliteStore, Table
-from dichotomy_widget.ui.app import seat_page
+from dichotomy_widget.ui.entry import seat_page
 
 pytestmark = pytest.mark.faults
 

@@ -1,8 +1,8 @@
 """The logic of the two voila pages (host and seat), importable and testable without voila.
 
-The packaged notebooks (``dichotomy_widget/pages/host.ipynb`` and ``seat.ipynb``) are two lines each::
+The packaged notebooks (``dichotomy_widget/ui/pages/host.ipynb`` and ``seat.ipynb``) are two lines each::
 
-    from dichotomy_widget.ui.app import seat_page
+    from dichotomy_widget.ui.entry import seat_page
     seat_page()
 
 Voila gives a page's URL query to its kernel in the ``QUERY_STRING`` environment variable (and the full
@@ -32,9 +32,9 @@ message and creates nothing. Names and codes are always rendered as text, never 
 from __future__ import annotations
 
 import html
+import logging
 import os
 import warnings
-from pathlib import Path
 from typing import Any, Callable, Mapping
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
@@ -42,20 +42,26 @@ import anywidget
 import ipywidgets as W
 import traitlets
 
-from ..decks import load_deck, packaged_decks
-from ..errors import DichotomyError, SeatNotFound, StoreError
-from ..config import (DEFAULT_DECK, DEFAULT_ROUNDS, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
-                      QUERY_ENV, REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV)
+from ..config import (DEFAULT_ROUNDS, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
+                      REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV)
+from ..deck_library import DeckLibrary
+from ..decks import Deck
+from ..errors import DichotomyError, SeatNotFound, StoreError, TeacherKeyRequired
 from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
+from .deck_form import DeckForm
+from .host_secrets import BrowserSecret, TeacherKeyBox
+from .teacher import key_required, require_teacher
 from .name_box import NameBox
 
-__all__ = ["host_page", "seat_page", "HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
+__all__ = ["HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
 
+MAX_KEY_TRIES = 5  # wrong teacher keys one host page accepts before it must be reloaded
 MAX_QUERY_VALUE = 200  # a token is 24 characters; anything much longer is not ours
 
 _STORES: dict[str, TableStore] = {}
+log = logging.getLogger(__name__)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -144,7 +150,7 @@ def qr_svg(data: str, scale: int = 6) -> str:
     return buf.getvalue().decode("utf-8")
 
 
-def _message_box(title: str, body: str, kind: str = "error", link: tuple[str, str] | None = None) -> W.HTML:
+def message_box(title: str, body: str, kind: str = "error", link: tuple[str, str] | None = None) -> W.HTML:
     """A clear message, escaped (never HTML from users)."""
     colour = {"error": "#a40000", "info": "#1a4d8f", "ok": "#1d6b2a"}.get(kind, "#333")
     extra = ""
@@ -152,15 +158,17 @@ def _message_box(title: str, body: str, kind: str = "error", link: tuple[str, st
         extra = f'<p><a href="{html.escape(link[0], quote=True)}">{html.escape(link[1])}</a></p>'
     return W.HTML(
         f'<div class="dichotomy-message dichotomy-{kind}" role="{"alert" if kind == "error" else "status"}" '
-        f'style="border-left:6px solid {colour};padding:0.6em 1em;margin:0.5em 0;font-size:1.1em">'
+        f'aria-live="polite" style="border-left:6px solid {colour};padding:0.6em 1em;margin:0.5em 0;font-size:1.1em">'
         f'<h2 style="margin:0 0 0.3em 0;color:{colour}">{html.escape(title)}</h2>'
         f'<p style="margin:0">{html.escape(body)}</p>{extra}</div>'
     )
 
 
-def _error_text(exc: BaseException) -> str:
+def error_text(exc: BaseException) -> str:
+    """What a page shows for ``exc``: its message, or (logged with its traceback) a plain apology."""
     if isinstance(exc, DichotomyError):
         return exc.message
+    log.exception("unexpected error on a page", exc_info=exc)
     return "Something went wrong. Please try again, or ask the host."
 
 
@@ -169,7 +177,7 @@ def page_title(what: str) -> str:
     return f"{what} · Dichotomy"
 
 
-def _on_enter(box: "W.Text", callback: Callable[[Any], None]) -> None:
+def on_enter(box: "W.Text", callback: Callable[[Any], None]) -> None:
     """Call ``callback`` when Enter is pressed in ``box`` (keyboard users submit forms with Enter).
 
     ipywidgets 8 still sends the text box's "submit" event on Enter but marks ``on_submit`` as
@@ -291,7 +299,7 @@ class SeatPage(W.VBox):
         try:
             self.table = Table.open(code, self.store)
         except DichotomyError as exc:
-            self._refuse(_open_title(exc), _error_text(exc))
+            self._refuse(_open_title(exc), error_text(exc))
             return
         token = params.get("seat")
         if token is not None:
@@ -325,7 +333,7 @@ class SeatPage(W.VBox):
         self.state = "refused"
         self.message = body
         self.url.title = page_title(title)
-        self.children = [self.url, _message_box(title, body)]
+        self.children = [self.url, message_box(title, body)]
 
     def _show_form(self, ask_code: bool) -> None:
         self.state = "form"
@@ -334,7 +342,7 @@ class SeatPage(W.VBox):
             self.code_input = W.Text(placeholder="Table code, e.g. K7QX2M", description="Table",
                                      layout=W.Layout(width="22em"))
             self.code_input.add_class("dichotomy-code")
-            _on_enter(self.code_input, lambda _t: self.join(self.name_input.value))
+            on_enter(self.code_input, lambda _t: self.join(self.name_input.value))
             rows.append(W.HTML("<h2>Join a Dichotomy table</h2>"))
             rows.append(self.code_input)
             self.url.title = page_title("Join a table")
@@ -352,7 +360,7 @@ class SeatPage(W.VBox):
         self.state = "seat"
         self.message = ""
         self.url.query = urlencode({"table": self.table.code, "seat": token})
-        player = self.table.state.seat(seat)
+        player = self.table.state.seat_record(seat)
         name = player.name if player is not None else f"Seat {seat}"
         self.url.title = page_title(f"{name} · table {self.table.code}")
         self.widget = _widgets().SeatWidget(self.table, seat)
@@ -362,7 +370,7 @@ class SeatPage(W.VBox):
 
     def _check_removed(self, table: Table) -> None:
         """The host removed this seat in the lobby: say so and offer the join form again."""
-        if self.state != "seat" or self.seat is None or table.state.seat(self.seat) is not None:
+        if self.state != "seat" or self.seat is None or table.state.seat_record(self.seat) is not None:
             return
         self._unsubscribe()
         if self.widget is not None:
@@ -384,7 +392,7 @@ class SeatPage(W.VBox):
                 self.table = Table.open(self.code_input.value, self.store)
             except DichotomyError as exc:
                 self.table = None
-                return self._feedback(_error_text(exc))
+                return self._feedback(error_text(exc))
         if self.table is None:
             return self._feedback("Type the table code first.")
         if not isinstance(name, str) or len(name) > 10 * MAX_NAME_LENGTH:
@@ -392,7 +400,7 @@ class SeatPage(W.VBox):
         try:
             ticket = self.table.join(name)
         except DichotomyError as exc:
-            return self._feedback(_error_text(exc))
+            return self._feedback(error_text(exc))
         except Exception:  # noqa: BLE001 - never show a traceback to a student
             return self._feedback("Something went wrong. Please try again.")
         self._show_seat(ticket.seat, ticket.token)
@@ -404,26 +412,8 @@ class SeatPage(W.VBox):
         return False
 
 
-def seat_page(query: str | None = None, store: "TableStore | str | None" = None) -> SeatPage:
-    """The seat page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
-    if query is None:
-        query = os.environ.get(QUERY_ENV, "")
-    return SeatPage(query, store=store)
-
-
 # --------------------------------------------------------------------------------------------------
 # Host page
-
-
-def _deck_options() -> list[tuple[str, str]]:
-    options = []
-    for key, title in packaged_decks().items():
-        try:
-            deck = load_deck(key)
-            options.append((f"{title} ({deck.lang}, {len(deck)} cards)", key))
-        except DichotomyError:
-            continue
-    return options
 
 
 class HostPage(W.VBox):
@@ -441,6 +431,9 @@ class HostPage(W.VBox):
         self.state = "create"
         self.message = ""
         self.link = ""
+        self.saved_note = ""
+        self._typed_key: str | None = None  # the teacher key typed on this page (kernel only)
+        self._key_failures = 0
         self.store = _open_page_store(store, self._refuse)
         if self.store is not None:
             self._route(parse_query(query))
@@ -453,7 +446,7 @@ class HostPage(W.VBox):
         try:
             table = Table.open(code or "", self.store)
         except DichotomyError as exc:
-            self._refuse(_open_title(exc), _error_text(exc))
+            self._refuse(_open_title(exc), error_text(exc))
             return
         if not table.is_host(token):
             self._refuse("This host link is not valid",
@@ -466,18 +459,11 @@ class HostPage(W.VBox):
         self.state = "refused"
         self.message = body
         self.url.title = page_title(title)
-        self.children = [self.url, _message_box(title, body, link=("?", "Create a new table"))]
+        self.children = [self.url, message_box(title, body, link=("?", "Create a new table"))]
 
     # -- create form ----------------------------------------------------------------------------
     def _show_create(self) -> None:
         self.state = "create"
-        options = _deck_options()
-        keys = [key for _label, key in options]
-        self.deck_input = W.Dropdown(options=options, description="Deck",
-                                     value=DEFAULT_DECK if DEFAULT_DECK in keys else (keys[0] if keys else None),
-                                     layout=W.Layout(width="28em"))
-        self.deck_input.add_class("dichotomy-deck")
-        self.lang_label = W.Label("")
         self.rounds_input = W.BoundedIntText(value=DEFAULT_ROUNDS, min=1, max=DEFAULT_ROUNDS,
                                              description="Cards")
         self.rounds_input.add_class("dichotomy-rounds")
@@ -488,48 +474,117 @@ class HostPage(W.VBox):
         self.create_button.add_class("dichotomy-create")
         self.feedback = W.Label("", style={"text_color": "#a40000", "font_weight": "bold"})
         self.feedback.add_class("dichotomy-feedback")
-        self.deck_input.observe(lambda _c: self._deck_changed(), names="value")
+        self.deck_form = DeckForm(env=self.env, on_change=self._deck_changed)
+        self.deck_input = self.deck_form.choice  # the list of decks (packaged, folder, saved)
+        self.lang_label = self.deck_form.lang_label
         self.create_button.on_click(lambda _b: self.create())
-        self._deck_changed()
+        self._deck_changed(self.deck_form.deck)
         self.url.title = page_title("Create a table")
-        self.children = [
-            self.url,
-            W.HTML("<h2>Create a Dichotomy table</h2>"
-                   "<p>Choose a deck and the number of cards (one card per round). "
-                   f"The clue time limit is optional: 0 means no limit (otherwise {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>"),
-            W.HBox([self.deck_input, self.lang_label]), self.rounds_input, self.limit_input,
-            self.create_button, self.feedback,
-        ]
+        self.form = W.VBox([self.deck_form, self.rounds_input, self.limit_input, self.create_button, self.feedback])
+        self.form.add_class("dichotomy-create-form")
+        intro = W.HTML("<h2>Create a Dichotomy table</h2>"
+                       "<p>Choose a deck (or upload or paste your own), and the number of cards (one card per "
+                       "round). The clue time limit is optional: 0 means no limit (otherwise "
+                       f"{MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>"
+                       '<p class="dichotomy-class-hint">A whole class? <a class="dichotomy-teacher-link" '
+                       'href="teacher.ipynb" style="color:#1a5fb4;text-decoration:underline">Create a class</a>: '
+                       "one link for everybody, tables made for you, one dashboard.</p>")
+        if key_required(self.env):
+            self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock)
+            self.key_box.status = "This server needs the teacher key to create a table."
+            self.form.layout.display = "none"
+            self.children = [self.url, intro, self.key_box, self.form]
+        else:
+            self.key_box = None
+            self.browser_secret = BrowserSecret(on_secret=self._open_browser_library)
+            notice = W.HTML('<p class="dichotomy-no-key" role="note">No teacher key is set: anyone who can '
+                            "open this page can create a table. Your saved decks are kept for this browser "
+                            "only. (Start the server with <code>--teacher-key</code> to require a key.)</p>")
+            self.children = [self.url, intro, notice, self.browser_secret, self.form]
 
-    def _deck_changed(self) -> None:
-        key = self.deck_input.value
-        if not key:
-            self.lang_label.value = "No deck is installed."
+    def unlock(self, typed: str) -> bool:
+        """Check the teacher key typed on this page; on success show the form and the key's saved decks.
+
+        The key is kept in this kernel only (to check again on create) and never shown, synced or logged.
+        """
+        if self._key_failures >= MAX_KEY_TRIES:
+            return self._key_refused("Too many wrong keys on this page. Reload the page to try again.")
+        try:
+            require_teacher(typed, self.env)
+        except TeacherKeyRequired as exc:
+            self._key_failures += 1
+            return self._key_refused(exc.message)
+        self._typed_key = typed
+        if self.key_box is not None:
+            self.key_box.status = "Teacher key accepted."
+            self.key_box.unlocked = True
+        self.form.layout.display = ""
+        try:
+            self.deck_form.set_library(DeckLibrary.for_secret(self.store, typed))
+        except DichotomyError as exc:
+            self.deck_form.library_note.value = f"<p>{html.escape(exc.message)}</p>"
+        return True
+
+    def _key_refused(self, text: str) -> bool:
+        self.message = text
+        if self.key_box is not None:
+            self.key_box.status = text
+        return False
+
+    def _open_browser_library(self, secret: str) -> None:
+        """No teacher key: the saved decks of this browser (its own random secret)."""
+        self.deck_form.set_library(DeckLibrary.for_secret(self.store, secret))
+
+    def _deck_changed(self, deck: "Deck | None") -> None:
+        if not hasattr(self, "create_button"):
+            return
+        if deck is None:
             self.create_button.disabled = True
             return
-        deck = load_deck(key)
-        self.lang_label.value = f"Language: {deck.lang}"
+        self.create_button.disabled = False
         self.rounds_input.max = len(deck)
-        self.rounds_input.value = min(max(1, self.rounds_input.value), len(deck))
+        self.rounds_input.value = min(max(1, self.rounds_input.value), len(deck), DEFAULT_ROUNDS)
 
-    def create(self, deck: str | None = None, rounds: int | None = None, time_limit: float | None = None,
-               seed: int | None = None) -> bool:
+    def create(self, deck: "str | Deck | None" = None, rounds: int | None = None,
+               time_limit: float | None = None, seed: int | None = None) -> bool:
         """Create the table from the form (or the arguments); True on success."""
         if self.state != "create":
             return False
-        deck = deck if deck is not None else self.deck_input.value
+        try:
+            require_teacher(self._typed_key, self.env)
+        except TeacherKeyRequired as exc:
+            return self._create_feedback(exc.message)
+        saved_note = ""
+        if deck is None:
+            deck = self.deck_form.deck or self.deck_form.check()  # the form re-checks on every change
+            if deck is None:
+                return self._create_feedback(
+                    "Fix the deck first (see the problems above)." if self.deck_form.problems
+                    else "Choose a deck first: pick one, upload a file or paste a list.")
         rounds = rounds if rounds is not None else int(self.rounds_input.value)
         if time_limit is None:
             time_limit = float(self.limit_input.value) or None
         try:
             table = Table.create(deck=deck, rounds=rounds, store=self.store, time_limit=time_limit, seed=seed)
         except DichotomyError as exc:
-            self.message = exc.message
-            self.feedback.value = exc.message
-            return False
+            return self._create_feedback(exc.message)
+        try:
+            saved_note = self.deck_form.save_current() if deck is self.deck_form.deck else ""
+        except DichotomyError as exc:  # the table exists; only the saving failed
+            log.warning("saving an uploaded deck failed: %s", exc.code)
+            saved_note = f"The deck was not saved: {exc.message}"
         assert table.host_token is not None
         self._show_host(table, table.host_token)
+        self.saved_note = saved_note
+        if saved_note:
+            note = W.HTML(f'<p class="dichotomy-saved-note" role="status">{html.escape(saved_note)}</p>')
+            self.children = [*self.children[:2], note, *self.children[2:]]
         return True
+
+    def _create_feedback(self, text: str) -> bool:
+        self.message = text
+        self.feedback.value = text
+        return False
 
     # -- hosting --------------------------------------------------------------------------------
     def _show_host(self, table: Table, token: str) -> None:
@@ -540,6 +595,7 @@ class HostPage(W.VBox):
         self.url.query = urlencode({"table": table.code, "host": token})
         self.url.title = page_title(f"Host · table {table.code}")
         self.link = join_link(table.code, self.env)
+        self.projector_link = self.link.replace("seat.ipynb?", "projector.ipynb?", 1)
         code = html.escape(table.code)
         link = html.escape(self.link, quote=True)
         warn = ""
@@ -556,7 +612,9 @@ class HostPage(W.VBox):
             f'margin:0;font-family:monospace">{code}</p>'
             f'<p>Join link: <a class="dichotomy-join-link" href="{link}" target="_blank" '
             f'rel="noopener">{html.escape(self.link)}</a></p>{warn}'
-            "<p>Keep this page's address private: it lets you host this table. "
+            "<p>Keep this page's address private: it lets you host this table. On the projector show the "
+            f'<a class="dichotomy-projector-link" href="{html.escape(self.projector_link, quote=True)}" '
+            'target="_blank" rel="noopener">projector page</a> instead (read-only, no key in its address). '
             '<a class="dichotomy-new-table" href="?" target="_blank" rel="noopener">Create another table</a> '
             "(for another group) in a new tab.</p></div></div>"
         )
@@ -565,14 +623,3 @@ class HostPage(W.VBox):
         table.start_watching()
 
 
-def host_page(query: str | None = None, store: "TableStore | str | None" = None,
-              env: Mapping[str, str] | None = None) -> HostPage:
-    """The host page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
-    if query is None:
-        query = os.environ.get(QUERY_ENV, "")
-    return HostPage(query, store=store, env=env)
-
-
-def packaged_pages() -> Path:
-    """The folder with the packaged ``host.ipynb`` and ``seat.ipynb``."""
-    return Path(__file__).with_name("pages")

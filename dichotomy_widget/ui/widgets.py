@@ -28,8 +28,11 @@ import anywidget
 import traitlets
 
 from ..errors import DichotomyError, SeatNotFound, where
+from ..rules import action_types
 
 __all__ = ["SeatWidget", "TableWidget", "PassAndPlayWidget", "JS_DIR"]
+
+log = logging.getLogger(__name__)
 
 
 def _js_dir() -> Path:
@@ -40,10 +43,7 @@ def _js_dir() -> Path:
 
 
 JS_DIR = _js_dir()
-logger = logging.getLogger(__name__)
 
-SEAT_ACTIONS = ("pick", "clue", "guess", "pass", "continue", "expire")
-HOST_ACTIONS = ("start", "reorder", "remove", "timeout", "confirm_absent", "random_pick", "end")
 INTERNAL_ERROR = "Something went wrong in the kernel; please try again."
 
 
@@ -72,7 +72,7 @@ def _start_watching(table: Any) -> None:
     try:
         table.start_watching()
     except Exception as err:  # noqa: BLE001 - a store without a change feed still plays in one kernel
-        logger.warning("table %s: cannot follow other kernels (%s)", getattr(table, "code", "?"), where(err))
+        log.warning("table %s: cannot follow other kernels (%s)", getattr(table, "code", "?"), where(err))
 
 
 class _DichotomyWidget(anywidget.AnyWidget):
@@ -156,7 +156,7 @@ class _DichotomyWidget(anywidget.AnyWidget):
         except DichotomyError as err:
             self._reply({"refused": mid, **err.to_dict()})
         except Exception as err:  # noqa: BLE001 - never leak internals (or hidden words) to the browser
-            logger.error("table %s: a %s intent failed (%s)", self._table.code, content["type"][:30], where(err))
+            log.error("table %s: a %s intent failed (%s)", self._table.code, content["type"][:30], where(err))
             self._reply({"refused": mid, "code": "internal_error", "message": INTERNAL_ERROR})
         else:
             self._reply({"ack": mid})
@@ -185,11 +185,14 @@ class _DichotomyWidget(anywidget.AnyWidget):
 
 
 class SeatWidget(_DichotomyWidget):
-    """One seat's screen: syncs only ``table.view(seat)``; the seat id never leaves the kernel."""
+    """One seat's screen: syncs only ``table.view(seat)``; the seat id never leaves the kernel.
 
-    def __init__(self, table: Any, seat: int) -> None:
-        self._seat = int(seat)
-        table.view(self._seat)  # SeatNotFound for an unknown seat, before any widget exists
+    ``who`` is the seat's id, its player's name or its :class:`~dichotomy_widget.SeatTicket`:
+    ``SeatWidget(table, "Ada")``.
+    """
+
+    def __init__(self, table: Any, who: Any) -> None:
+        self._seat = table.seat_id(who)  # SeatNotFound for an unknown seat, before any widget exists
         super().__init__(table, kind="seat")
 
     @property
@@ -205,7 +208,7 @@ class SeatWidget(_DichotomyWidget):
                              "you": None, "players": [], "actions": []}}
 
     def _handle(self, content: dict[str, Any]) -> None:
-        if content["type"] not in SEAT_ACTIONS:
+        if content["type"] not in action_types("seat"):
             raise DichotomyError("That is not something a player can do.", code="not_allowed")
         self._act(self._seat, content)
 
@@ -232,7 +235,7 @@ class TableWidget(_DichotomyWidget):
         return {"view": self._table.view(None), "host": self._host}
 
     def _handle(self, content: dict[str, Any]) -> None:
-        if content["type"] not in HOST_ACTIONS:
+        if content["type"] not in action_types("host"):
             raise DichotomyError("The projector screen only has the host's buttons.", code="not_allowed")
         if not self._host:
             raise DichotomyError("This screen is a projector without host buttons.", code="host_only")
@@ -319,7 +322,7 @@ class PassAndPlayWidget(_DichotomyWidget):
                     self._table.act(player["seat"], {"type": "continue"})
         elif kind in ("start", "end"):
             self._table.act(None, {"type": kind}, stage=_made_on(content))
-        elif kind in SEAT_ACTIONS:
+        elif kind in action_types("seat"):
             if self._lifted is None:
                 raise DichotomyError("Tap the screen with your name first.", code="curtain_down")
             self._act(self._lifted, content)
