@@ -64,10 +64,13 @@ def _asyncio():
 
 
 def _release() -> str:
-    """This package's version, written into a new table's first event."""
-    from . import __version__
+    """This package's installed version, written into a new table's first event ("" if unknown)."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    return __version__
+    try:
+        return version("dichotomy_widget")
+    except PackageNotFoundError:
+        return ""
 
 
 def _hash(token: str) -> str:

@@ -72,7 +72,9 @@ def test_an_internal_error_in_a_widget_is_logged_without_hidden_words(monkeypatc
     table, _ = new_game(3)
     lock(table)
     target, foil = table.state.target, table.state.foil
-    writer = table.seat(table.state.current_writer)
+    from dichotomy_widget.ui.widgets import SeatWidget
+
+    writer = SeatWidget(table, table.state.current_writer)
     sent = []
     writer.send = lambda content, buffers=None: sent.append(content)
 

@@ -542,8 +542,8 @@ def test_pass_and_play_can_end_the_game(deck):
 
 def test_stale_clicks_are_refused_not_applied_to_the_next_step(deck):
     table = make_table(deck)
-    pj = table.projector()
-    widgets = [table.seat(i) for i in range(3)]
+    pj = TableWidget(table)
+    widgets = [SeatWidget(table, i) for i in range(3)]
     intent(pj, type="start", stage=pj.view["stage"])
     guesser, drawer = roles(table)
     intent(widgets[drawer], type="pick", pair=1, stage=widgets[drawer].view["stage"])
@@ -578,7 +578,7 @@ def test_stale_clicks_are_refused_not_applied_to_the_next_step(deck):
 
 def test_pass_and_play_continue_twice_is_stale(deck):
     table = make_table(deck)
-    pp = table.pass_and_play()
+    pp = PassAndPlayWidget(table)
     intent(pp, type="start")
     table.act(None, {"type": "random_pick"})
     while table.state.phase == "clues":
