@@ -1,0 +1,415 @@
+"""The teacher notebooks in real JupyterLab (and Jupyter Notebook 7), as a teacher meets them.
+
+One token-less Jupyter server per module (loopback, free port, own process group) serves a temporary
+copy of ``notebooks/``; both front ends run on it (``/lab/...`` and ``/notebooks/...``). Each test opens
+a notebook in the real UI, runs all cells through the app's own command, and then plays with keyboard
+and mouse. The notebook's cells are read from the document model (``jupyterapp``, exposed by
+``expose_app_in_browser``), so a shortcut that edits the notebook cannot go unnoticed.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def _shared():
+    """tests/browser/conftest.py's helpers, loaded by path (a bare ``import conftest`` is ambiguous)."""
+    import importlib.util
+
+    name = "dichotomy_browser_conftest"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("conftest.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+REPO, ServerProcess, free_port, server_env = (_shared().REPO, _shared().ServerProcess, _shared().free_port,
+                                              _shared().server_env)
+
+pytestmark = pytest.mark.browser
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+LOAD_TIMEOUT = 120_000  # the first page builds JupyterLab's bundle cache and starts a kernel
+RUN_TIMEOUT = 120_000
+SHORTCUT_KEYS = ["b", "a", "d", "d", "m", "x", "z"]  # insert below/above, delete, to Markdown, cut, undo
+DARK_SHOT = REPO / "docs" / "images" / "jupyterlab-dark.png"
+
+
+class Jupyter:
+    """A running Jupyter server with JupyterLab (and Notebook 7 when installed)."""
+
+    def __init__(self, server: ServerProcess, root: Path, has_notebook7: bool) -> None:
+        self.server = server
+        self.base = server.base
+        self.root = root
+        self.has_notebook7 = has_notebook7
+
+    def lab(self, name: str) -> str:
+        return f"{self.base}/lab/tree/{name}"
+
+    def notebook7(self, name: str) -> str:
+        return f"{self.base}/notebooks/{name}"
+
+
+def _has_module(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
+
+
+@pytest.fixture(scope="module")
+def jupyter(tmp_path_factory):
+    """``jupyter lab`` on 127.0.0.1 (no token, no password, settings and workspaces in a temp dir)."""
+    if not _has_module("jupyterlab"):
+        pytest.skip("jupyterlab is not installed")
+    root = tmp_path_factory.mktemp("jupyter")
+    work = root / "notebooks"
+    shutil.copytree(REPO / "notebooks", work)
+    port = free_port()
+    cmd = [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=",
+        "--ServerApp.password=", "--allow-root", "--LabApp.extension_manager=readonly", f"--ServerApp.root_dir={work}",
+        f"--LabApp.user_settings_dir={root / 'settings'}", f"--LabApp.workspaces_dir={root / 'workspaces'}",
+        "--LabApp.expose_app_in_browser=True", "--JupyterNotebookApp.expose_app_in_browser=True",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.handlers.announcements.NeverCheckForUpdate",
+    ]
+    env = server_env(JUPYTER_RUNTIME_DIR=str(root / "runtime"), JUPYTER_CONFIG_DIR=str(root / "config"))
+    server = ServerProcess(cmd, port, cwd=work, env=env, log_name="jupyterlab")
+    try:
+        server.wait_ready("/api/status", timeout=90)
+        yield Jupyter(server, work, _has_module("notebook"))
+    finally:
+        server.stop()
+
+
+@pytest.fixture()
+def context(browser):
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    ctx.set_default_timeout(30_000)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+def new_page(context):
+    page = context.new_page()
+    page.console_errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda exc: page.console_errors.append(str(exc)))
+    return page
+
+
+# --- driving the front end ------------------------------------------------------------------------
+
+
+def open_notebook(page, url: str) -> None:
+    """Open a notebook and wait until its kernel is idle and the app object is there."""
+    page.goto(url, wait_until="domcontentloaded", timeout=LOAD_TIMEOUT)
+    page.wait_for_function(
+        """() => {
+            const app = window.jupyterapp;
+            const w = app && app.shell && app.shell.currentWidget;
+            const ctx = w && w.sessionContext;
+            return !!(ctx && ctx.session && ctx.session.kernel && w.content && w.content.model
+                      && ctx.session.kernel.status === 'idle');
+        }""", timeout=LOAD_TIMEOUT)
+
+
+def run_all(page) -> None:
+    """Run every cell with the app's own command (what Run > Run All Cells does) and wait for it."""
+    page.evaluate("""async () => {
+        const app = window.jupyterapp;
+        await app.commands.execute('notebook:run-all-cells');
+    }""")
+    page.wait_for_function(
+        """() => {
+            const nb = window.jupyterapp.shell.currentWidget;
+            const cells = nb.content.widgets.filter((c) => c.model.type === 'code');
+            return nb.sessionContext.session.kernel.status === 'idle'
+                && cells.every((c) => c.model.executionCount !== null && !c.node.querySelector('.jp-mod-running'))
+                && cells.every((c) => !c.promptNode || !/\\[\\*\\]/.test(c.promptNode.textContent || ''));
+        }""", timeout=RUN_TIMEOUT)
+
+
+def cells(page) -> list[tuple[str, str]]:
+    """The notebook's cells as (type, source), from the document model."""
+    return page.evaluate("""() => {
+        const model = window.jupyterapp.shell.currentWidget.content.model;
+        return model.sharedModel.cells.map((c) => [c.cell_type, c.getSource()]);
+    }""")
+
+
+def focus_in_widget(page) -> str | None:
+    """The data-testid / data-action / tag of the focused element when it is inside a widget."""
+    return page.evaluate("""() => {
+        const el = document.activeElement;
+        if (!el || !el.closest('.dw-root')) return null;
+        return el.getAttribute('data-testid') || el.getAttribute('data-action') || el.className || el.tagName;
+    }""")
+
+
+def press_shortcuts(page, before: list[tuple[str, str]]) -> None:
+    """Press b, a, d d, m, x, z (JupyterLab command-mode shortcuts); the notebook must not change."""
+    for key in SHORTCUT_KEYS:
+        page.keyboard.press(key)
+    page.wait_for_timeout(300)  # give a (wrong) command time to run before reading the model
+    assert cells(page) == before
+
+
+# --- 1. pass and play in JupyterLab: Enter submits, no shortcut edits the notebook ---------------------
+
+
+def play_pass_and_play_round(page, root, original, screenshots=None) -> dict[str, int]:
+    """One round of notebook 01's pass-and-play table by keyboard, pressing shortcuts at every button."""
+    focused_kinds = {"curtain": 0, "pair": 0, "continue": 0}
+    target = ""
+    for _step in range(30):
+        if root.get_by_test_id("recap").is_visible():
+            break
+        phase = root.get_attribute("data-phase")
+        if phase == "curtain":
+            curtain = root.get_by_test_id("curtain")
+            expect(curtain).to_be_focused()
+            press_shortcuts(page, original)
+            focused_kinds["curtain"] += 1
+            expect(curtain).to_be_focused()
+            page.keyboard.press("Enter")  # the widget's own key still works
+            expect(root).not_to_have_attribute("data-phase", "curtain")
+            continue
+        if root.locator(".dw-pairs").is_visible():
+            expect(root.locator(".dw-pair").first).to_be_focused()
+            press_shortcuts(page, original)
+            focused_kinds["pair"] += 1
+            # a digit picks also when focus is elsewhere in the widget (here: on its status line)
+            root.locator(".dw-status").click()
+            assert focus_in_widget(page) is not None
+            page.keyboard.press("2")
+            expect(root.locator(".dw-pairs")).to_have_count(0)
+            continue
+        clue = root.get_by_test_id("clue-input")
+        if clue.is_visible():
+            target = root.get_by_test_id("target").inner_text()
+            expect(clue).to_be_focused()
+            page.keyboard.type("badmxz")  # typed into the box: text, not notebook commands
+            expect(clue).to_have_value("badmxz")
+            assert cells(page) == original
+            clue.fill("")
+            word = "zebra" if not root.locator("[data-mark=submitted]").count() else "glacier"
+            page.keyboard.type(word)
+            page.keyboard.press("Enter")  # Enter submits exactly the text in the box
+            expect(root.get_by_test_id("clue-input")).to_have_count(0)
+            continue
+        guess = root.get_by_test_id("guess-input")
+        if guess.is_visible():
+            expect(guess).to_be_focused()
+            expect(root.locator(".dw-clue")).to_have_text(["glacier", "zebra"])
+            page.keyboard.type(target)
+            page.keyboard.press("Enter")
+            expect(root.get_by_test_id("recap")).to_be_visible()
+            continue
+        page.wait_for_timeout(150)
+    recap = root.get_by_test_id("recap")
+    expect(recap).to_be_visible()
+    expect(recap.locator("[data-outcome=correct]")).to_be_visible()
+    expect(recap.locator(".dw-recap-clue strong")).to_have_text(["zebra", "glacier"])
+    cont = root.locator("button[data-action=continue]")
+    expect(cont).to_be_focused()
+    press_shortcuts(page, original)
+    focused_kinds["continue"] += 1
+    page.keyboard.press(" ")  # Space presses the focused Continue
+    expect(root.get_by_test_id("recap")).to_have_count(0)
+    return focused_kinds
+
+
+def test_quick_start_in_jupyterlab(context, jupyter, screenshots):
+    page = new_page(context)
+    open_notebook(page, jupyter.lab("01-quick-start.ipynb"))
+    original = cells(page)
+    assert [t for t, _ in original].count("code") == 3
+    # a saved text repr of a widget would show before the run: the file holds no stale output
+    assert page.locator(".jp-OutputArea-output").count() == 0
+    run_all(page)
+    root = page.locator(".dw-root")
+    expect(root).to_have_attribute("data-phase", "lobby", timeout=RUN_TIMEOUT)
+    assert root.get_attribute("data-lm-suppress-shortcuts") is not None
+    assert focus_in_widget(page) is None  # Run All leaves focus in the notebook
+    start = root.get_by_role("button", name="Start the game")
+    start.focus()
+    press_shortcuts(page, original)
+    page.keyboard.press("Enter")  # Enter presses the focused Start
+    expect(root).to_have_attribute("data-phase", "curtain")
+    kinds = play_pass_and_play_round(page, root, original)
+    assert all(kinds.values()), kinds
+    # the next round's curtain is down; Escape stays in the widget (no command mode, no edit)
+    expect(root.get_by_test_id("curtain")).to_be_focused()
+    page.keyboard.press("Escape")
+    press_shortcuts(page, original)
+    assert not page.console_errors, page.console_errors
+
+
+# --- 2. the shared-kernel notebook with two browser clients ---------------------------------------------
+
+
+def seat_root(page, name: str):
+    return page.locator(".dw-root.dw-kind-seat", has=page.locator(f".dw-you:text-is(' · {name}')"))
+
+
+def test_shared_kernel_two_clients_keep_their_focus(browser, jupyter):
+    """Two browsers on notebook 02's one kernel: neither client's action moves the other's focus."""
+    ctx_a = browser.new_context(viewport={"width": 1200, "height": 900})
+    ctx_b = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        a, b = new_page(ctx_a), new_page(ctx_b)
+        open_notebook(a, jupyter.lab("02-shared-kernel-table.ipynb"))
+        original = cells(a)
+        run_all(a)
+        names = ["Ada", "Ben", "Cy", "Dee"]
+        for name in names:
+            expect(seat_root(a, name)).to_have_attribute("data-phase", "reveal", timeout=RUN_TIMEOUT)
+        # Run All started the game: the Drawer's pairs are on screen, but focus stays in the notebook
+        expect(a.locator(".dw-pairs")).to_have_count(1)
+        assert focus_in_widget(a) is None
+        a.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+        a.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty")
+
+        # client B opens the same notebook: the server gives it the same session, so the same kernel
+        open_notebook(b, jupyter.lab("02-shared-kernel-table.ipynb"))
+        kernel = "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id"
+        assert a.evaluate(kernel) == b.evaluate(kernel)
+        for name in names:
+            expect(seat_root(b, name)).to_have_attribute("data-phase", "reveal", timeout=RUN_TIMEOUT)
+
+        drawer = next(n for n in names if seat_root(a, n).locator(".dw-pairs").count())
+        # B is typing in a code cell further up when A's Drawer picks a pair
+        editor = b.locator(".jp-CodeCell .cm-content").first
+        editor.click()
+        b.keyboard.type("# note")
+        pair = seat_root(a, drawer).locator(".dw-pair").first
+        pair.focus()
+        press_shortcuts(a, original)
+        a.keyboard.press("Enter")
+        expect(a.locator(".dw-pairs")).to_have_count(0)
+        expect(b.locator("[data-testid=clue-input]")).to_have_count(1)  # B saw the pick
+        assert b.evaluate("() => !!document.activeElement.closest('.cm-content')")  # focus not taken
+        assert focus_in_widget(b) is None
+        b.keyboard.press("Escape")
+        b.locator(".jp-CodeCell .cm-content").first.press("Control+z")
+
+        writer = next(n for n in names if seat_root(b, n).get_by_test_id("clue-input").count())
+        # A keeps focus in the Drawer's widget while B writes the first clue
+        a_focus = focus_in_widget(a)
+        a_owner = a.evaluate("() => document.activeElement.closest('.dw-root') && "
+                             "document.activeElement.closest('.dw-root').querySelector('.dw-you').textContent")
+        assert a_focus is not None and drawer in a_owner
+        box = seat_root(b, writer).get_by_test_id("clue-input")
+        box.click()
+        b.keyboard.type("glacier")
+        b.keyboard.press("Enter")
+        expect(seat_root(b, writer).get_by_test_id("clue-input")).to_have_count(0)
+        next_writer = seat_root(a, drawer).locator(".dw-status")
+        expect(next_writer).not_to_have_text(re.compile(f"{writer} is writing"))
+        owner_now = a.evaluate("() => { const r = document.activeElement.closest('.dw-root');"
+                               " return r ? r.querySelector('.dw-you').textContent : null; }")
+        assert owner_now is not None and drawer in owner_now  # still in A's own widget
+        assert focus_in_widget(b) is None or seat_root(b, writer).evaluate(
+            "r => r.contains(document.activeElement)")
+        assert cells(a) == original
+        assert not a.console_errors and not b.console_errors, (a.console_errors, b.console_errors)
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+# --- 3. making a deck: the error is its message; Run All reaches the game ----------------------------------
+
+
+def test_make_a_deck_in_jupyterlab(context, jupyter):
+    page = new_page(context)
+    open_notebook(page, jupyter.lab("03-make-a-deck.ipynb"))
+    original = cells(page)
+    run_all(page)
+    root = page.locator(".dw-root")
+    expect(root).to_have_attribute("data-phase", "lobby", timeout=RUN_TIMEOUT)  # past the error cell
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    shown = page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr']")
+    error_texts = [t for t in shown.all_inner_texts() if "DeckError" in t]
+    assert len(error_texts) == 1, (errors.count(), shown.all_inner_texts())
+    assert error_texts[0].startswith("DeckError: kitchen.csv")
+    assert "Traceback" not in error_texts[0] and "File " not in error_texts[0]
+    warning = [t for t in shown.all_inner_texts() if "DeckWarning" in t]
+    assert warning and "look English" in warning[0]
+    start = root.get_by_role("button", name="Start the game")
+    start.focus()
+    press_shortcuts(page, original)
+    assert focus_in_widget(page) == "start"
+
+
+# --- 4. the dark theme -------------------------------------------------------------------------------------
+
+
+def test_dark_theme_screenshot(context, jupyter, screenshots):
+    page = new_page(context)
+    page.set_viewport_size({"width": 800, "height": 700})
+    open_notebook(page, jupyter.lab("01-quick-start.ipynb"))
+    run_all(page)
+    root = page.locator(".dw-root")
+    expect(root).to_have_attribute("data-phase", "lobby", timeout=RUN_TIMEOUT)
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "false", timeout=60_000)
+    root.get_by_role("button", name="Start the game").click()
+    root.get_by_test_id("curtain").click()
+    expect(root.locator(".dw-pairs")).to_be_visible()
+    colors = root.evaluate("r => { const s = getComputedStyle(r); return [s.color, s.backgroundColor]; }")
+    assert colors[0] != colors[1]
+    root.scroll_into_view_if_needed()
+    path = screenshots("jupyterlab-dark", page)
+    assert path.stat().st_size < 150_000
+    if not DARK_SHOT.exists():  # the docs' copy is made once, by hand review; never overwritten here
+        shutil.copyfile(path, DARK_SHOT)
+
+
+# --- 5. Jupyter Notebook 7: the same shortcut system -------------------------------------------------------
+
+
+def test_notebook7_shortcuts_and_enter(context, jupyter):
+    if not jupyter.has_notebook7:
+        pytest.skip("Jupyter Notebook 7 is not installed (pip install notebook)")
+    page = new_page(context)
+    open_notebook(page, jupyter.notebook7("01-quick-start.ipynb"))
+    original = cells(page)
+    run_all(page)
+    root = page.locator(".dw-root")
+    expect(root).to_have_attribute("data-phase", "lobby", timeout=RUN_TIMEOUT)
+    assert focus_in_widget(page) is None
+    start = root.get_by_role("button", name="Start the game")
+    start.focus()
+    press_shortcuts(page, original)
+    page.keyboard.press("Enter")
+    curtain = root.get_by_test_id("curtain")
+    expect(curtain).to_be_focused()
+    press_shortcuts(page, original)
+    page.keyboard.press("Enter")
+    expect(root.locator(".dw-pair").first).to_be_focused()
+    press_shortcuts(page, original)
+    page.keyboard.press("1")
+    curtain = root.get_by_test_id("curtain")
+    expect(curtain).to_be_focused()
+    page.keyboard.press("Enter")
+    clue = root.get_by_test_id("clue-input")
+    expect(clue).to_be_focused()
+    page.keyboard.type("zebra")
+    page.keyboard.press("Enter")
+    expect(root.get_by_test_id("clue-input")).to_have_count(0)
+    expect(root.get_by_test_id("curtain")).to_be_focused()
+    assert not page.console_errors, page.console_errors
