@@ -160,11 +160,15 @@ def focus_in_widget(page) -> str | None:
 
 
 def press_shortcuts(page, before: list[tuple[str, str]]) -> None:
-    """Press b, a, d d, m, x, z (JupyterLab command-mode shortcuts); the notebook must not change."""
+    """Press b, a, d d, m, x, z (JupyterLab command-mode shortcuts) on the focused widget control: after
+    each key the notebook is unchanged and focus has not left the control (z could undo what b did)."""
+    focused = page.evaluate_handle("() => document.activeElement")
+    assert focused.evaluate("el => !!el.closest('.dw-root')"), "press shortcuts with a widget control focused"
     for key in SHORTCUT_KEYS:
         page.keyboard.press(key)
-    page.wait_for_timeout(300)  # give a (wrong) command time to run before reading the model
-    assert cells(page) == before
+        page.wait_for_timeout(150)  # give a (wrong) command time to run before reading the model
+        assert cells(page) == before, f"{key!r} changed the notebook"
+        assert focused.evaluate("el => el === document.activeElement"), f"{key!r} moved focus"
 
 
 # --- 1. pass and play in JupyterLab: Enter submits, no shortcut edits the notebook ---------------------
