@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from dichotomy_widget.stores import MemoryStore, TableStore, open_store  # noqa: E402
+from dichotomy_widget.stores import MemoryStore, SqliteStore, TableStore, open_store  # noqa: E402
 from support import append_with_retry  # noqa: E402  (tests/support.py)
 
 STORE_ENV = "DICHOTOMY_BENCH_STORE"  # children get the store URL here (never on a command line)
@@ -108,8 +108,13 @@ async def watch(store: TableStore, table: str, n: int) -> list[float]:
     return delays
 
 
-def notice_latency(url: str, n: int) -> list[float]:
-    store = open_store(url)
+def open_watcher(url: str, polling: bool) -> TableStore:
+    """The watching side's store; ``polling``: an SQLite store that polls instead of file notices."""
+    return SqliteStore(url, watch_files=False) if polling else open_store(url)
+
+
+def notice_latency(url: str, n: int, polling: bool = False) -> list[float]:
+    store = open_watcher(url, polling)
     store.create_table("NOTICE", {})
     writer = child(url, "--worker-notify", "NOTICE", str(n))
     delays = asyncio.run(watch(store, "NOTICE", n))
@@ -118,9 +123,9 @@ def notice_latency(url: str, n: int) -> list[float]:
     return delays
 
 
-def idle_cpu(url: str, seconds: float) -> float:
+def idle_cpu(url: str, seconds: float, polling: bool = False) -> float:
     """CPU seconds per wall second of one idle wait_for_change loop (this process, all threads)."""
-    store = open_store(url)
+    store = open_watcher(url, polling)
 
     async def idle() -> None:
         marker = store.change_marker()
@@ -147,10 +152,15 @@ def run(kind: str, urls: dict[str, str], args: argparse.Namespace, tmp: Path) ->
     rate, conflicts = many_writers(urls["many"], args.procs, args.per_proc, tmp)
     print(f"{kind}, {args.procs} writer processes:{'':<{12 - len(kind)}}{rate:9.0f} appends/s in total"
           f" ({args.procs * args.per_proc} appends, {conflicts} conflicts retried)")
-    delays = [d * 1000 for d in notice_latency(urls["notice"], args.notices)]
-    print(f"notice in another process:       median {statistics.median(delays):5.1f} ms,"
-          f" p95 {percentile(delays, 0.95):5.1f} ms, max {max(delays):5.1f} ms ({len(delays)} changes)")
-    print(f"idle watcher CPU:                {idle_cpu(urls['notice'], 3.0) * 100:6.2f} % of one core")
+    ways = [("", False)]
+    if kind == "sqlite":  # file notices beside the 50 ms polling they replaced, in the same run
+        ways = [(" (file notices)", False), (" (polling, before)", True)]
+    for label, polling in ways:
+        url = urls["notice"] + ("-polling" if polling else "")
+        delays = [d * 1000 for d in notice_latency(url, args.notices, polling)]
+        print(f"notice in another process{label}:".ljust(46) + f"median {statistics.median(delays):5.1f} ms,"
+              f" p95 {percentile(delays, 0.95):5.1f} ms, max {max(delays):5.1f} ms ({len(delays)} changes)")
+        print(f"idle watcher CPU{label}:".ljust(46) + f"{idle_cpu(url, 3.0, polling) * 100:6.2f} % of one core")
 
 
 def main() -> None:

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from .config import MAX_WORD_LENGTH, PAIRS_PER_CARD
 from .errors import DeckError, DeckWarning
 from . import words
 
@@ -51,8 +52,6 @@ __all__ = ["Pair", "Card", "Deck", "PAIRS_PER_CARD", "SEPARATORS", "load_deck", 
 
 logger = logging.getLogger(__name__)
 
-PAIRS_PER_CARD = 5
-MAX_WORD_LENGTH = 40
 MAX_PROBLEMS_SHOWN = 10
 SEPARATORS = {",": "a comma", ";": "a semicolon", "\t": "a tab"}
 LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German"}

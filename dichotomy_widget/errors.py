@@ -25,6 +25,7 @@ __all__ = [
     "TableNotFound",
     "TableExists",
     "SeatNotFound",
+    "PageRefused",
 ]
 
 
@@ -153,3 +154,18 @@ class SeatNotFound(DichotomyError, LookupError):
     """No seat matches that token, index or name."""
 
     code = "seat_not_found"
+
+
+class PageRefused(DichotomyError):
+    """``dichotomy serve`` will not start a kernel for this page request (see ``ui/bounds.py``).
+
+    ``code`` is ``"too_many_pages"`` (this device already holds its share of pages; HTTP 429) or
+    ``"server_full"`` (the server's kernel cap is reached; HTTP 503).
+    """
+
+    code = "server_full"
+
+    @property
+    def status(self) -> int:
+        """The HTTP status the refused page is sent with."""
+        return 429 if self.code == "too_many_pages" else 503

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from . import words
+from .config import MAX_CLUE_LENGTH, MAX_GUESS_LENGTH, MAX_NAME_LENGTH, MAX_SEATS, MIN_SEATS
 from .errors import (InvalidAction, InvalidClue, InvalidGuess, NameTaken, NotAllowed, NotYourTurn,
                      RuleViolation, TableFull, WrongPhase)
 from .events import (ClueSubmitted, CluesPurged, Event, GameEnded, GameStarted, GuessJudged,
@@ -30,11 +31,6 @@ __all__ = [
     "writer_order", "left_of", "rank_band", "clean_name",
 ]
 
-MIN_SEATS, MAX_SEATS = 3, 7
-MAX_CLUE_LENGTH = 40
-MAX_GUESS_LENGTH = 40
-MAX_NAME_LENGTH = 24
-PHASES = ("lobby", "reveal", "clues", "guess", "recap", "over")
 
 Pairs = tuple  # a card as a tuple of (target, foil) tuples
 

@@ -26,6 +26,9 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from .config import HOST_PAGE, PAGE_EXTENSIONS, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV
+from .ui import bounds
+
 __all__ = ["main", "voila_command", "host_url", "lan_address", "build_parser"]
 
 DEFAULT_PORT = 8866
@@ -77,7 +80,7 @@ def host_url(ip: str, port: int, base_url: str = "/", public_url: str | None = N
         if ":" in host and not host.startswith("["):
             host = f"[{host}]"
         root = f"http://{host}:{port}{_norm_base_url(base_url)}"
-    return root + "voila/render/host.ipynb"
+    return root + "voila/render/" + HOST_PAGE
 
 
 def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
@@ -96,8 +99,14 @@ def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
         f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
         f"--MappingKernelManager.cull_interval={cull_interval}",
         "--MappingKernelManager.cull_connected=False",
+        page_extensions_option(),
         *extra,
     ]
+
+
+def page_extensions_option() -> str:
+    """voila's option that loads only :data:`~dichotomy_widget.config.PAGE_EXTENSIONS` in a page."""
+    return f"--VoilaConfiguration.extension_allowlist={list(PAGE_EXTENSIONS)!r}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -118,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "join links and QR codes use it")
     serve.add_argument("--cull-idle-timeout", type=int, default=CULL_IDLE_TIMEOUT,
                        help=f"seconds before an idle, unconnected kernel is shut down (default {CULL_IDLE_TIMEOUT})")
+    bounds.add_arguments(serve)
     serve.add_argument("--voila-arg", action="append", default=[], metavar="ARG",
                        help="extra argument passed to voila (repeatable)")
     pages = sub.add_parser("pages", help="copy host.ipynb and seat.ipynb into a folder (e.g. for JupyterHub)")
@@ -209,15 +219,16 @@ def serve(args: argparse.Namespace) -> int:
     store = _resolve_store(args.store)
     pages = _pages_dir()
     env = dict(os.environ)
-    env["DICHOTOMY_STORE"] = store
+    env[STORE_ENV] = store
     package_parent = Path(__file__).resolve().parent.parent
     if (package_parent / "pyproject.toml").exists():  # a source checkout: the kernels import this copy
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package_parent), env.get("PYTHONPATH", "")) if p)
     url = host_url(args.ip, args.port, args.base_url, args.public_url)
     if args.public_url:
-        env["DICHOTOMY_SEAT_URL"] = args.public_url.rstrip("/") + "/voila/render/seat.ipynb"
+        env[SEAT_URL_ENV] = args.public_url.rstrip("/") + "/voila/render/" + SEAT_PAGE
+    bound_args, bounds_line = bounds.voila_args(args)
     cmd = voila_command(pages, args.port, args.ip, args.base_url,
-                        cull_idle_timeout=args.cull_idle_timeout, extra=args.voila_arg)
+                        cull_idle_timeout=args.cull_idle_timeout, extra=[*bound_args, *args.voila_arg])
     if os.name == "posix":
         popen_kw: dict = {"start_new_session": True, "preexec_fn": _die_with_parent}
     else:  # Windows: its own process group, so Ctrl-C reaches only this command
@@ -236,6 +247,7 @@ def serve(args: argparse.Namespace) -> int:
             print(f"\nDichotomy is running. Table store: {_shown(store)}\n"
                   f"  Host page (open it on the teacher's computer): {url}\n"
                   f"  Students join with the link or QR code the host page shows{hint}.\n"
+                  f"  Page bounds: {bounds_line}.\n"
                   "  Press Ctrl-C to stop.\n", flush=True)
         while proc.poll() is None and stopping["signal"] is None:
             time.sleep(0.2)
@@ -265,7 +277,7 @@ def _wait_listening(ip: str, port: int, proc: subprocess.Popen, stopping: dict, 
 def copy_pages(dest: str) -> int:
     target = Path(dest).expanduser()
     target.mkdir(parents=True, exist_ok=True)
-    for name in ("host.ipynb", "seat.ipynb"):
+    for name in (HOST_PAGE, SEAT_PAGE):
         shutil.copyfile(_pages_dir() / name, target / name)
     print(f"Copied host.ipynb and seat.ipynb to {target}")
     return 0

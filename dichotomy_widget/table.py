@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import rules
+from .config import DEFAULT_DECK, DEFAULT_ROUNDS, MAX_TIME_LIMIT, MIN_TIME_LIMIT
 from .decks import Deck, load_deck
 from .errors import (DeckError, DichotomyError, SeatNotFound, StoreError, TableNotFound,
                      VersionConflict)
@@ -92,7 +93,8 @@ class Table:
 
     # --- creating and opening ----------------------------------------------------------------
     @classmethod
-    def create(cls, deck: "str | Path | Deck" = "en", seed: int | None = None, rounds: int = 13,
+    def create(cls, deck: "str | Path | Deck" = DEFAULT_DECK, seed: int | None = None,
+               rounds: int = DEFAULT_ROUNDS,
                store: "TableStore | str | None" = None, lang: str | None = None,
                time_limit: float | None = None, code: str | None = None) -> "Table":
         """Create a table in ``store`` (default: a new in-memory store) and return it."""
@@ -103,8 +105,9 @@ class Table:
             raise DeckError(f"The deck {the_deck.name!r} has {len(the_deck)} cards; a game of {rounds} "
                             f"rounds needs at least {rounds}. Choose fewer rounds or a bigger deck.",
                             code="deck_too_small")
-        if time_limit is not None and not (5 <= float(time_limit) <= 3600):
-            raise DichotomyError("A clue time limit is between 5 and 3600 seconds.", code="invalid_time_limit")
+        if time_limit is not None and not (MIN_TIME_LIMIT <= float(time_limit) <= MAX_TIME_LIMIT):
+            raise DichotomyError(f"A clue time limit is between {MIN_TIME_LIMIT} and {MAX_TIME_LIMIT} seconds.",
+                                 code="invalid_time_limit")
         the_store = _as_store(store)
         if seed is None:
             seed = secrets.randbits(63)

@@ -8,13 +8,18 @@ hidden words). What each seat may see follows the table in SPEC.md:
 - clues: Clue-Givers see the locked pair and their own slate; everyone sees who has submitted;
 - guess: everyone sees the surviving clues, sorted, without authors; Clue-Givers also see the pair
   and whether their own clue survived;
-- recap / over: everything about the resolved round.
+- recap / over: everything about the resolved round; in a recap, ``next`` names the next round's
+  Guesser and Drawer (the Drawer may already pick, while the others still read).
+
+The view also says what the screen shows: ``actions`` lists exactly the moves the engine accepts from
+this seat now (from the move table in ``rules``), and ``limits`` the text and seat limits.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .config import LIMITS, MAX_SEATS, MIN_SEATS
 from .rules import ClueResult, GameState, RoundRecord, allowed_actions, rank_band
 from .words import REASON_TEXT
 
@@ -28,14 +33,6 @@ OUTCOME_TEXT = {
     "foil": "That was the Foil! The card is discarded.",
     "pass": "Passed. The card is discarded, with no penalty.",
 }
-
-
-def _seat_phase(state: GameState, seat: int | None) -> str:
-    """A seat that confirmed a recap moves on to the next reveal while others still read."""
-    if (state.phase == "recap" and seat is not None and seat in state.confirmed
-            and state.current is not None):
-        return "reveal"
-    return state.phase
 
 
 def _role(state: GameState, seat: int | None) -> str:
@@ -58,8 +55,8 @@ def _clue_status(state: GameState, seat: int) -> str:
 
 
 def _players(state: GameState, you: int | None) -> list[dict[str, Any]]:
-    # No Guesser or Drawer is marked before the deal, after the end, or in the last recap (no next round).
-    playing = state.phase not in ("lobby", "over") and not (state.phase == "recap" and state.current is None)
+    # A Guesser and a Drawer are marked while a round is played; a recap names the next ones in ``next``.
+    playing = state.phase in ("reveal", "clues", "guess")
     return [
         {
             "seat": sid,
@@ -75,11 +72,13 @@ def _players(state: GameState, you: int | None) -> list[dict[str, Any]]:
     ]
 
 
-def _status(state: GameState, phase: str, seat: int | None) -> str:
+def _status(state: GameState, seat: int | None) -> str:
     """One line saying what the table is waiting for, for the waiting state and live region."""
-    name = state.name
+    name, phase = state.name, state.phase
     if phase == "lobby":
-        return f"Waiting for players: {len(state.seats)} joined (3 to 7 can play)."
+        return f"Waiting for players: {len(state.seats)} joined ({MIN_SEATS} to {MAX_SEATS} can play)."
+    if phase == "recap" and seat is not None and seat in state.confirmed and state.current is not None:
+        phase = "reveal"  # this seat has read the recap: the next round's pick is what it waits for
     if phase == "reveal":
         return "Pick a pair for this round." if seat == state.drawer else f"{name(state.drawer)} is picking a pair…"
     if phase == "clues":
@@ -134,12 +133,27 @@ def recap_json(state: GameState, record: RoundRecord) -> dict[str, Any]:
     }
 
 
+def _next_round(state: GameState) -> dict[str, Any] | None:
+    """In a recap: the next round's number, Guesser and Drawer, and the cards left after its card."""
+    if state.phase != "recap" or state.current is None:
+        return None
+    return {"round": state.round + 1,
+            "guesser": {"seat": state.guesser, "name": state.name(state.guesser)},
+            "drawer": {"seat": state.drawer, "name": state.name(state.drawer)},
+            "cards_left": len(state.round_deck)}
+
+
 def _history(state: GameState) -> list[dict[str, Any]]:
     return [
         {"round": r.number, "guesser": state.name(r.guesser), "target": r.target, "foil": r.foil,
          "guess": r.guess, "outcome": r.outcome, "score": r.score}
         for r in state.history
     ]
+
+
+def _cards_left(state: GameState) -> int:
+    """Cards not yet played: in a recap the next round's card (already drawn) still counts."""
+    return len(state.round_deck) + (1 if state.phase == "recap" and state.current is not None else 0)
 
 
 def _surviving(state: GameState) -> list[str]:
@@ -149,7 +163,7 @@ def _surviving(state: GameState) -> list[str]:
 
 def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view for ``seat`` (``None``: public projector / host view)."""
-    phase = _seat_phase(state, seat)
+    phase = state.phase
     giver = seat is not None and seat != state.guesser and phase in ("clues", "guess")
     view: dict[str, Any] = {
         "phase": phase,
@@ -157,13 +171,13 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
         "rounds": state.rounds,
         "score": len(state.score_pile),
         "discard": len(state.discard_pile),
-        "deck_left": len(state.round_deck),
+        "deck_left": _cards_left(state),
         "lang": state.lang,
         "deck": state.deck_name,
         "you": None if seat is None else {"seat": seat, "name": state.name(seat), "role": _role(state, seat)},
         "players": _players(state, seat),
         "turn": state.current_writer,
-        "status": _status(state, phase, seat),
+        "status": _status(state, seat),
         "actions": allowed_actions(state, seat),
         "card": None,
         "pair": None,
@@ -172,7 +186,8 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
         "recap": None,
         "history": _history(state),
         "final": None,
-        "last_round": state.phase in ("recap", "over") and state.current is None and not state.round_deck,
+        "next": _next_round(state),
+        "limits": LIMITS,
         "deadline": None,
         "version": state.version,
     }

@@ -6,6 +6,11 @@
  * intents as custom messages `{id, type, ...}`; the kernel answers `{ack: id}` or
  * `{refused: id, code, message}`. Every name, clue and guess is inserted as text (textContent or text
  * nodes), never as HTML.
+ *
+ * The view says what the screen shows: a control appears only when its action is in `view.actions`
+ * (the engine's move table), text boxes take their lengths from `view.limits`, and a recap names the
+ * next round in `view.next`. Layout: small helpers (`h`, chips, `actionButton`, `entry`), then one
+ * function per screen, then the `App` that talks to the kernel and renders the frame around a screen.
  */
 
 /**
@@ -20,6 +25,10 @@
  *   deck_left: number}} Recap
  * @typedef {{round: number, guesser: string, target: string, foil: string, guess: string|null,
  *   outcome: string, score: number}} HistoryRow
+ * @typedef {{seat: number, name: string}} SeatRef
+ * @typedef {{round: number, guesser: SeatRef, drawer: SeatRef, cards_left: number}} NextRound
+ * @typedef {{clue: number, guess: number, name: number, min_seats: number, max_seats: number,
+ *   min_time_limit: number, max_time_limit: number}} Limits
  * @typedef {{phase: string, round: number, rounds: number, score: number, discard: number,
  *   deck_left: number, you: {seat: number, name: string, role: string}|null, players: Player[],
  *   turn: number|null, status: string, actions: string[],
@@ -28,7 +37,7 @@
  *   slate: {text: string|null, timeout: boolean, eliminated: boolean}|null,
  *   clues: string[]|null, recap: Recap|null, history: HistoryRow[],
  *   final: {score: number, rounds: number, band: string, ended_by_host: boolean}|null,
- *   last_round: boolean,
+ *   next: NextRound|null, limits: Limits,
  *   deadline: number|null, version: number, table?: string}} View
  * @typedef {{seat: number, name: string, task: string, phase: string, guesser: string, round: number,
  *   rounds: number, score: number, deck_left: number, version: number}} Curtain
@@ -36,9 +45,12 @@
  *   on: (event: string, cb: Function) => void, off: (event: string, cb: Function) => void}} Model
  * @typedef {{button: HTMLButtonElement|null, slot: HTMLElement|null, input: HTMLInputElement|null,
  *   timer: number, type: string}} Pending
+ * @typedef {{button?: HTMLButtonElement|null, slot?: HTMLElement|null, input?: HTMLInputElement|null}} ActUi
+ * @typedef {(action: Record<string, any>, ui?: ActUi) => void} Act
  */
 
 const REPLY_TIMEOUT_MS = 20000;
+const END_CONFIRM = "Really end the game? Press again";
 
 /** Words a student understands for how a clue went missing. */
 const NO_CLUE_TEXT = /** @type {Record<string, string>} */ ({
@@ -55,12 +67,16 @@ const OUTCOME_LABEL = /** @type {Record<string, string>} */ ({
   pass: "Passed",
 });
 
+/** A writer's clue status as [symbol, words]; "confirmed" is a player who has read the recap. */
 const MARK = /** @type {Record<string, [string, string]>} */ ({
   submitted: ["✓", "clue in"],
   writing: ["✎", "writing…"],
   waiting: ["·", "waiting"],
   timeout: ["–", "no clue"],
+  confirmed: ["✓", "read"],
 });
+
+// --- small helpers ---------------------------------------------------------------------------------
 
 /**
  * Create an element. Children that are strings become text nodes (never parsed as HTML).
@@ -98,6 +114,398 @@ function quoted(word) {
   return `“${word}”`;
 }
 
+/** An inline error slot (an alert region next to the control it belongs to). @param {string} [id] */
+function errorSlot(id) {
+  return h("p", { class: "dw-error", role: "alert", id: id || null });
+}
+
+/**
+ * A Target or Foil word with its label ("Target ", "Foil ").
+ * @param {"target"|"foil"} kind
+ * @param {Node|string} word
+ */
+function wordChip(kind, word) {
+  return h("span", { class: `dw-${kind}` },
+    h("span", { class: "dw-word-label", text: kind === "target" ? "Target " : "Foil " }), word);
+}
+
+/**
+ * A status mark (✓ clue in, ✎ writing…, ✓ read, …): beside a player's name (`"✓ clue in"`), or with
+ * `name` as one slot of the writers' progress list.
+ * @param {string} mark a key of MARK
+ * @param {string} cls the element's classes
+ * @param {string} [name]
+ */
+function markChip(mark, cls, name) {
+  const [symbol, words] = MARK[mark] || ["", ""];
+  if (name === undefined) {
+    return h("span", { class: cls, "data-mark": mark }, h("span", { "aria-hidden": "true", text: symbol }), ` ${words}`);
+  }
+  return h("li", { class: cls, "data-mark": mark },
+    h("span", { class: "dw-slot-mark", "aria-hidden": "true", text: symbol }),
+    h("span", { class: "dw-name", text: name }), h("span", { class: "dw-slot-state", text: words }));
+}
+
+/** The surviving clues as chips. @param {string[]|null} clues @param {string} label */
+function clueChips(clues, label) {
+  const list = clues || [];
+  if (!list.length) {
+    return h("p", { class: "dw-noclues", text: "No clues survived: every clue was eliminated." });
+  }
+  return h("ul", { class: "dw-clues", "aria-label": label }, ...list.map((c) => h("li", { class: "dw-clue", text: c })));
+}
+
+/**
+ * A button that sends `action`; with `confirm`, the first press only arms it (its label becomes
+ * `confirm`) and the second press sends.
+ * @param {Act} act
+ * @param {{label: string, action: Record<string, any>, slot: HTMLElement, cls?: string,
+ *   confirm?: string, autofocus?: boolean, dataAction?: string}} opts
+ * @returns {HTMLButtonElement}
+ */
+function actionButton(act, opts) {
+  const b = /** @type {HTMLButtonElement} */ (h("button", {
+    class: opts.cls || "dw-button dw-primary", type: "button", "data-autofocus": opts.autofocus || null,
+    "data-action": opts.dataAction || opts.action.type,
+  }, opts.label));
+  let armed = false;
+  b.addEventListener("click", () => {
+    if (opts.confirm && !armed) {
+      armed = true;
+      b.textContent = opts.confirm;
+      return;
+    }
+    act(opts.action, { button: b, slot: opts.slot });
+  });
+  return b;
+}
+
+/**
+ * A text box with its submit button and inline error slot. Enter submits; an empty submit asks
+ * once more before it sends (a skipped clue or a pass).
+ * @param {Act} act
+ * @param {{label: string, send: string, empty: string, confirmEmpty: string, testid: string, maxlength: number,
+ *   action: (text: string) => Record<string, any>, extra?: HTMLElement[]}} opts
+ */
+function entry(act, opts) {
+  const id = uid("in");
+  const errId = uid("err");
+  const slot = errorSlot(errId);
+  const input = /** @type {HTMLInputElement} */ (h("input", {
+    id, class: "dw-input", type: "text", maxlength: opts.maxlength, autocomplete: "off", autocapitalize: "off",
+    spellcheck: "false", "aria-describedby": errId, "data-autofocus": true, "data-testid": opts.testid,
+  }));
+  const button = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button dw-primary", type: "submit" }));
+  let armed = false;
+  const label = () => {
+    button.textContent = armed ? opts.confirmEmpty : input.value.trim() ? opts.send : opts.empty;
+  };
+  label();
+  input.addEventListener("input", () => {
+    armed = false;
+    slot.textContent = "";
+    label();
+  });
+  const form = h("form", { class: "dw-entry", novalidate: true },
+    h("label", { class: "dw-label", for: id, text: opts.label }),
+    h("div", { class: "dw-entry-row" }, input, button, ...(opts.extra || [])), slot);
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = input.value.trim();
+    if (!text && !armed) {
+      armed = true;
+      label();
+      slot.textContent = `Nothing typed. Press Enter or “${opts.confirmEmpty}” again to confirm.`;
+      return;
+    }
+    armed = false;
+    act(opts.action(text), { button, slot, input });
+    label();
+  });
+  return { form, input, slot, button };
+}
+
+/** The name of the first player matching `test`, or "?". @param {View} view @param {(p: Player) => boolean} test */
+function playerName(view, test) {
+  return (view.players.find(test) || { name: "?" }).name;
+}
+
+/**
+ * True when this seat has read a recap that has a next round: its screen moves on to the next
+ * round's pick (the Drawer may pick while the others still read).
+ * @param {View} view
+ */
+function nextRoundStarted(view) {
+  return view.phase === "recap" && Boolean(view.next) && view.players.some((p) => p.you && p.confirmed);
+}
+
+// --- screens: one function each, (view, act, kind) -> element ------------------------------------
+
+/** @param {View} view @param {Act} act @param {string} kind */
+function lobbyScreen(view, act, kind) {
+  const names = view.players.length;
+  const { min_seats: least, max_seats: most } = view.limits;
+  const box = h("div", { class: "dw-panel dw-lobby" },
+    h("h2", { class: "dw-h", text: "Waiting to start" }),
+    h("p", { text: `${names} player${names === 1 ? "" : "s"} at the table. Dichotomy needs ${least} to ${most}.` }));
+  if (kind === "pass") {
+    if (view.actions.includes("start")) {
+      const slot = errorSlot();
+      box.append(h("p", { text: "Sit together around this screen. Each private screen is behind a curtain: pass the screen to the player it names." }),
+        actionButton(act, { label: "Start the game", action: { type: "start" }, slot, autofocus: true }), slot);
+    } else {
+      box.append(h("p", { text: "Add players in the notebook with table.join(\"Name\"), then come back here." }));
+    }
+  } else if (kind === "seat") {
+    box.append(h("p", { text: "The host starts the game when everyone is here." }));
+  }
+  return box;
+}
+
+/** The Drawer's five pairs; keys 1 to 5 pick. @param {View} view @param {Act} act */
+function pickScreen(view, act) {
+  const slot = errorSlot();
+  const list = h("ol", { class: "dw-pairs", "aria-label": "Pairs on this card" });
+  /** @type {HTMLButtonElement[]} */
+  const buttons = [];
+  for (const pair of view.card || []) {
+    const b = /** @type {HTMLButtonElement} */ (h("button", {
+      class: "dw-pair", type: "button", "data-pair": pair.number,
+      "aria-label": `Pair ${pair.number}: Target ${pair.target}, Foil ${pair.foil}`,
+      "data-autofocus": pair.number === 1 ? true : null,
+    },
+    h("span", { class: "dw-pair-number", text: String(pair.number) }),
+    h("span", { class: "dw-pair-words" }, wordChip("target", pair.target), wordChip("foil", pair.foil))));
+    b.addEventListener("click", () => act({ type: "pick", pair: pair.number }, { button: b, slot }));
+    buttons.push(b);
+    list.append(h("li", {}, b));
+  }
+  list.addEventListener("keydown", (ev) => {
+    const n = Number(/** @type {KeyboardEvent} */ (ev).key);
+    if (n >= 1 && n <= buttons.length) buttons[n - 1].click();
+  });
+  return h("div", { class: "dw-panel" },
+    h("h2", { class: "dw-h", text: "You are the Drawer: pick one pair" }),
+    h("p", { class: "dw-help", text: "Your team writes clues for the Target. The Guesser must not say the Foil. Press 1 to 5 or click a pair." }),
+    list, slot);
+}
+
+/**
+ * Who has written, in writing order: a placeholder that `App.fillProgress` refreshes on every change,
+ * so marks update without rebuilding the screen (and its text box).
+ */
+function progressSlot() {
+  return h("div", { class: "dw-progress-slot" });
+}
+
+function guesserWaitScreen() {
+  return h("div", { class: "dw-panel dw-guesser-wait" },
+    h("div", { class: "dw-eye", "aria-hidden": "true", text: "◉" }),
+    h("h2", { class: "dw-h", text: "You are guessing this round" }),
+    h("p", { text: "The others are choosing a word and writing clues. Don't look at their screens." }),
+    h("p", { class: "dw-help", text: "Your guess box appears here when the clues are ready." }),
+    progressSlot());
+}
+
+/** @param {View} view @param {string} kind @param {string} text */
+function waitScreen(view, kind, text) {
+  return h("div", { class: "dw-panel dw-wait" },
+    kind === "table" ? h("p", { class: "dw-big-status", text: view.status }) : "",
+    h("p", { class: "dw-help", text }),
+    view.phase === "clues" ? progressSlot() : "");
+}
+
+/** This round's pair, for Clue-Givers. @param {View} view */
+function pairBox(view) {
+  if (!view.pair) return h("span");
+  /** @param {"target"|"foil"} kind @param {string} word */
+  const item = (kind, word) => h("span", { class: `dw-pairbox-item dw-${kind}` },
+    h("span", { class: "dw-word-label", text: kind === "target" ? "Target" : "Foil" }),
+    h("span", { class: "dw-word", "data-testid": kind, text: word }));
+  return h("div", { class: "dw-pairbox", "aria-label": "This round's pair" },
+    item("target", view.pair.target), item("foil", view.pair.foil));
+}
+
+/** @param {View} view @param {Act} act */
+function writerScreen(view, act) {
+  const panel = h("div", { class: "dw-panel dw-writer" }, pairBox(view));
+  if (view.actions.includes("clue")) {
+    panel.append(entry(act, {
+      label: "Your clue: one word that leads to the Target (not the Foil)", maxlength: view.limits.clue,
+      send: "Send clue", empty: "Skip (no clue)", confirmEmpty: "Yes, skip my clue", testid: "clue-input",
+      action: (text) => ({ type: "clue", text }),
+    }).form);
+  } else if (view.slate) {
+    panel.append(h("p", { class: "dw-slate" }, view.slate.timeout
+      ? "You gave no clue this round."
+      : h("span", {}, "Your clue: ", h("strong", { class: "dw-word", text: view.slate.text || "" }))));
+  } else {
+    panel.append(h("p", { class: "dw-help", text: "Think of a clue now; you can type it when it's your turn. If someone writes the same clue, both are eliminated." }));
+  }
+  panel.append(progressSlot());
+  return panel;
+}
+
+/** @param {View} view @param {Act} act */
+function guessScreen(view, act) {
+  const pass = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button", type: "button", "data-action": "pass" }, "Pass"));
+  const box = entry(act, {
+    label: "Your guess", send: "Guess", empty: "Guess", confirmEmpty: "Yes, pass", maxlength: view.limits.guess,
+    testid: "guess-input", action: (text) => (text ? { type: "guess", text } : { type: "pass" }), extra: [pass],
+  });
+  pass.addEventListener("click", () => act({ type: "pass" }, { button: pass, slot: box.slot, input: box.input }));
+  return h("div", { class: "dw-panel dw-guess" },
+    h("h2", { class: "dw-h", text: "You are guessing: which word do these clues point to?" }),
+    clueChips(view.clues, "Clues for you"),
+    h("p", { class: "dw-help", text: "One word. Beware the Foil: guessing it costs a scored card. Passing costs nothing." }),
+    box.form);
+}
+
+/** @param {View} view */
+function watchGuessScreen(view) {
+  const panel = h("div", { class: "dw-panel dw-watch" }, pairBox(view),
+    h("h3", { class: "dw-h3", text: "The Guesser sees these clues" }),
+    clueChips(view.clues, "Surviving clues"));
+  const s = view.slate;
+  if (s) {
+    panel.append(h("p", { class: `dw-slate${s.eliminated ? " dw-eliminated" : ""}` },
+      s.timeout ? "You gave no clue this round."
+        : s.eliminated ? h("span", {}, "Your clue ", h("s", { text: s.text || "" }), " was eliminated: it matched another clue.")
+          : h("span", {}, "Your clue ", h("strong", { text: s.text || "" }), " survived.")));
+  }
+  return panel;
+}
+
+/** One recap clue line. @param {RecapClue} c */
+function recapClue(c) {
+  const li = h("li", { class: `dw-recap-clue${c.eliminated ? " dw-eliminated" : ""}${c.timeout ? " dw-timeout" : ""}` },
+    h("span", { class: "dw-author", text: `${c.author}:` }), " ");
+  if (c.timeout) {
+    li.append(h("span", { class: "dw-noclue", text: NO_CLUE_TEXT[c.cause] || "no clue" }));
+  } else if (c.eliminated) {
+    const why = c.reason_text || "it matched another clue";
+    const withWhom = c.matched.length ? ` (same as ${c.matched.join(", ")})` : "";
+    li.append(h("s", { class: "dw-word", text: c.text || "" }), " ",
+      h("span", { class: "dw-reason", text: `eliminated: ${why}${withWhom}` }));
+  } else {
+    li.append(h("strong", { class: "dw-word", text: c.text || "" }));
+  }
+  return li;
+}
+
+/** Everything about a resolved round. @param {Recap} r */
+function recapBlock(r) {
+  const guessLine = !r.passed ? `${r.guesser} guessed ${quoted(r.guess || "")}.`
+    : r.cause === "host" ? `${r.guesser} was timed out by the host (counts as a pass).` : `${r.guesser} passed.`;
+  const extras = [];
+  if (r.penalty_discarded) extras.push("The next card was discarded as a penalty.");
+  if (r.score_card_removed) extras.push("One scored card was lost.");
+  return h("div", { class: "dw-recap", "data-testid": "recap" },
+    h("h2", { class: "dw-h", text: `Round ${r.round}` }),
+    h("p", { class: "dw-recap-pair" },
+      wordChip("target", h("strong", { text: r.target })), " ", wordChip("foil", h("strong", { text: r.foil })), " ",
+      h("span", { class: "dw-help", text: `(pair ${r.pair_number}, picked by ${r.drawer})` })),
+    h("ul", { class: "dw-recap-clues", "aria-label": "Clues" }, ...r.clues.map(recapClue)),
+    h("p", { class: "dw-guessline", text: guessLine }),
+    h("p", { class: `dw-outcome dw-outcome-${r.outcome}`, "data-outcome": r.outcome },
+      h("strong", { text: r.outcome_text }),
+      r.reason_text && r.reason !== "same" && r.outcome !== "pass" ? ` (${r.reason_text})` : ""),
+    extras.length ? h("p", { class: "dw-help", text: extras.join(" ") }) : "",
+    h("p", { class: "dw-recap-stats", text: `Score ${r.score} · Discarded ${r.discard} · Cards left ${r.deck_left}` }));
+}
+
+/** @param {View} view @param {Act} act @param {string} kind */
+function recapScreen(view, act, kind) {
+  const panel = h("div", { class: "dw-panel" });
+  if (view.recap) panel.append(recapBlock(view.recap));
+  const slot = errorSlot();
+  if (kind === "pass" && view.actions.includes("confirm_absent")) {
+    const label = view.next ? "Continue (for everyone)" : "See the final score";
+    panel.append(actionButton(act, { label, action: { type: "continue_all" }, dataAction: "continue", slot, autofocus: true }), slot);
+  } else if (view.actions.includes("continue")) {
+    panel.append(actionButton(act, { label: "Continue", action: { type: "continue" }, slot, autofocus: true }), slot);
+  }
+  return panel;
+}
+
+/** A seat that has read the recap: the next round's pick, or waiting for it. @param {View} view @param {Act} act @param {string} kind */
+function nextRoundScreen(view, act, kind) {
+  if (view.card && view.actions.includes("pick")) return pickScreen(view, act);
+  if (view.next && view.you && view.next.guesser.seat === view.you.seat) return guesserWaitScreen();
+  return waitScreen(view, kind, "The Drawer is choosing one of five pairs.");
+}
+
+/** @param {View} view */
+function finalScreen(view) {
+  const f = view.final || { score: view.score, rounds: view.rounds, band: "", ended_by_host: false };
+  const rows = (view.history || []).map((r) => h("li", { class: `dw-history-row dw-outcome-${r.outcome}` },
+    h("span", { class: "dw-history-round", text: `Round ${r.round}` }),
+    h("span", { class: "dw-history-pair" }, h("strong", { text: r.target }), " / ", r.foil),
+    h("span", { class: "dw-history-guess", text: `${r.guesser}: ${r.guess ? quoted(r.guess) : "passed"}` }),
+    h("span", { class: "dw-history-outcome", text: `${OUTCOME_LABEL[r.outcome] || r.outcome} · score ${r.score}` })));
+  return h("div", { class: "dw-panel dw-final", "data-testid": "final" },
+    h("h2", { class: "dw-h", text: "Game over" }),
+    h("p", { class: "dw-final-score" }, h("span", { class: "dw-final-number", text: String(f.score) }),
+      h("span", { text: ` of ${f.rounds} cards scored` })),
+    h("p", { class: "dw-band", text: f.band }),
+    f.ended_by_host ? h("p", { class: "dw-help", text: "The game was ended early." }) : "",
+    rows.length ? h("h3", { class: "dw-h3", text: "Round by round" }) : "",
+    rows.length ? h("ol", { class: "dw-history" }, ...rows) : "",
+    view.recap ? h("details", { class: "dw-last-recap" }, h("summary", { text: "Last round in detail" }), recapBlock(view.recap)) : "");
+}
+
+/** The screen for a view. @param {View} view @param {Act} act @param {string} kind @returns {HTMLElement} */
+function buildScreen(view, act, kind) {
+  const role = view.you ? view.you.role : "public";
+  switch (view.phase) {
+    case "lobby": return lobbyScreen(view, act, kind);
+    case "reveal":
+      if (view.card && view.actions.includes("pick")) return pickScreen(view, act);
+      if (role === "guesser") return guesserWaitScreen();
+      return waitScreen(view, kind, "The Drawer is choosing one of five pairs.");
+    case "clues":
+      if (role === "guesser") return guesserWaitScreen();
+      if (role === "public") return waitScreen(view, kind, "Clues are being written, one at a time.");
+      return writerScreen(view, act);
+    case "guess":
+      return role === "guesser" ? guessScreen(view, act) : watchGuessScreen(view);
+    case "recap":
+      return nextRoundStarted(view) ? nextRoundScreen(view, act, kind) : recapScreen(view, act, kind);
+    case "over": return finalScreen(view);
+    default: return h("p", { text: view.status });
+  }
+}
+
+/** Who has written so far (names and marks only). @param {View} view */
+function progressList(view) {
+  const writers = view.players.filter((p) => p.clue);
+  if (!writers.length) return h("span");
+  return h("ul", { class: "dw-progress", "aria-label": "Clues so far" },
+    ...writers.map((p) => markChip(p.clue, `dw-slot dw-slot-${p.clue}`, p.name)));
+}
+
+/**
+ * The host's buttons, one per host action the view lists (in the view's order): label and, for
+ * "end", a second press to confirm. Actions without a button here (reorder, remove) are kernel-side.
+ * @type {Record<string, (view: View) => {label: string, confirm?: string}>}
+ */
+const HOST_BUTTONS = {
+  start: () => ({ label: "Start the game" }),
+  random_pick: (view) => ({
+    label: `Pick a pair at random for ${view.next ? view.next.drawer.name : playerName(view, (p) => p.drawer)}`,
+  }),
+  timeout: (view) => ({
+    label: view.phase === "clues" ? `Time out ${playerName(view, (p) => p.turn)} (no clue)`
+      : `Time out ${playerName(view, (p) => p.guesser)} (counts as a pass)`,
+  }),
+  confirm_absent: (view) => ({
+    label: `Continue for ${view.players.filter((p) => !p.confirmed).map((p) => p.name).join(", ") || "everyone"}`,
+  }),
+  end: () => ({ label: "End the game", confirm: END_CONFIRM }),
+};
+
+// --- the app: kernel messages and the frame around a screen ---------------------------------------
+
 class App {
   /**
    * @param {Model} model
@@ -115,6 +523,8 @@ class App {
     this.clock = undefined;
     /** @type {number|undefined} */
     this.expireSentFor = undefined;
+    /** @type {Act} */
+    this.send = (action, ui) => this.act(action, ui);
 
     this.root = h("div", { class: `dw-root dw-kind-${this.kind}`, "data-testid": "dw-root" });
     this.header = h("header", { class: "dw-header" });
@@ -148,7 +558,7 @@ class App {
   /**
    * Send an intent; the button shows a busy state until the kernel answers.
    * @param {Record<string, any>} action
-   * @param {{button?: HTMLButtonElement|null, slot?: HTMLElement|null, input?: HTMLInputElement|null}} [ui]
+   * @param {ActUi} [ui]
    */
   act(action, ui = {}) {
     this.nextId += 1;
@@ -232,11 +642,11 @@ class App {
     this.renderHeader(view);
     this.renderPlayers(view);
     const mine = view.actions.length > 0 && view.you !== null;
-    const waiting = !mine && !["lobby", "over", "recap"].includes(view.phase);
+    const waiting = !mine && !["lobby", "over"].includes(view.phase) && (view.phase !== "recap" || nextRoundStarted(view));
     this.setStatus(view.status, waiting);
     const key = JSON.stringify([
       this.kind, view.phase, view.round, view.you && view.you.role, view.actions, view.card, view.pair,
-      view.slate, view.clues, view.recap && view.recap.round, view.final, view.deadline !== null,
+      view.slate, view.clues, view.recap && view.recap.round, view.final, view.deadline !== null, nextRoundStarted(view),
       this.kind === "table" ? view.players.map((p) => p.confirmed) : null,
       this.kind === "table" ? view.status : null, // the projector's headline names whose turn it is
     ]);
@@ -244,7 +654,7 @@ class App {
       const mayFocus = this.mayTakeFocus();
       this.screenKey = key;
       this.notice.textContent = "";
-      this.main.replaceChildren(this.buildScreen(view));
+      this.main.replaceChildren(buildScreen(view, this.send, this.kind));
       const target = /** @type {HTMLElement|null} */ (this.main.querySelector("[data-autofocus]"));
       if (target && mayFocus) target.focus({ preventScroll: true });
     }
@@ -279,49 +689,35 @@ class App {
 
   /** @param {View} view */
   renderHeader(view) {
-    /** @param {string} label @param {string|number} value @param {string} name */
-    const stat = (label, value, name) =>
-      h("span", { class: "dw-stat", "data-stat": name },
-        h("span", { class: "dw-stat-label", text: label }), " ",
-        h("span", { class: "dw-stat-value", text: String(value) }));
-    const title = view.you
-      ? h("span", { class: "dw-title" }, "Dichotomy", h("span", { class: "dw-you", text: ` · ${view.you.name}` }))
-      : h("span", { class: "dw-title", text: "Dichotomy" });
-    const stats = h("span", { class: "dw-stats" },
-      stat("Round", view.phase === "lobby" ? `– of ${view.rounds}` : `${view.round} of ${view.rounds}`, "round"),
-      stat("Score", view.score, "score"),
-      stat("Discarded", view.discard, "discard"),
-      stat("Cards left", view.phase === "lobby" ? view.rounds
-        : view.phase === "recap" && view.recap ? view.recap.deck_left : view.deck_left, "deck"));
-    const code = this.kind === "table" && view.table ? h("span", { class: "dw-code", text: `Table ${view.table}` }) : null;
+    const title = h("span", { class: "dw-title" }, "Dichotomy",
+      view.you ? h("span", { class: "dw-you", text: ` · ${view.you.name}` }) : "");
+    const lobby = view.phase === "lobby";
+    const code = this.kind === "table" && view.table ? h("span", { class: "dw-code", text: `Table ${view.table}` }) : "";
     const hide = this.kind === "pass" && view.you
       ? h("button", { class: "dw-button dw-quiet", type: "button", onclick: () => this.act({ type: "hide" }) }, "Hide my screen")
-      : null;
-    this.header.replaceChildren(title, code || "", stats, hide || "");
+      : "";
+    const stats = h("span", { class: "dw-stats" },
+      stat("Round", lobby ? `– of ${view.rounds}` : `${view.round} of ${view.rounds}`, "round"),
+      stat("Score", view.score, "score"),
+      stat("Discarded", view.discard, "discard"),
+      stat("Cards left", lobby ? view.rounds : view.deck_left, "deck"));
+    this.header.replaceChildren(title, code, stats, hide);
   }
 
   /** @param {View} view */
   renderPlayers(view) {
+    const next = view.next;
     const items = view.players.map((p) => {
+      const guesser = p.guesser || Boolean(next && next.guesser.seat === p.seat);
+      const drawer = p.drawer || Boolean(next && next.drawer.seat === p.seat);
       const badges = [];
-      // During a recap the roles already belong to the next round (the view marks none after the last).
-      const recap = view.phase === "recap";
-      if (p.guesser) {
-        badges.push(h("span", { class: "dw-badge dw-badge-guesser", text: recap ? "Next guesser" : "Guesser" }));
-      }
-      if (p.drawer) {
-        badges.push(h("span", { class: "dw-badge dw-badge-drawer", text: recap ? "Next drawer" : "Drawer" }));
-      }
-      const mark = p.clue ? MARK[p.clue] : null;
-      const done = view.phase === "recap" && p.confirmed;
-      const state = mark
-        ? h("span", { class: `dw-mark dw-mark-${p.clue}`, "data-mark": p.clue },
-          h("span", { "aria-hidden": "true", text: mark[0] }), ` ${mark[1]}`)
-        : done ? h("span", { class: "dw-mark dw-mark-submitted", "data-mark": "confirmed" },
-          h("span", { "aria-hidden": "true", text: "✓" }), " read")
-          : h("span", { class: "dw-mark" });
+      if (guesser) badges.push(h("span", { class: "dw-badge dw-badge-guesser", text: p.guesser ? "Guesser" : "Next guesser" }));
+      if (drawer) badges.push(h("span", { class: "dw-badge dw-badge-drawer", text: p.drawer ? "Drawer" : "Next drawer" }));
+      const mark = p.clue || (view.phase === "recap" && p.confirmed ? "confirmed" : "");
+      const state = mark ? markChip(mark, `dw-mark dw-mark-${mark === "confirmed" ? "submitted" : mark}`)
+        : h("span", { class: "dw-mark" });
       return h("li", {
-        class: `dw-player${p.you ? " dw-me" : ""}${p.turn ? " dw-turn" : ""}${p.guesser ? " dw-is-guesser" : ""}`,
+        class: `dw-player${p.you ? " dw-me" : ""}${p.turn ? " dw-turn" : ""}${guesser ? " dw-is-guesser" : ""}`,
         "data-seat": p.seat, "data-testid": `player-${p.name}`,
       }, h("span", { class: "dw-name", text: p.name + (p.you ? " (you)" : "") }), ...badges, state);
     });
@@ -340,42 +736,15 @@ class App {
       return;
     }
     this.hostBar.hidden = false;
-    const key = JSON.stringify([view.phase, view.actions, view.turn, view.players.map((p) => [p.name, p.confirmed, p.drawer, p.guesser])]);
+    const key = JSON.stringify([view.phase, view.actions, view.turn, view.next,
+      view.players.map((p) => [p.name, p.confirmed, p.drawer, p.guesser])]);
     if (this.hostBar.dataset.key === key) return;
     this.hostBar.dataset.key = key;
-    const name = (/** @type {(p: Player) => boolean} */ test) => (view.players.find(test) || { name: "?" }).name;
-    const slot = h("p", { class: "dw-error", role: "alert" });
-    /** @param {string} label @param {Record<string, any>} action @param {string} [confirmLabel] */
-    const button = (label, action, confirmLabel) => {
-      const b = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button dw-host-button", type: "button", "data-action": action.type }, label));
-      let armed = false;
-      b.addEventListener("click", () => {
-        if (confirmLabel && !armed) {
-          armed = true;
-          b.textContent = confirmLabel;
-          return;
-        }
-        this.act(action, { button: b, slot });
-      });
-      return b;
-    };
-    const buttons = [];
-    const a = view.actions;
-    if (a.includes("start")) buttons.push(button("Start the game", { type: "start" }));
-    if (a.includes("random_pick")) buttons.push(button(`Pick a pair at random for ${name((p) => p.drawer)}`, { type: "random_pick" }));
-    if (a.includes("timeout")) {
-      if (view.phase === "clues") {
-        const writer = name((p) => p.turn);
-        buttons.push(button(`Time out ${writer} (no clue)`, { type: "timeout" }));
-      } else {
-        buttons.push(button(`Time out ${name((p) => p.guesser)} (counts as a pass)`, { type: "timeout" }));
-      }
-    }
-    if (a.includes("confirm_absent")) {
-      const missing = view.players.filter((p) => !p.confirmed).map((p) => p.name).join(", ");
-      buttons.push(button(`Continue for ${missing || "everyone"}`, { type: "confirm_absent" }));
-    }
-    if (a.includes("end")) buttons.push(button("End the game", { type: "end" }, "Really end the game? Press again"));
+    const slot = errorSlot();
+    const buttons = view.actions.filter((type) => type in HOST_BUTTONS).map((type) => {
+      const { label, confirm } = HOST_BUTTONS[type](view);
+      return actionButton(this.send, { label, confirm, action: { type }, slot, cls: "dw-button dw-host-button" });
+    });
     this.hostBar.replaceChildren(h("span", { class: "dw-host-label", text: "Host" }), ...buttons, slot);
   }
 
@@ -392,31 +761,17 @@ class App {
     }
     if (this.hostBar.dataset.key === "end") return;
     this.hostBar.dataset.key = "end";
-    const slot = h("p", { class: "dw-error", role: "alert" });
-    const b = /** @type {HTMLButtonElement} */ (h("button", {
-      class: "dw-button dw-quiet", type: "button", "data-action": "end",
-    }, "End the game"));
-    let armed = false;
-    b.addEventListener("click", () => {
-      if (!armed) {
-        armed = true;
-        b.textContent = "Really end the game? Press again";
-        return;
-      }
-      this.act({ type: "end" }, { button: b, slot });
-    });
-    this.hostBar.replaceChildren(b, slot);
+    const slot = errorSlot();
+    this.hostBar.replaceChildren(actionButton(this.send, {
+      label: "End the game", confirm: END_CONFIRM, action: { type: "end" }, slot, cls: "dw-button dw-quiet",
+    }), slot);
   }
 
-  /** @param {Curtain} curtain */
+  /** Pass-and-play: the curtain before a private screen names whose it is. @param {Curtain} curtain */
   renderCurtain(curtain) {
     const key = JSON.stringify(["curtain", curtain.seat, curtain.version]);
     this.header.replaceChildren(h("span", { class: "dw-title", text: "Dichotomy" }),
-      h("span", { class: "dw-stats" },
-        h("span", { class: "dw-stat" }, h("span", { class: "dw-stat-label", text: "Round" }), " ",
-          h("span", { class: "dw-stat-value", text: `${curtain.round} of ${curtain.rounds}` })),
-        h("span", { class: "dw-stat" }, h("span", { class: "dw-stat-label", text: "Score" }), " ",
-          h("span", { class: "dw-stat-value", text: String(curtain.score) }))));
+      h("span", { class: "dw-stats" }, stat("Round", `${curtain.round} of ${curtain.rounds}`), stat("Score", curtain.score)));
     this.players.replaceChildren();
     this.renderEndOnly(false);
     this.setStatus(`Hand the screen to ${curtain.name}.`, false);
@@ -424,7 +779,7 @@ class App {
     const mayFocus = this.mayTakeFocus();
     this.screenKey = key;
     this.notice.textContent = "";
-    const slot = h("p", { class: "dw-error", role: "alert" });
+    const slot = errorSlot();
     const lift = /** @type {HTMLButtonElement} */ (h("button", {
       class: "dw-curtain-button", type: "button", "data-autofocus": true, "data-testid": "curtain",
     },
@@ -433,117 +788,9 @@ class App {
     lift.addEventListener("click", () => this.act({ type: "lift", seat: curtain.seat }, { button: lift, slot }));
     const guesserNote = curtain.guesser && curtain.guesser !== curtain.name
       ? h("p", { class: "dw-curtain-note", text: `${curtain.guesser} is guessing this round: ${curtain.guesser}, look away until you are called.` })
-      : null;
-    this.main.replaceChildren(h("div", { class: "dw-curtain" }, lift, guesserNote || "", slot));
+      : "";
+    this.main.replaceChildren(h("div", { class: "dw-curtain" }, lift, guesserNote, slot));
     if (mayFocus) lift.focus({ preventScroll: true });
-  }
-
-  /**
-   * @param {View} view
-   * @returns {HTMLElement}
-   */
-  buildScreen(view) {
-    const role = view.you ? view.you.role : "public";
-    switch (view.phase) {
-      case "lobby": return this.lobbyScreen(view);
-      case "reveal":
-        if (view.card && view.actions.includes("pick")) return this.pickScreen(view);
-        if (role === "guesser") return this.guesserWaitScreen(view);
-        return this.waitScreen(view, "The Drawer is choosing one of five pairs.");
-      case "clues":
-        if (role === "guesser") return this.guesserWaitScreen(view);
-        if (role === "public") return this.waitScreen(view, "Clues are being written, one at a time.");
-        return this.writerScreen(view);
-      case "guess":
-        if (role === "guesser") return this.guessScreen(view);
-        return this.watchGuessScreen(view);
-      case "recap": return this.recapScreen(view);
-      case "over": return this.finalScreen(view);
-      default: return h("p", { text: view.status });
-    }
-  }
-
-  /** @param {View} view */
-  lobbyScreen(view) {
-    const names = view.players.length;
-    const box = h("div", { class: "dw-panel dw-lobby" },
-      h("h2", { class: "dw-h", text: "Waiting to start" }),
-      h("p", { text: `${names} player${names === 1 ? "" : "s"} at the table. Dichotomy needs 3 to 7.` }));
-    if (this.kind === "pass") {
-      if (view.actions.includes("start")) {
-        const slot = h("p", { class: "dw-error", role: "alert" });
-        const b = /** @type {HTMLButtonElement} */ (h("button", {
-          class: "dw-button dw-primary", type: "button", "data-autofocus": true, "data-action": "start",
-        }, "Start the game"));
-        b.addEventListener("click", () => this.act({ type: "start" }, { button: b, slot }));
-        box.append(h("p", { text: "Sit together around this screen. Each private screen is behind a curtain: pass the screen to the player it names." }), b, slot);
-      } else {
-        box.append(h("p", { text: "Add players in the notebook with table.join(\"Name\"), then come back here." }));
-      }
-    } else if (this.kind === "seat") {
-      box.append(h("p", { text: "The host starts the game when everyone is here." }));
-    }
-    return box;
-  }
-
-  /** @param {View} view */
-  pickScreen(view) {
-    const slot = h("p", { class: "dw-error", role: "alert" });
-    const list = h("ol", { class: "dw-pairs", "aria-label": "Pairs on this card" });
-    /** @type {HTMLButtonElement[]} */
-    const buttons = [];
-    for (const pair of view.card || []) {
-      const b = /** @type {HTMLButtonElement} */ (h("button", {
-        class: "dw-pair", type: "button", "data-pair": pair.number,
-        "aria-label": `Pair ${pair.number}: Target ${pair.target}, Foil ${pair.foil}`,
-        "data-autofocus": pair.number === 1 ? true : null,
-      },
-      h("span", { class: "dw-pair-number", text: String(pair.number) }),
-      h("span", { class: "dw-pair-words" },
-        h("span", { class: "dw-target" }, h("span", { class: "dw-word-label", text: "Target " }), pair.target),
-        h("span", { class: "dw-foil" }, h("span", { class: "dw-word-label", text: "Foil " }), pair.foil))));
-      b.addEventListener("click", () => this.act({ type: "pick", pair: pair.number }, { button: b, slot }));
-      buttons.push(b);
-      list.append(h("li", {}, b));
-    }
-    list.addEventListener("keydown", (ev) => {
-      const n = Number(/** @type {KeyboardEvent} */ (ev).key);
-      if (n >= 1 && n <= buttons.length) buttons[n - 1].click();
-    });
-    return h("div", { class: "dw-panel" },
-      h("h2", { class: "dw-h", text: "You are the Drawer: pick one pair" }),
-      h("p", { class: "dw-help", text: "Your team writes clues for the Target. The Guesser must not say the Foil. Press 1 to 5 or click a pair." }),
-      list, slot);
-  }
-
-  /** @param {View} view */
-  guesserWaitScreen(view) {
-    return h("div", { class: "dw-panel dw-guesser-wait" },
-      h("div", { class: "dw-eye", "aria-hidden": "true", text: "◉" }),
-      h("h2", { class: "dw-h", text: "You are guessing this round" }),
-      h("p", { text: "The others are choosing a word and writing clues. Don't look at their screens." }),
-      h("p", { class: "dw-help", text: "Your guess box appears here when the clues are ready." }),
-      this.writerProgress(view));
-  }
-
-  /**
-   * @param {View} view
-   * @param {string} text
-   */
-  waitScreen(view, text) {
-    return h("div", { class: "dw-panel dw-wait" },
-      this.kind === "table" ? h("p", { class: "dw-big-status", text: view.status }) : "",
-      h("p", { class: "dw-help", text }),
-      view.phase === "clues" ? this.writerProgress(view) : "");
-  }
-
-  /**
-   * Who has written, in writing order (names and marks only). A placeholder that `render` refreshes
-   * on every change, so marks update without rebuilding the screen (and its text box).
-   * @param {View} _view
-   */
-  writerProgress(_view) {
-    return h("div", { class: "dw-progress-slot" });
   }
 
   /** @param {View} view */
@@ -551,216 +798,8 @@ class App {
     for (const slot of this.main.querySelectorAll(".dw-progress-slot")) {
       const clock = view.deadline && view.phase === "clues"
         ? h("p", { class: "dw-clock", "aria-live": "off", "data-testid": "clock" }) : "";
-      slot.replaceChildren(this.progressList(view), clock);
+      slot.replaceChildren(progressList(view), clock);
     }
-  }
-
-  /** @param {View} view */
-  progressList(view) {
-    const writers = view.players.filter((p) => p.clue);
-    if (!writers.length) return h("span");
-    return h("ul", { class: "dw-progress", "aria-label": "Clues so far" }, ...writers.map((p) => {
-      const mark = MARK[p.clue] || ["", ""];
-      return h("li", { class: `dw-slot dw-slot-${p.clue}`, "data-mark": p.clue },
-        h("span", { class: "dw-slot-mark", "aria-hidden": "true", text: mark[0] }),
-        h("span", { class: "dw-name", text: p.name }), h("span", { class: "dw-slot-state", text: mark[1] }));
-    }));
-  }
-
-  /** @param {View} view */
-  pairBox(view) {
-    if (!view.pair) return h("span");
-    return h("div", { class: "dw-pairbox", "aria-label": "This round's pair" },
-      h("span", { class: "dw-pairbox-item dw-target" }, h("span", { class: "dw-word-label", text: "Target" }),
-        h("span", { class: "dw-word", "data-testid": "target", text: view.pair.target })),
-      h("span", { class: "dw-pairbox-item dw-foil" }, h("span", { class: "dw-word-label", text: "Foil" }),
-        h("span", { class: "dw-word", "data-testid": "foil", text: view.pair.foil })));
-  }
-
-  /**
-   * A text box with its submit button and inline error slot. Enter submits; an empty submit asks
-   * once more before it sends (a skipped clue or a pass).
-   * @param {{label: string, send: string, empty: string, confirmEmpty: string, testid: string,
-   *   action: (text: string) => Record<string, any>, extra?: HTMLElement[]}} opts
-   */
-  entry(opts) {
-    const id = uid("in");
-    const errId = uid("err");
-    const slot = h("p", { class: "dw-error", id: errId, role: "alert" });
-    const input = /** @type {HTMLInputElement} */ (h("input", {
-      id, class: "dw-input", type: "text", maxlength: 40, autocomplete: "off", autocapitalize: "off",
-      spellcheck: "false", "aria-describedby": errId, "data-autofocus": true, "data-testid": opts.testid,
-    }));
-    const button = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button dw-primary", type: "submit" }));
-    let armed = false;
-    const label = () => {
-      button.textContent = armed ? opts.confirmEmpty : input.value.trim() ? opts.send : opts.empty;
-    };
-    label();
-    input.addEventListener("input", () => {
-      armed = false;
-      slot.textContent = "";
-      label();
-    });
-    const form = h("form", { class: "dw-entry", novalidate: true },
-      h("label", { class: "dw-label", for: id, text: opts.label }),
-      h("div", { class: "dw-entry-row" }, input, button, ...(opts.extra || [])), slot);
-    form.addEventListener("submit", (ev) => {
-      ev.preventDefault();
-      const text = input.value.trim();
-      if (!text && !armed) {
-        armed = true;
-        label();
-        slot.textContent = `Nothing typed. Press Enter or “${opts.confirmEmpty}” again to confirm.`;
-        return;
-      }
-      armed = false;
-      this.act(opts.action(text), { button, slot, input });
-      label();
-    });
-    return { form, input, slot, button };
-  }
-
-  /** @param {View} view */
-  writerScreen(view) {
-    const panel = h("div", { class: "dw-panel dw-writer" }, this.pairBox(view));
-    if (view.actions.includes("clue")) {
-      const entry = this.entry({
-        label: "Your clue: one word that leads to the Target (not the Foil)",
-        send: "Send clue", empty: "Skip (no clue)", confirmEmpty: "Yes, skip my clue", testid: "clue-input",
-        action: (text) => ({ type: "clue", text }),
-      });
-      panel.append(entry.form);
-    } else if (view.slate) {
-      panel.append(h("p", { class: "dw-slate" }, view.slate.timeout
-        ? "You gave no clue this round."
-        : h("span", {}, "Your clue: ", h("strong", { class: "dw-word", text: view.slate.text || "" }))));
-    } else {
-      panel.append(h("p", { class: "dw-help", text: "Think of a clue now; you can type it when it's your turn. If someone writes the same clue, both are eliminated." }));
-    }
-    panel.append(this.writerProgress(view));
-    return panel;
-  }
-
-  /** @param {string[]|null} clues @param {string} label */
-  clueChips(clues, label) {
-    const list = clues || [];
-    if (!list.length) {
-      return h("p", { class: "dw-noclues", text: "No clues survived: every clue was eliminated." });
-    }
-    return h("ul", { class: "dw-clues", "aria-label": label }, ...list.map((c) => h("li", { class: "dw-clue", text: c })));
-  }
-
-  /** @param {View} view */
-  guessScreen(view) {
-    const pass = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button", type: "button", "data-action": "pass" }, "Pass"));
-    const entry = this.entry({
-      label: "Your guess", send: "Guess", empty: "Guess", confirmEmpty: "Yes, pass",
-      testid: "guess-input", action: (text) => (text ? { type: "guess", text } : { type: "pass" }), extra: [pass],
-    });
-    pass.addEventListener("click", () => this.act({ type: "pass" }, { button: pass, slot: entry.slot, input: entry.input }));
-    return h("div", { class: "dw-panel dw-guess" },
-      h("h2", { class: "dw-h", text: "You are guessing: which word do these clues point to?" }),
-      this.clueChips(view.clues, "Clues for you"),
-      h("p", { class: "dw-help", text: "One word. Beware the Foil: guessing it costs a scored card. Passing costs nothing." }),
-      entry.form);
-  }
-
-  /** @param {View} view */
-  watchGuessScreen(view) {
-    const panel = h("div", { class: "dw-panel dw-watch" }, this.pairBox(view),
-      h("h3", { class: "dw-h3", text: "The Guesser sees these clues" }),
-      this.clueChips(view.clues, "Surviving clues"));
-    const s = view.slate;
-    if (s) {
-      panel.append(h("p", { class: `dw-slate${s.eliminated ? " dw-eliminated" : ""}` },
-        s.timeout ? "You gave no clue this round."
-          : s.eliminated ? h("span", {}, "Your clue ", h("s", { text: s.text || "" }), " was eliminated: it matched another clue.")
-            : h("span", {}, "Your clue ", h("strong", { text: s.text || "" }), " survived.")));
-    }
-    return panel;
-  }
-
-  /** @param {Recap} r */
-  recapBlock(r) {
-    const clues = h("ul", { class: "dw-recap-clues", "aria-label": "Clues" }, ...r.clues.map((c) => {
-      const li = h("li", { class: `dw-recap-clue${c.eliminated ? " dw-eliminated" : ""}${c.timeout ? " dw-timeout" : ""}` },
-        h("span", { class: "dw-author", text: `${c.author}:` }), " ");
-      if (c.timeout) {
-        li.append(h("span", { class: "dw-noclue", text: NO_CLUE_TEXT[c.cause] || "no clue" }));
-      } else if (c.eliminated) {
-        const why = c.reason_text || "it matched another clue";
-        const withWhom = c.matched.length ? ` (same as ${c.matched.join(", ")})` : "";
-        li.append(h("s", { class: "dw-word", text: c.text || "" }), " ",
-          h("span", { class: "dw-reason", text: `eliminated: ${why}${withWhom}` }));
-      } else {
-        li.append(h("strong", { class: "dw-word", text: c.text || "" }));
-      }
-      return li;
-    }));
-    let guessLine;
-    if (r.passed) {
-      guessLine = r.cause === "host" ? `${r.guesser} was timed out by the host (counts as a pass).` : `${r.guesser} passed.`;
-    } else {
-      guessLine = `${r.guesser} guessed ${quoted(r.guess || "")}.`;
-    }
-    const extras = [];
-    if (r.penalty_discarded) extras.push("The next card was discarded as a penalty.");
-    if (r.score_card_removed) extras.push("One scored card was lost.");
-    return h("div", { class: "dw-recap", "data-testid": "recap" },
-      h("h2", { class: "dw-h", text: `Round ${r.round}` }),
-      h("p", { class: "dw-recap-pair" },
-        h("span", { class: "dw-target" }, h("span", { class: "dw-word-label", text: "Target " }), h("strong", { text: r.target })), " ",
-        h("span", { class: "dw-foil" }, h("span", { class: "dw-word-label", text: "Foil " }), h("strong", { text: r.foil })), " ",
-        h("span", { class: "dw-help", text: `(pair ${r.pair_number}, picked by ${r.drawer})` })),
-      clues,
-      h("p", { class: "dw-guessline", text: guessLine }),
-      h("p", { class: `dw-outcome dw-outcome-${r.outcome}`, "data-outcome": r.outcome },
-        h("strong", { text: r.outcome_text }),
-        r.reason_text && r.reason !== "same" && r.outcome !== "pass" ? ` (${r.reason_text})` : ""),
-      extras.length ? h("p", { class: "dw-help", text: extras.join(" ") }) : "",
-      h("p", { class: "dw-recap-stats", text: `Score ${r.score} · Discarded ${r.discard} · Cards left ${r.deck_left}` }));
-  }
-
-  /** @param {View} view */
-  recapScreen(view) {
-    const panel = h("div", { class: "dw-panel" });
-    if (view.recap) panel.append(this.recapBlock(view.recap));
-    const slot = h("p", { class: "dw-error", role: "alert" });
-    const last = Boolean(view.last_round); // no card left to draw: this recap ends the game
-    if (this.kind === "pass" && view.actions.includes("confirm_absent")) {
-      const b = /** @type {HTMLButtonElement} */ (h("button", {
-        class: "dw-button dw-primary", type: "button", "data-autofocus": true, "data-action": "continue",
-      }, last ? "See the final score" : "Continue (for everyone)"));
-      b.addEventListener("click", () => this.act({ type: "continue_all" }, { button: b, slot }));
-      panel.append(b, slot);
-    } else if (view.actions.includes("continue")) {
-      const b = /** @type {HTMLButtonElement} */ (h("button", {
-        class: "dw-button dw-primary", type: "button", "data-autofocus": true, "data-action": "continue",
-      }, "Continue"));
-      b.addEventListener("click", () => this.act({ type: "continue" }, { button: b, slot }));
-      panel.append(b, slot);
-    }
-    return panel;
-  }
-
-  /** @param {View} view */
-  finalScreen(view) {
-    const f = view.final || { score: view.score, rounds: view.rounds, band: "", ended_by_host: false };
-    const rows = (view.history || []).map((r) => h("li", { class: `dw-history-row dw-outcome-${r.outcome}` },
-      h("span", { class: "dw-history-round", text: `Round ${r.round}` }),
-      h("span", { class: "dw-history-pair" }, h("strong", { text: r.target }), " / ", r.foil),
-      h("span", { class: "dw-history-guess", text: `${r.guesser}: ${r.guess ? quoted(r.guess) : "passed"}` }),
-      h("span", { class: "dw-history-outcome", text: `${OUTCOME_LABEL[r.outcome] || r.outcome} · score ${r.score}` })));
-    return h("div", { class: "dw-panel dw-final", "data-testid": "final" },
-      h("h2", { class: "dw-h", text: "Game over" }),
-      h("p", { class: "dw-final-score" }, h("span", { class: "dw-final-number", text: String(f.score) }),
-        h("span", { text: ` of ${f.rounds} cards scored` })),
-      h("p", { class: "dw-band", text: f.band }),
-      f.ended_by_host ? h("p", { class: "dw-help", text: "The game was ended early." }) : "",
-      rows.length ? h("h3", { class: "dw-h3", text: "Round by round" }) : "",
-      rows.length ? h("ol", { class: "dw-history" }, ...rows) : "",
-      view.recap ? h("details", { class: "dw-last-recap" }, h("summary", { text: "Last round in detail" }), this.recapBlock(view.recap)) : "");
   }
 
   /** A countdown while a writer has a time limit; the writer's screen reports the expiry. @param {View} view */
@@ -771,8 +810,7 @@ class App {
     const deadline = view.deadline;
     const tick = () => {
       const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
-      const writer = (view.players.find((p) => p.turn) || { name: "" }).name;
-      const who = view.actions.includes("clue") ? "You have" : `${writer} has`;
+      const who = view.actions.includes("clue") ? "You have" : `${playerName(view, (p) => p.turn)} has`;
       for (const el of this.main.querySelectorAll(".dw-clock")) el.textContent = `${who} ${left} s left`;
       if (left === 0 && view.actions.includes("clue") && this.expireSentFor !== deadline) {
         this.expireSentFor = deadline;
@@ -782,6 +820,18 @@ class App {
     tick();
     this.clock = window.setInterval(tick, 1000);
   }
+}
+
+/**
+ * One header number: "Round 2 of 13".
+ * @param {string} label
+ * @param {string|number} value
+ * @param {string} [name] its `data-stat`
+ */
+function stat(label, value, name) {
+  return h("span", { class: "dw-stat", "data-stat": name || null },
+    h("span", { class: "dw-stat-label", text: label }), " ",
+    h("span", { class: "dw-stat-value", text: String(value) }));
 }
 
 /** @param {{model: Model, el: HTMLElement}} ctx */

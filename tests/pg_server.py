@@ -32,6 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from dichotomy_widget.config import PG_BIN_ENV
+
 __all__ = ["PostgresServer", "PostgresUnavailable", "find_pg_bin"]
 
 #: Settings for a fast, disposable test server (durability off: the data dies with the test run).
@@ -51,8 +53,8 @@ class PostgresUnavailable(RuntimeError):
 def find_pg_bin() -> Path:
     """The folder holding ``initdb`` and ``postgres``; :class:`PostgresUnavailable` if none."""
     candidates: list[Path] = []
-    if os.environ.get("DICHOTOMY_PG_BIN"):
-        candidates.append(Path(os.environ["DICHOTOMY_PG_BIN"]))
+    if os.environ.get(PG_BIN_ENV):
+        candidates.append(Path(os.environ[PG_BIN_ENV]))
 
     def version(path: str) -> tuple[int, ...]:
         return tuple(int(p) for p in re.findall(r"\d+", Path(path).parent.name)) or (0,)

@@ -31,3 +31,54 @@ def child_pids(pid: int) -> set[int]:
             if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                 out.add(int(entry.name))
     return out
+
+
+def tree_pids(pid: int) -> set[int]:
+    """``pid`` and all its descendants (read from /proc)."""
+    out, todo = set(), [pid]
+    while todo:
+        current = todo.pop()
+        if current not in out:
+            out.add(current)
+            todo += child_pids(current)
+    return out
+
+
+def _rss_bytes(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _is_kernel(pid: int) -> bool:
+    try:
+        return b"ipykernel" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def tree_usage(pid: int) -> tuple[int, int]:
+    """(kernel processes, summed RSS in bytes) of ``pid``'s process tree (a server and its kernels)."""
+    pids = tree_pids(pid)
+    return sum(1 for p in pids if _is_kernel(p)), sum(_rss_bytes(p) for p in pids)
+
+
+def http_get(url: str, source: str | None = None, timeout: float = 120.0) -> tuple[int, str]:
+    """GET ``url`` from local address ``source`` (e.g. ``127.0.0.66``: Linux routes all of 127/8 to this
+    machine, so each such address is one more 'device'); returns (status, body)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout,
+                                      source_address=(source, 0) if source else None)
+    try:
+        conn.request("GET", parts.path + (f"?{parts.query}" if parts.query else ""))
+        resp = conn.getresponse()
+        return resp.status, resp.read().decode("utf-8", "replace")
+    finally:
+        conn.close()

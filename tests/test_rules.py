@@ -398,7 +398,11 @@ def test_continue_is_per_seat_and_closes_the_recap_when_all_confirm():
     first = table.state.order[0]
     table.act(first, {"type": "continue"})
     assert table.state.phase == "recap"
-    assert table.view(first)["phase"] == "reveal"
+    mine = table.view(first)  # this seat has read the recap: it waits for the next round's pick
+    assert mine["phase"] == "recap" and mine["next"]["round"] == 2
+    assert (mine["next"]["guesser"]["seat"], mine["next"]["drawer"]["seat"]) == (table.state.guesser, table.state.drawer)
+    assert mine["deck_left"] == mine["recap"]["deck_left"] == mine["next"]["cards_left"] + 1
+    assert "is picking a pair" in mine["status"] or mine["status"] == "Pick a pair for this round."
     other = table.state.order[1]
     assert table.view(other)["phase"] == "recap" and table.view(other)["actions"][-1] == "continue"
     with pytest.raises(RuleViolation):

@@ -102,6 +102,8 @@ def card_words(table) -> set[str]:
 
 def roles(table):
     v = table.view(None)
+    if v["next"]:  # a recap: the roles of the next round
+        return v["next"]["guesser"]["seat"], v["next"]["drawer"]["seat"]
     guesser = next(p["seat"] for p in v["players"] if p["guesser"])
     drawer = next(p["seat"] for p in v["players"] if p["drawer"])
     return guesser, drawer
@@ -305,7 +307,7 @@ def test_seat_state_never_holds_hidden_words_too_early(deck):
         assert {target, foil} <= leaked(projector, {target, foil})
         next_words = card_words(table)
         if table.state.current is None:  # the last recap: no next card, no next Guesser or Drawer
-            assert table.view(None)["last_round"] and not next_words
+            assert table.view(None)["next"] is None and not next_words
             assert not any(p["guesser"] or p["drawer"] for p in table.view(None)["players"])
             next_drawer = None
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..config import DATA_DIR_NAME, MEMORY_STORE_NAMES, STORE_FILE_NAME
 from ..errors import StoreError
 from .base import TableStore
 from .memory import MemoryStore
@@ -12,14 +13,13 @@ from .sqlite import SqliteStore
 
 __all__ = ["open_store", "default_store_path"]
 
-_MEMORY_NAMES = {"", "memory", ":memory:", "memory://", "mem://"}
 
 
 def default_store_path() -> Path:
     """``tables.sqlite3`` in the user's data directory (``platformdirs.user_data_dir("dichotomy")``)."""
     import platformdirs
 
-    return Path(platformdirs.user_data_dir("dichotomy")) / "tables.sqlite3"
+    return Path(platformdirs.user_data_dir(DATA_DIR_NAME)) / STORE_FILE_NAME
 
 
 def _looks_like_dsn(text: str) -> bool:
@@ -39,7 +39,7 @@ def open_store(url_or_path: str | os.PathLike[str] | None = None) -> TableStore:
     if not isinstance(url_or_path, str):
         return SqliteStore(os.fspath(url_or_path))
     text = url_or_path.strip()
-    if text.lower() in _MEMORY_NAMES:
+    if text.lower() in MEMORY_STORE_NAMES:
         return MemoryStore()
     scheme, sep, rest = text.partition("://")
     if not sep:

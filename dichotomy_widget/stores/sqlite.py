@@ -1,12 +1,15 @@
 """Store in one SQLite file (WAL mode) shared by many kernels and processes.
 
-Watching polls ``PRAGMA data_version`` (cheap, changes only when another connection commits) plus
-an own-writes counter.
+The change marker is ``PRAGMA data_version`` (changes only when another connection commits) plus an
+own-writes counter. On Linux a waiting kernel sleeps until inotify reports a write to the database or
+its WAL file (:mod:`.file_watch`), re-reading the marker then and every few seconds as a safety net;
+elsewhere it polls the marker every ``poll_interval`` seconds.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -16,13 +19,36 @@ from pathlib import Path
 from typing import Iterator
 
 from ..errors import StoreError
-from .base import (SCHEMA_VERSION, ClosingStore, Record, check_seq, check_table_id, conflict_error,
-                   decode_record, encode_events, exists_error, not_found_error, to_json)
+from .base import (
+    SCHEMA_VERSION,
+    ChangeWaiters,
+    ClosingStore,
+    Record,
+    check_seq,
+    check_table_id,
+    conflict_error,
+    decode_record,
+    encode_events,
+    exists_error,
+    not_found_error,
+    to_json,
+)
+from .file_watch import FileWatch
+
+log = logging.getLogger(__name__)
 
 __all__ = ["SqliteStore", "DEFAULT_POLL_INTERVAL", "DEFAULT_BUSY_TIMEOUT"]
 
 #: Seconds between two ``PRAGMA data_version`` polls in :meth:`SqliteStore.wait_for_change`.
 DEFAULT_POLL_INTERVAL = 0.05
+
+#: With a file watch, seconds between safety-net re-reads of the marker (a missed notice costs at most this).
+WATCHED_RECHECK = 2.0
+
+#: After a file notice that did not yet change the marker (the writer is mid-commit), re-read this often ...
+SETTLE_STEP = 0.01
+#: ... for this long.
+SETTLE_TIME = 0.25
 
 #: Seconds a writer waits for another process's write lock before giving up.
 DEFAULT_BUSY_TIMEOUT = 10.0
@@ -64,13 +90,18 @@ class SqliteStore(ClosingStore):
         *,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
+        watch_files: bool = True,
     ) -> None:
         self.path = Path(path).expanduser()
         self.busy_timeout = busy_timeout
         self.poll_interval = poll_interval
+        self.watch_files = watch_files  # False: always poll (the behaviour before file notices)
         self._lock = threading.RLock()
         self._writes = 0  # own commits: PRAGMA data_version ignores them
         self._conn: sqlite3.Connection | None = self._connect()
+        self._waiters = ChangeWaiters()
+        self._watch: FileWatch | None = None
+        self._last_notice = 0.0  # time.monotonic() of the last file notice
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
@@ -180,6 +211,7 @@ class SqliteStore(ClosingStore):
                 _rollback(conn)
                 raise
             self._writes += 1
+            self._waiters.wake_all()  # this process's own watchers need no file notice
 
     # -- TableStore ------------------------------------------------------------------------------
 
@@ -261,24 +293,55 @@ class SqliteStore(ClosingStore):
             return (conn.execute("PRAGMA data_version").fetchone()[0], self._writes)
 
     async def wait_for_change(self, marker: object, timeout: float) -> object:
-        """Poll :meth:`change_marker` every ``poll_interval`` s until it differs or ``timeout`` passes."""
+        """Return the marker as soon as it differs from ``marker``, or when ``timeout`` s have passed.
+
+        Sleeps until a file notice where inotify works (see the module docstring), else polls."""
         import asyncio
 
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(0.0, timeout)
+        watched = self._ensure_watch()
         while True:
             current = self.change_marker()
             remaining = deadline - loop.time()
             if current != marker or remaining <= 0:
                 return current
-            await asyncio.sleep(min(self.poll_interval, remaining))
+            if not watched:
+                await asyncio.sleep(min(self.poll_interval, remaining))
+            elif time.monotonic() - self._last_notice < SETTLE_TIME:
+                await asyncio.sleep(min(SETTLE_STEP, remaining))
+            else:
+                await self._waiters.wait(self._lock, self.change_marker, marker, min(WATCHED_RECHECK, remaining))
+
+    def _ensure_watch(self) -> bool:
+        """Start the file watch on first use; False where it cannot run (then the store polls)."""
+        with self._lock:
+            if self._conn is None:
+                raise StoreError(f"The table store {self.path} is closed.")
+            if not self.watch_files:
+                return False
+            if self._watch is None:
+                folder = self.path.resolve().parent
+                names = {self.path.name, self.path.name + "-wal"}
+                self._watch = FileWatch(folder, names, self._on_file_notice)
+                if not self._watch.start():
+                    log.info("no file notices for %s: polling every %.2f s", self.path, self.poll_interval)
+            return self._watch.running
+
+    def _on_file_notice(self) -> None:
+        with self._lock:
+            self._last_notice = time.monotonic()
+            self._waiters.wake_all()
 
     def close(self) -> None:
         """Close the connection; idempotent."""
         with self._lock:
+            watch, self._watch = self._watch, None
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+        if watch is not None:
+            watch.stop()
 
     # -- helpers ---------------------------------------------------------------------------------
 

@@ -44,21 +44,15 @@ import traitlets
 
 from ..decks import load_deck, packaged_decks
 from ..errors import DichotomyError, SeatNotFound
-from ..rules import MAX_NAME_LENGTH, MAX_SEATS
+from ..config import (DEFAULT_DECK, DEFAULT_ROUNDS, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
+                      QUERY_ENV, REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV)
 from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
 
 __all__ = ["host_page", "seat_page", "HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
 
-#: Environment variable with the table store (path or URL) the pages use.
-STORE_ENV = "DICHOTOMY_STORE"
-#: Optional environment variable: the address of the seat page that join links point to
-#: (e.g. ``https://hub.example.org/hub/user-redirect/voila/render/dichotomy/seat.ipynb``).
-SEAT_URL_ENV = "DICHOTOMY_SEAT_URL"
-
 MAX_QUERY_VALUE = 200  # a token is 24 characters; anything much longer is not ours
-DEFAULT_ROUNDS = 13
 
 _STORES: dict[str, TableStore] = {}
 
@@ -100,15 +94,15 @@ def join_link(code: str, env: Mapping[str, str] | None = None) -> str:
     env = os.environ if env is None else env
     base = env.get(SEAT_URL_ENV, "").strip()
     if not base:
-        request_url = env.get("VOILA_REQUEST_URL", "").strip()
+        request_url = env.get(REQUEST_URL_ENV, "").strip()
         if request_url:
             parts = urlsplit(request_url)
             path = parts.path
             head, _, _last = path.rpartition("/")
-            path = f"{head}/seat.ipynb"
+            path = f"{head}/{SEAT_PAGE}"
             base = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
         else:
-            base = "seat.ipynb"
+            base = SEAT_PAGE
     base = base.split("?", 1)[0].split("#", 1)[0]
     return f"{base}?{urlencode({'table': code})}"
 
@@ -386,7 +380,7 @@ class SeatPage(W.VBox):
 def seat_page(query: str | None = None, store: "TableStore | str | None" = None) -> SeatPage:
     """The seat page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
     if query is None:
-        query = os.environ.get("QUERY_STRING", "")
+        query = os.environ.get(QUERY_ENV, "")
     return SeatPage(query, store=store)
 
 
@@ -452,14 +446,14 @@ class HostPage(W.VBox):
         options = _deck_options()
         keys = [key for _label, key in options]
         self.deck_input = W.Dropdown(options=options, description="Deck",
-                                     value="en" if "en" in keys else (keys[0] if keys else None),
+                                     value=DEFAULT_DECK if DEFAULT_DECK in keys else (keys[0] if keys else None),
                                      layout=W.Layout(width="28em"))
         self.deck_input.add_class("dichotomy-deck")
         self.lang_label = W.Label("")
         self.rounds_input = W.BoundedIntText(value=DEFAULT_ROUNDS, min=1, max=DEFAULT_ROUNDS,
                                              description="Cards")
         self.rounds_input.add_class("dichotomy-rounds")
-        self.limit_input = W.BoundedIntText(value=0, min=0, max=3600, description="Clue time (s)",
+        self.limit_input = W.BoundedIntText(value=0, min=0, max=MAX_TIME_LIMIT, description="Clue time (s)",
                                             style={"description_width": "initial"})
         self.limit_input.add_class("dichotomy-time-limit")
         self.create_button = W.Button(description="Create the table", button_style="primary")
@@ -474,7 +468,7 @@ class HostPage(W.VBox):
             self.url,
             W.HTML("<h2>Create a Dichotomy table</h2>"
                    "<p>Choose a deck and the number of cards (one card per round). "
-                   "The clue time limit is optional: 0 means no limit (otherwise 5 to 3600 seconds).</p>"),
+                   f"The clue time limit is optional: 0 means no limit (otherwise {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>"),
             W.HBox([self.deck_input, self.lang_label]), self.rounds_input, self.limit_input,
             self.create_button, self.feedback,
         ]
@@ -547,7 +541,7 @@ def host_page(query: str | None = None, store: "TableStore | str | None" = None,
               env: Mapping[str, str] | None = None) -> HostPage:
     """The host page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
     if query is None:
-        query = os.environ.get("QUERY_STRING", "")
+        query = os.environ.get(QUERY_ENV, "")
     return HostPage(query, store=store, env=env)
 
 

@@ -29,6 +29,8 @@ from typing import Callable, Iterator, Sequence
 
 import pytest
 
+from dichotomy_widget.serve import page_extensions_option
+
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"
 ARTIFACTS = REPO / "artifacts"
@@ -135,7 +137,8 @@ def voila_command(target: Path | str, port: int, *extra: str) -> list[str]:
     exe = shutil.which("voila")
     base = [exe] if exe else [sys.executable, "-m", "voila"]
     return base + ["--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-                   "--VoilaConfiguration.allow_theme_override=YES", *extra, str(target)]
+                   "--VoilaConfiguration.allow_theme_override=YES", page_extensions_option(), *extra,
+                   str(target)]
 
 
 class VoilaServer:

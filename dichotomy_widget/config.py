@@ -1,0 +1,76 @@
+"""Every fixed number and name the game uses, defined once.
+
+Engine limits (checked by :mod:`~dichotomy_widget.rules`, :mod:`~dichotomy_widget.decks` and
+:class:`~dichotomy_widget.Table`, and sent to the browser in every view as ``view["limits"]``),
+environment variable names, and default names. Nothing here imports anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "MIN_SEATS", "MAX_SEATS", "MAX_CLUE_LENGTH", "MAX_GUESS_LENGTH", "MAX_NAME_LENGTH", "MAX_WORD_LENGTH",
+    "PAIRS_PER_CARD", "MIN_TIME_LIMIT", "MAX_TIME_LIMIT", "DEFAULT_ROUNDS", "DEFAULT_DECK", "LIMITS",
+    "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV",
+    "MEMORY_STORE_NAMES", "STORE_FILE_NAME", "DATA_DIR_NAME", "HOST_PAGE", "SEAT_PAGE",
+    "KERNEL_MB", "DEFAULT_PAGES_PER_DEVICE", "DEFAULT_HOST_RESERVE", "DEFAULT_CONNECT_TIMEOUT",
+    "KERNEL_MEMORY_SHARE", "MIN_DEFAULT_KERNELS", "FALLBACK_KERNELS",
+    "PAGE_EXTENSIONS",
+]
+
+# --- game limits ---------------------------------------------------------------------------------
+MIN_SEATS = 3
+MAX_SEATS = 7
+MAX_CLUE_LENGTH = 40
+MAX_GUESS_LENGTH = 40
+MAX_NAME_LENGTH = 24
+MAX_WORD_LENGTH = 40  # a deck word
+PAIRS_PER_CARD = 5
+MIN_TIME_LIMIT = 5  # seconds per clue, when a table has a time limit
+MAX_TIME_LIMIT = 3600
+DEFAULT_ROUNDS = 13
+DEFAULT_DECK = "en"
+
+#: The limits a browser needs (text box lengths, seat counts), as every view carries them.
+LIMITS: dict[str, Any] = {
+    "clue": MAX_CLUE_LENGTH, "guess": MAX_GUESS_LENGTH, "name": MAX_NAME_LENGTH,
+    "min_seats": MIN_SEATS, "max_seats": MAX_SEATS,
+    "min_time_limit": MIN_TIME_LIMIT, "max_time_limit": MAX_TIME_LIMIT,
+}
+
+# --- environment variables -----------------------------------------------------------------------
+#: The table store (path or URL) the voila pages use; ``dichotomy serve`` sets it for its kernels.
+STORE_ENV = "DICHOTOMY_STORE"
+#: Optional: the address of the seat page that join links point to.
+SEAT_URL_ENV = "DICHOTOMY_SEAT_URL"
+#: Set by voila for a page's kernel: the page's URL query, and its full URL.
+QUERY_ENV = "QUERY_STRING"
+REQUEST_URL_ENV = "VOILA_REQUEST_URL"
+#: Optional (tests): the folder with the PostgreSQL server binaries.
+PG_BIN_ENV = "DICHOTOMY_PG_BIN"
+
+# --- store names ---------------------------------------------------------------------------------
+MEMORY_STORE_NAMES = frozenset({"", "memory", ":memory:", "memory://", "mem://"})
+DATA_DIR_NAME = "dichotomy"  # platformdirs.user_data_dir(DATA_DIR_NAME)
+STORE_FILE_NAME = "tables.sqlite3"
+
+# --- page names (voila notebooks in ui/pages/) ----------------------------------------------------
+HOST_PAGE = "host.ipynb"
+SEAT_PAGE = "seat.ipynb"
+
+#: The only JupyterLab extensions a voila page loads: the widget managers and anywidget. Any other
+#: installed extension (e.g. Jupyter Notebook 7's lab-extension) is not needed by a page, costs
+#: requests, and some fail outside their own app ("The getter for the shared module is not a function").
+PAGE_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "anywidget")
+
+# --- page bounds of ``dichotomy serve`` (ui/bounds.py, docs/classroom.md) ------------------------
+#: Memory of one page kernel in MB, for the default kernel cap: a seat or host page's kernel measured
+#: 74-83 MB RSS (``python bench/flood.py``, 2-core Linux; a bare voila kernel is ~67 MB), rounded up.
+KERNEL_MB = 80
+DEFAULT_PAGES_PER_DEVICE = 4
+DEFAULT_HOST_RESERVE = 2  # kernels of the cap only host pages may use
+DEFAULT_CONNECT_TIMEOUT = 45.0  # seconds a sent page has to open its websocket
+KERNEL_MEMORY_SHARE = 0.75  # share of the memory available at start-up page kernels may use by default
+MIN_DEFAULT_KERNELS = 8  # the default cap never goes below this
+FALLBACK_KERNELS = 40  # the default cap when the available memory cannot be read

@@ -1,0 +1,90 @@
+"""Be told when files change, at no cost while nothing does: Linux inotify through ``inotify_simple``.
+
+:class:`FileWatch` runs one daemon thread that sleeps in ``select`` on the inotify descriptor and a
+stop pipe, and calls ``on_change()`` when one of the named files in a folder is written, created,
+moved in or deleted. An idle watch wakes nobody: no timer, no polling. Where inotify is not available
+(macOS, Windows, some network file systems) :func:`FileWatch.start` returns False and the caller
+keeps polling.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import select
+import threading
+from pathlib import Path
+from typing import Callable, Iterable
+
+log = logging.getLogger(__name__)
+
+__all__ = ["FileWatch"]
+
+
+class FileWatch:
+    """Call ``on_change()`` from a background thread whenever one of ``names`` in ``folder`` changes."""
+
+    def __init__(self, folder: str | os.PathLike[str], names: Iterable[str], on_change: Callable[[], None]) -> None:
+        self.folder = Path(folder)
+        self.names = frozenset(names)
+        self.on_change = on_change
+        self._thread: threading.Thread | None = None
+        self._stop_write: int | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> bool:
+        """Start watching; False (and nothing started) where inotify cannot watch the folder."""
+        if self.running:
+            return True
+        try:
+            from inotify_simple import INotify, flags
+        except ImportError:  # not Linux, or the package is missing: the caller polls
+            return False
+        try:
+            inotify = INotify()
+        except OSError as exc:
+            log.warning("inotify is not available (%s); watching the store by polling", exc)
+            return False
+        mask = flags.MODIFY | flags.CREATE | flags.MOVED_TO | flags.DELETE | flags.CLOSE_WRITE
+        try:
+            inotify.add_watch(str(self.folder), mask)
+        except OSError as exc:  # e.g. the per-user watch limit
+            inotify.close()
+            log.warning("cannot watch %s (%s); watching the store by polling", self.folder, exc)
+            return False
+        stop_read, self._stop_write = os.pipe()
+        self._thread = threading.Thread(target=self._run, args=(inotify, stop_read, flags),
+                                        name=f"dichotomy-watch:{self.folder.name}", daemon=True)
+        self._thread.start()
+        return True
+
+    def stop(self) -> None:
+        """Stop the thread (idempotent)."""
+        if self._stop_write is not None:
+            try:
+                os.write(self._stop_write, b"x")
+                os.close(self._stop_write)
+            except OSError:
+                pass
+            self._stop_write = None
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2)
+        self._thread = None
+
+    def _run(self, inotify, stop_read: int, flags) -> None:  # type: ignore[no-untyped-def]
+        try:
+            while True:
+                ready, _, _ = select.select([inotify.fileno(), stop_read], [], [])
+                if stop_read in ready:
+                    return
+                events = inotify.read(timeout=0)
+                if any(event.name in self.names or event.mask & flags.Q_OVERFLOW for event in events):
+                    self.on_change()
+        except Exception:  # never die silently: the store falls back to its slow poll
+            log.exception("watching %s stopped", self.folder)
+        finally:
+            inotify.close()
+            os.close(stop_read)

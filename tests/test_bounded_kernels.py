@@ -1,0 +1,129 @@
+"""BoundedKernelManager (dichotomy_widget/ui/bounded_kernels.py) in a real tornado server with real kernels.
+
+A two-line handler does what voila's page handler does around the hook: run the prelaunch hook, then
+start a kernel. Voila itself, pages and browsers are in tests/browser/test_flood.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+
+import pytest
+import tornado.httpclient
+import tornado.web
+from traitlets import Instance
+from traitlets.config import Config, Configurable
+
+voila_configuration = pytest.importorskip("voila.configuration")
+
+from dichotomy_widget.ui.bounded_kernels import BoundedKernelManager  # noqa: E402
+
+
+class App(Configurable):
+    """Stands in for the voila application: the manager's parent, holding the voila configuration."""
+
+    voila_configuration = Instance(voila_configuration.VoilaConfiguration)
+
+
+class Page(tornado.web.RequestHandler):
+    def initialize(self, manager: BoundedKernelManager) -> None:
+        self.manager = manager
+
+    async def get(self) -> None:
+        self.manager.parent.voila_configuration.prelaunch_hook(self, notebook=None, cwd=None)
+        kernel_id = await self.manager.start_kernel(kernel_name="python3")
+        self.write(kernel_id)
+
+
+class PooledPage(tornado.web.RequestHandler):
+    """What a kernel pool would do: admit the request, then hand it a kernel started earlier."""
+
+    def initialize(self, manager: BoundedKernelManager, pool: list[str]) -> None:
+        self.manager, self.pool = manager, pool
+
+    def get(self) -> None:
+        self.manager.parent.voila_configuration.prelaunch_hook(self, notebook=None, cwd=None)
+        kernel_id = self.pool.pop()
+        self.manager.claim(kernel_id)
+        self.write(kernel_id)
+
+
+def _port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def _get(url: str, source: str, headers: dict | None = None) -> tornado.httpclient.HTTPResponse:
+    client = tornado.httpclient.AsyncHTTPClient(force_instance=True)
+    try:
+        return await client.fetch(url, network_interface=source, headers=headers, raise_error=False,
+                                  request_timeout=120)
+    finally:
+        client.close()
+
+
+def test_the_manager_refuses_without_starting_a_kernel_and_shuts_down_pages_that_never_connect(caplog, tmp_path):
+    async def scenario() -> None:
+        config = Config({"BoundedKernelManager": {"max_pages_per_device": 1, "max_kernels": 5, "host_reserve": 1,
+                                                  "connect_timeout": 1.0, "trusted_proxies": ["127.0.0.1"],
+                                                  "exempt_addresses": ["127.0.0.2"]}})
+        app = App(voila_configuration=voila_configuration.VoilaConfiguration())
+        manager = BoundedKernelManager(parent=app, config=config, connection_dir=str(tmp_path))
+        assert app.voila_configuration.prelaunch_hook == manager.admit
+        pool: list[str] = []
+        port = _port()
+        server = tornado.web.Application([
+            (r"/voila/render/seat.ipynb", Page, {"manager": manager}),
+            (r"/voila/render/pooled.ipynb", PooledPage, {"manager": manager, "pool": pool}),
+        ]).listen(port, "127.0.0.1")
+        url = f"http://127.0.0.1:{port}/voila/render/seat.ipynb"
+        try:
+            first = await _get(url + "?table=AB&seat=secret-token-1", "127.0.0.21")
+            assert first.code == 200 and manager.list_kernel_ids() == [first.body.decode()]
+            assert "_xsrf=" in first.headers.get("Set-Cookie", "")  # voila's unload beacon needs it
+            second = await _get(url + "?table=AB&seat=secret-token-2", "127.0.0.21")
+            assert second.code == 429 and b"Too many Dichotomy pages" in second.body
+            assert second.headers["Retry-After"] and len(manager.list_kernel_ids()) == 1
+            # the same seat link again replaces its kernel instead of being refused
+            again = await _get(url + "?table=AB&seat=secret-token-1", "127.0.0.21")
+            assert again.code == 200 and again.body != first.body
+            await asyncio.sleep(0.5)
+            assert manager.list_kernel_ids() == [again.body.decode()]
+            # a trusted proxy (127.0.0.1) forwarding for another device: that device has its own bound
+            proxied = await _get(url, "127.0.0.1", {"X-Forwarded-For": "6.6.6.6, 127.0.0.21"})
+            assert proxied.code == 429  # the right-most untrusted hop is 127.0.0.21, not the forged 6.6.6.6
+            # the teacher's own address is not bound per device; the cap (5, 4 for seat pages) still is
+            codes = [(await _get(url, "127.0.0.2")).code for _ in range(4)]
+            assert codes == [200, 200, 200, 503]
+            assert manager.ledger.live() == 4
+            # none of those pages connects: after the connect timeout their kernels are shut down
+            for _ in range(60):
+                if not manager.list_kernel_ids():
+                    break
+                await asyncio.sleep(0.25)
+            assert manager.list_kernel_ids() == [] and manager.ledger.live() == 0
+            assert (await _get(url, "127.0.0.21")).code == 200
+            # a pooled kernel (started with no page) does not count until it is handed to a page
+            pool.append(await manager.start_kernel(kernel_name="python3"))
+            assert manager.ledger.live() == 1
+            handed = await _get(url.replace("seat.ipynb", "pooled.ipynb"), "127.0.0.22")
+            assert handed.code == 200 and manager.ledger.live() == 2
+            assert manager.ledger.by_kernel(handed.body.decode()).request.address == "127.0.0.22"
+        finally:
+            server.stop()
+            await manager.shutdown_all(now=True)
+
+    with caplog.at_level(logging.INFO, logger="dichotomy_widget.ui.bounded_kernels"), \
+            caplog.at_level(logging.INFO, logger="tornado.access"):
+        asyncio.run(scenario())
+    assert any(r.name == "tornado.access" and " 429 " in f" {r.getMessage()}" for r in caplog.records)
+    refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert any("127.0.0.21" in m and "too_many_pages" in m for m in refusals)
+    assert any("for 127.0.0.2: server_full" in m for m in refusals)
+    # no token in this module's lines, nor in the access log's refusal lines (voila shows 4xx/5xx ones)
+    assert not any("secret-token" in r.getMessage() for r in caplog.records
+                   if r.name != "tornado.access" or r.levelno >= logging.WARNING)
+    assert any("did not connect" in r.getMessage() for r in caplog.records)
