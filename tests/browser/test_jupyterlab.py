@@ -186,10 +186,11 @@ def press_shortcuts(page, before: list[tuple[str, str]]) -> None:
 # --- 1. pass and play in JupyterLab: Enter submits, no shortcut edits the notebook ---------------------
 
 
-def play_pass_and_play_round(page, root, original, screenshots=None) -> dict[str, int]:
-    """One round of notebook 01's pass-and-play table by keyboard, pressing shortcuts at every button."""
-    focused_kinds = {"curtain": 0, "pair": 0, "continue": 0}
-    target = ""
+def play_pass_and_play_round(page, root, original, guess: str, shortcuts: bool) -> dict[str, int]:
+    """One round of notebook 01's pass-and-play table by keyboard up to its recap; with ``shortcuts``,
+    notebook shortcuts are pressed at every kind of widget control. ``guess``: "wrong" or "foil"."""
+    focused_kinds = {"curtain": 0, "pair": 0}
+    foil = ""
     for _step in range(30):
         if root.get_by_test_id("recap").is_visible():
             break
@@ -197,16 +198,17 @@ def play_pass_and_play_round(page, root, original, screenshots=None) -> dict[str
         if phase == "curtain":
             curtain = root.get_by_test_id("curtain")
             expect(curtain).to_be_focused()
-            press_shortcuts(page, original)
-            focused_kinds["curtain"] += 1
-            expect(curtain).to_be_focused()
+            if shortcuts:
+                press_shortcuts(page, original)
+                focused_kinds["curtain"] += 1
             page.keyboard.press("Enter")  # the widget's own key still works
             expect(root).not_to_have_attribute("data-phase", "curtain")
             continue
         if root.locator(".dw-pairs").is_visible():
             expect(root.locator(".dw-pair").first).to_be_focused()
-            press_shortcuts(page, original)
-            focused_kinds["pair"] += 1
+            if shortcuts:
+                press_shortcuts(page, original)
+                focused_kinds["pair"] += 1
             # a digit picks also when focus is elsewhere in the widget (here: on its status line)
             root.locator(".dw-status").click()
             assert focus_in_widget(page) is not None
@@ -215,40 +217,35 @@ def play_pass_and_play_round(page, root, original, screenshots=None) -> dict[str
             continue
         clue = root.get_by_test_id("clue-input")
         if clue.is_visible():
-            target = root.get_by_test_id("target").inner_text()
+            foil = root.get_by_test_id("foil").inner_text()
             expect(clue).to_be_focused()
-            page.keyboard.type("badmxz")  # typed into the box: text, not notebook commands
-            expect(clue).to_have_value("badmxz")
-            assert cells(page) == original
-            clue.fill("")
+            if shortcuts:
+                page.keyboard.type("badmxz")  # typed into the box: text, not notebook commands
+                expect(clue).to_have_value("badmxz")
+                assert cells(page) == original
+                clue.fill("")
             word = "zebra" if not root.locator("[data-mark=submitted]").count() else "glacier"
             page.keyboard.type(word)
             page.keyboard.press("Enter")  # Enter submits exactly the text in the box
             expect(root.get_by_test_id("clue-input")).to_have_count(0)
             continue
-        guess = root.get_by_test_id("guess-input")
-        if guess.is_visible():
-            expect(guess).to_be_focused()
+        box = root.get_by_test_id("guess-input")
+        if box.is_visible():
+            expect(box).to_be_focused()
             expect(root.locator(".dw-clue")).to_have_text(["glacier", "zebra"])
-            page.keyboard.type(target)
+            page.keyboard.type("saxophone" if guess == "wrong" else foil)
             page.keyboard.press("Enter")
             expect(root.get_by_test_id("recap")).to_be_visible()
             continue
         page.wait_for_timeout(150)
     recap = root.get_by_test_id("recap")
     expect(recap).to_be_visible()
-    expect(recap.locator("[data-outcome=correct]")).to_be_visible()
-    expect(recap.locator(".dw-recap-clue strong")).to_have_text(["zebra", "glacier"])
-    cont = root.locator("button[data-action=continue]")
-    expect(cont).to_be_focused()
-    press_shortcuts(page, original)
-    focused_kinds["continue"] += 1
-    page.keyboard.press(" ")  # Space presses the focused Continue
-    expect(root.get_by_test_id("recap")).to_have_count(0)
+    expect(recap.locator(f"[data-outcome={guess}]")).to_be_visible()
+    expect(recap.locator(".dw-recap-clue strong")).to_have_text(["zebra", "glacier"])  # as typed
     return focused_kinds
 
 
-def test_quick_start_in_jupyterlab(context, jupyter, screenshots):
+def test_quick_start_in_jupyterlab(context, jupyter):
     page = new_page(context)
     open_notebook(page, jupyter.lab("01-quick-start.ipynb"))
     original = cells(page)
@@ -265,12 +262,34 @@ def test_quick_start_in_jupyterlab(context, jupyter, screenshots):
     press_shortcuts(page, original)
     page.keyboard.press("Enter")  # Enter presses the focused Start
     expect(root).to_have_attribute("data-phase", "curtain")
-    kinds = play_pass_and_play_round(page, root, original)
+
+    # round 1: a wrong guess; its recap says the penalty once
+    kinds = play_pass_and_play_round(page, root, original, guess="wrong", shortcuts=True)
     assert all(kinds.values()), kinds
+    recap = root.get_by_test_id("recap")
+    expect(recap.locator(".dw-outcome")).to_have_text("Not it. The card is discarded.")
+    assert recap.inner_text().count("penalty") == 1, recap.inner_text()
+    cont = root.locator("button[data-action=continue]")
+    expect(cont).to_be_focused()
+    press_shortcuts(page, original)
+    page.keyboard.press(" ")  # Space presses the focused Continue
+    expect(root.get_by_test_id("recap")).to_have_count(0)
     # the next round's curtain is down; Escape stays in the widget (no command mode, no edit)
     expect(root.get_by_test_id("curtain")).to_be_focused()
     page.keyboard.press("Escape")
     press_shortcuts(page, original)
+
+    # round 2 is the last (the penalty took the third card): the Foil, said once
+    play_pass_and_play_round(page, root, original, guess="foil", shortcuts=False)
+    recap = root.get_by_test_id("recap")
+    expect(recap.locator(".dw-outcome")).to_have_text("That was the Foil! The card is discarded.")
+    assert "penalty" not in recap.inner_text() and "lost" not in recap.inner_text()  # nothing left to lose
+    final = root.locator("button[data-action=continue]")
+    expect(final).to_have_text("See the final score")
+    page.keyboard.press("Enter")
+    expect(root.get_by_test_id("final")).to_be_visible()
+    round_stat = root.locator("[data-stat=round]")
+    expect(round_stat).to_have_text("Rounds played 2")  # not "Round 2 of 3" after a penalty
     assert not our_errors(page), page.console_errors
 
 
