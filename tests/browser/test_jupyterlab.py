@@ -224,6 +224,13 @@ def play_pass_and_play_round(page, root, original, guess: str, shortcuts: bool) 
                 expect(clue).to_have_value("badmxz")
                 assert cells(page) == original
                 clue.fill("")
+                page.keyboard.press("Enter")  # nothing typed: asks to confirm a skip...
+                error = root.locator(".dw-entry .dw-error")
+                expect(error).to_contain_text("Nothing typed")
+                page.keyboard.press("Escape")  # ...and Escape takes that back, in the widget
+                expect(error).to_have_text("")
+                expect(clue).to_be_focused()
+                assert cells(page) == original
             word = "zebra" if not root.locator("[data-mark=submitted]").count() else "glacier"
             page.keyboard.type(word)
             page.keyboard.press("Enter")  # Enter submits exactly the text in the box
