@@ -19,15 +19,21 @@ with a first line ``sep=;`` or ``parse_deck(..., sep=";")``); an optional header
 lines starting with ``#`` are comments, ``# lang: es`` sets the language. Rows are grouped into cards
 of five in file order.
 
-Language: ``lang=`` wins, then the file's ``# lang:`` line or ``"lang"`` key. Without either, the
-language whose shipped lexicon knows clearly the most of the deck's words is used and a
-:class:`~dichotomy_widget.errors.DeckWarning` says so; when the words do not tell, loading fails and
-asks for a ``# lang:`` line. English is never assumed.
+Language: ``lang=`` wins, then the file's ``# lang:`` line or ``"lang"`` key, then ``default_lang``.
+By default (``default_lang=DETECT``) the language whose shipped lexicon knows clearly the most of the
+deck's words is used and a :class:`~dichotomy_widget.errors.DeckWarning` says so; when the words do
+not tell, or with ``default_lang=None``, loading fails and asks for the language
+(``deck_lang_missing``). English is never assumed silently.
 
 Rules checked on load: every card has exactly five pairs; each word is one word like a clue (no
-spaces, commas or semicolons), 1 to 40 characters with no control characters; no word appears twice
-on one card; a Target and its Foil are not variants of each other (checked with
-:func:`dichotomy_widget.words.is_variant` in the deck's language); no Target is used twice in the deck.
+spaces, commas, semicolons or slashes), 1 to 40 characters with no control characters and no HTML
+(``<`` or ``>``); no word appears twice on one card; a Target and its Foil are not variants of each
+other (checked with :func:`dichotomy_widget.words.is_variant` in the deck's language); no Target is
+used twice in the deck.
+
+Limits on a deck file (defined in :mod:`dichotomy_widget.config`; :func:`deck_from_bytes` applies them
+to files and uploads alike): at most :data:`MAX_DECK_BYTES` bytes, UTF-8 text (not a spreadsheet binary such as
+``.xlsx``), at most :data:`MAX_DECK_ROWS` target/foil rows.
 """
 
 from __future__ import annotations
@@ -43,16 +49,26 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from .config import MAX_WORD_LENGTH, PAIRS_PER_CARD
+from .config import MAX_DECK_BYTES, MAX_DECK_ROWS, MAX_WORD_LENGTH, PAIRS_PER_CARD
 from .errors import DeckError, DeckWarning
 from . import words
 
-__all__ = ["Pair", "Card", "Deck", "PAIRS_PER_CARD", "SEPARATORS", "load_deck", "parse_deck",
+__all__ = ["Pair", "Card", "Deck", "PAIRS_PER_CARD", "MAX_WORD_LENGTH", "MAX_DECK_BYTES", "MAX_DECK_ROWS",
+           "DECK_FILE_SUFFIXES", "SEPARATORS", "DETECT", "load_deck", "parse_deck", "deck_from_bytes",
            "packaged_decks", "detect_language"]
 
 logger = logging.getLogger(__name__)
 
+# -- limits: defined once in config.py; the deck file limits are applied here ------------------
 MAX_PROBLEMS_SHOWN = 10
+#: File name endings read as decks (``.json``: JSON; the others: CSV or tab-separated rows).
+DECK_FILE_SUFFIXES = (".csv", ".tsv", ".txt", ".json")
+_SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".numbers")
+_BINARY_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")  # zip (xlsx, ods), OLE2 (xls)
+_LANG_CODE = re.compile(r"[a-z]{2,3}(-[a-z0-9]{1,8})?")
+#: ``default_lang=DETECT``: a deck that names no language plays in the one its words show (and says so).
+DETECT = "detect"
+#: CSV separators understood, with how a message names them.
 SEPARATORS = {",": "a comma", ";": "a semicolon", "\t": "a tab"}
 LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German"}
 _LANGUAGE_SAMPLE = 200  # distinct words looked up per language when a deck names no language
@@ -122,11 +138,12 @@ def packaged_decks() -> dict[str, str]:
     return out
 
 
-def load_deck(source: "str | Path | Deck", lang: str | None = None, sep: str | None = None) -> Deck:
+def load_deck(source: "str | Path | Deck", lang: str | None = None, default_lang: str | None = DETECT,
+              sep: str | None = None) -> Deck:
     """Load a deck: a packaged deck name ("en"), a path to a .json or .csv file, or a Deck.
 
-    ``lang`` overrides the file's language; ``sep`` forces a CSV separator (found from the rows
-    otherwise)."""
+    A file is checked by :func:`deck_from_bytes` (limits, then :func:`parse_deck` with ``lang``,
+    ``default_lang`` and ``sep``)."""
     if isinstance(source, Deck):
         return source
     text_source = str(source)
@@ -138,33 +155,86 @@ def load_deck(source: "str | Path | Deck", lang: str | None = None, sep: str | N
         known = ", ".join(packaged_decks()) or "none"
         raise DeckError(f"No deck named {text_source!r}: not a file, and not a packaged deck ({known}).",
                         code="deck_not_found")
+    size = path.stat().st_size
+    if size > MAX_DECK_BYTES:
+        raise _too_big(path.name, size)
+    return deck_from_bytes(path.read_bytes(), path.name, lang=lang, default_lang=default_lang, sep=sep)
+
+
+def _too_big(source: str, size: int) -> DeckError:
+    return DeckError(f"{source}: the file is {size:,} bytes; a deck file is at most {MAX_DECK_BYTES:,} bytes "
+                     f"(1 MB). Split it into smaller decks.", code="deck_too_big")
+
+
+def deck_from_bytes(data: bytes, filename: str, lang: str | None = None,
+                    default_lang: str | None = DETECT, sep: str | None = None) -> Deck:
+    """Check a deck file's bytes against the limits, decode them and parse them (an upload or a file).
+
+    Refused with a clear :class:`DeckError` each: more than :data:`MAX_DECK_BYTES` bytes
+    (``deck_too_big``), a spreadsheet binary such as ``.xlsx`` (``deck_spreadsheet``), bytes that are
+    not UTF-8 (``deck_not_utf8``); then the rules of :func:`parse_deck`. ``.json`` files are JSON;
+    ``.csv``/``.tsv``/``.txt`` are rows; any other name is JSON when it starts with ``{``.
+    """
+    source = Path(filename or "deck").name or "deck"
+    suffix = Path(source).suffix.lower()
+    if len(data) > MAX_DECK_BYTES:
+        raise _too_big(source, len(data))
+    if suffix in _SPREADSHEET_SUFFIXES or data.startswith(_BINARY_MAGIC):
+        raise DeckError(f"{source}: this is a spreadsheet file, not text. In the spreadsheet, save it as "
+                        "\"CSV UTF-8\" (File, Save as), or copy the two columns and paste them.",
+                        code="deck_spreadsheet")
     try:
-        raw = path.read_bytes().decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise DeckError(f"{path.name}: the file is not UTF-8 text (byte {exc.start}).") from None
-    fmt = "csv" if path.suffix.lower() in (".csv", ".tsv", ".txt") else "json"
-    return parse_deck(raw, fmt=fmt, lang=lang, source=path.name, sep=sep)
+        raise DeckError(f"{source}: the file is not UTF-8 text (byte {exc.start}). Save it with the "
+                        "UTF-8 encoding (in a spreadsheet: \"CSV UTF-8\").", code="deck_not_utf8") from None
+    if suffix == ".json" or (suffix not in DECK_FILE_SUFFIXES and text.lstrip().startswith("{")):
+        fmt = "json"
+    else:
+        fmt = "csv"
+    return parse_deck(text, fmt=fmt, lang=lang, source=source, default_lang=default_lang, sep=sep)
+
+
+def _raise_problems(source: str, problems: list[str], hint: str = "") -> None:
+    shown = "\n".join(f"- {p}" for p in problems[:MAX_PROBLEMS_SHOWN])
+    more = len(problems) - MAX_PROBLEMS_SHOWN
+    tail = f"\n- ... and {more} more" if more > 0 else ""
+    err = DeckError(f"{source}: {len(problems)} problem(s) in the deck:\n{shown}{tail}" + (f"\n{hint}" if hint else ""))
+    err.problems = problems  # type: ignore[attr-defined]
+    raise err
 
 
 def parse_deck(text: str, fmt: str = "json", lang: str | None = None, source: str = "deck",
-               sep: str | None = None) -> Deck:
-    """Parse and validate deck text in the JSON or CSV format (``sep``: a CSV separator to force)."""
+               default_lang: str | None = DETECT, sep: str | None = None) -> Deck:
+    """Parse and validate deck text in the JSON or CSV format (``sep``: a CSV separator to force).
+
+    The language is ``lang`` if given, else the deck's own (``# lang:`` or ``"lang"``), else
+    ``default_lang``: :data:`DETECT` (the default) reads it from the words and says so in a
+    :class:`DeckWarning`, or asks for it when the words do not tell; ``None`` asks for it
+    (``deck_lang_missing``); a code is used as it is. Never assumed to be English.
+    A refusal's ``problems`` attribute (when present) lists every problem, each with its line.
+    """
+    if len(text) > MAX_DECK_BYTES:
+        raise _too_big(source, len(text.encode("utf-8", "surrogatepass")))
     if fmt == "csv":
         name, deck_lang, cards = _parse_csv(text, source, sep)
         description = ""
     else:
         name, deck_lang, description, cards = _parse_json(text, source)
     deck_lang = (lang or deck_lang or "").strip().lower()
-    if not deck_lang:
+    if not deck_lang and default_lang == DETECT:
         deck_lang = _language_of(cards, source)
+    elif not deck_lang:
+        deck_lang = (default_lang or "").strip().lower()
+    if not deck_lang:
+        raise DeckError(f"{source}: the deck does not say its language. Choose it, or add a first line "
+                        "\"# lang: es\" (a list) or \"lang\": \"es\" (JSON).", code="deck_lang_missing")
+    if not _LANG_CODE.fullmatch(deck_lang):
+        raise DeckError(f"{source}: {deck_lang[:20]!r} is not a language code (such as en, es, fr, de).",
+                        code="deck_bad_lang")
     problems = _validate(cards, deck_lang)
     if problems:
-        shown = "\n".join(f"- {p}" for p in problems[:MAX_PROBLEMS_SHOWN])
-        more = len(problems) - MAX_PROBLEMS_SHOWN
-        tail = f"\n- ... and {more} more" if more > 0 else ""
-        err = DeckError(f"{source}: {len(problems)} problem(s) in the deck:\n{shown}{tail}")
-        err.problems = problems  # type: ignore[attr-defined]
-        raise err
+        _raise_problems(source, problems)
     return Deck(
         name=name or source,
         lang=deck_lang,
@@ -211,6 +281,9 @@ def _parse_json(text: str, source: str) -> tuple[str, str, str, list[_RawCard]]:
     for key in ("name", "lang", "description"):
         if key in data and not isinstance(data[key], str):
             raise DeckError(f'{source}: "{key}" must be text.')
+    pairs_given = sum(len(c) for c in data["cards"] if isinstance(c, list))
+    if pairs_given > MAX_DECK_ROWS:
+        raise _too_many_rows(source, pairs_given)
     offsets = _card_offsets(text)
     cards: list[_RawCard] = []
     for i, card in enumerate(data["cards"]):
@@ -230,6 +303,13 @@ def _parse_json(text: str, source: str) -> tuple[str, str, str, list[_RawCard]]:
     return data.get("name", ""), data.get("lang", ""), data.get("description", ""), cards
 
 
+def _too_many_rows(source: str, rows: int | None = None, line: int | None = None) -> DeckError:
+    where = f"{source}, line {line}" if line else source
+    count = f" ({rows:,})" if rows else ""
+    return DeckError(f"{where}: more than {MAX_DECK_ROWS:,} rows{count}; a deck has at most "
+                     f"{MAX_DECK_ROWS:,} target/foil pairs. Split it into smaller decks.", code="deck_too_many_rows")
+
+
 def _cells(line: str, sep: str) -> list[str]:
     return [c.strip() for c in next(csv.reader([line], delimiter=sep))]
 
@@ -239,6 +319,11 @@ def _detect_separator(lines: list[str]) -> str:
     sample = lines[:200]
     scores = {sep: sum(len(_cells(line, sep)) == 2 for line in sample) for sep in SEPARATORS}
     return max(SEPARATORS, key=lambda sep: scores[sep])  # ties keep the comma (dict order)
+
+
+def _example(sep: str) -> str:
+    """A sample row with the file's separator, readable in a message."""
+    return "kettle<tab>teapot" if sep == "\t" else f"kettle{sep}teapot"
 
 
 def _parse_csv(text: str, source: str, sep: str | None = None) -> tuple[str, str, list[_RawCard]]:
@@ -264,21 +349,26 @@ def _parse_csv(text: str, source: str, sep: str | None = None) -> tuple[str, str
         raise DeckError(f"{source}: the separator {sep!r} is not one of comma, semicolon or tab.")
     sep = sep or _detect_separator([line for _, line in data])
     rows: list[tuple[str, str, int]] = []
+    problems: list[str] = []
     for line_no, line in data:
         cells = _cells(line, sep)
-        if not rows and [c.lower() for c in cells[:2]] == ["target", "foil"]:
+        if not rows and not problems and [c.lower() for c in cells[:2]] == ["target", "foil"]:
             continue
+        if len(rows) + len(problems) >= MAX_DECK_ROWS:
+            raise _too_many_rows(source, line=line_no)
         if len(cells) != 2:
             shown = ", ".join(repr(c) for c in cells[:4]) + (", ..." if len(cells) > 4 else "")
-            raise DeckError(
-                f"{source}, line {line_no}: expected two cells, a Target and a Foil separated by "
-                f"{SEPARATORS[sep]}; got {len(cells)} ({shown}). Separators understood: a comma, a "
-                f"semicolon or a tab, the same on every row.")
-        if not cells[0] or not cells[1]:
+            problems.append(f"line {line_no}: expected two cells, a Target and a Foil separated by "
+                            f"{SEPARATORS[sep]}; got {len(cells)} ({shown})")
+        elif not cells[0] or not cells[1]:
             which = "Target and Foil are" if not any(cells) else "Target is" if not cells[0] else "Foil is"
-            raise DeckError(f"{source}, line {line_no}: the {which} empty; every row needs a Target and "
-                            f"its Foil ({_example(sep)}).")
-        rows.append((cells[0], cells[1], line_no))
+            problems.append(f"line {line_no}: the {which} empty; every row needs a Target and its Foil "
+                            f"({_example(sep)})")
+        else:
+            rows.append((cells[0], cells[1], line_no))
+    if problems:
+        _raise_problems(source, problems, hint="Separators understood: a comma, a semicolon or a tab, the "
+                        "same on every row." if any("expected two cells" in p for p in problems) else "")
     if not rows:
         raise DeckError(f"{source}: no Target and Foil rows found (one row per pair, like {_example(sep)}).")
     if len(rows) % PAIRS_PER_CARD:
@@ -288,11 +378,6 @@ def _parse_csv(text: str, source: str, sep: str | None = None) -> tuple[str, str
             f"cards need {PAIRS_PER_CARD} rows each ({len(rows)} rows given).")
     cards = [(rows[i:i + PAIRS_PER_CARD], rows[i][2]) for i in range(0, len(rows), PAIRS_PER_CARD)]
     return name, lang, cards
-
-
-def _example(sep: str) -> str:
-    """A sample row with the file's separator, readable in a message."""
-    return "kettle<tab>teapot" if sep == "\t" else f"kettle{sep}teapot"
 
 
 def detect_language(word_list: "list[str] | tuple[str, ...]") -> tuple[str | None, dict[str, int]]:
@@ -324,7 +409,7 @@ def _language_of(cards: list[_RawCard], source: str) -> str:
         raise DeckError(
             f"{source}: which language is this deck in? It has no '# lang:' line (or \"lang\" key), "
             f"and its words do not tell (words known per language, of {sampled}: {tally}). Add a line "
-            f"'# lang: fr' at the top (one of {codes}), or pass lang=\"fr\".", code="deck_language")
+            f"'# lang: fr' at the top (one of {codes}), or pass lang=\"fr\".", code="deck_lang_missing")
     message = (f"{source} has no '# lang:' line; its words look {LANGUAGE_NAMES.get(lang, lang)} "
                f"(words known per language, of {sampled}: {tally}), so the deck plays in {lang!r}. "
                f"Add '# lang: {lang}' to the file (or pass lang=...) to say so and silence this warning.")
@@ -350,6 +435,8 @@ def _word_problem(word: str) -> str | None:
         return f"is longer than {MAX_WORD_LENGTH} characters"
     if any(unicodedata.category(ch).startswith("C") for ch in word):
         return "has a control character"
+    if "<" in word or ">" in word:
+        return "has HTML (< or >); words are plain text"
     found = _NOT_ONE_WORD.search(word.strip())
     if found:
         what = "a space" if found.group().isspace() else _MARK_NAMES[found.group()]
