@@ -20,8 +20,7 @@ from .deck_library import DeckLibrary, SavedDeck
 from .decks import Card, Deck, Pair, deck_from_bytes, detect_language, load_deck, packaged_decks, parse_deck
 from .errors import (DeckError, DeckWarning, DichotomyError, HubIdentityError, InvalidAction, InvalidClue,
                      InvalidGuess, NameTaken, NotAllowed, NotYourTurn, RuleViolation, SeatNotFound, StoreError,
-                     TableFull,
-                     TableNotFound, TeacherKeyRequired, VersionConflict, WrongPhase)
+                     TableFull, TableNotFound, TeacherKeyRequired, VersionConflict, WrongPhase)
 from .rules import GameState, rank_band
 from .stores import MemoryStore, SqliteStore, TableStore, open_store
 from .table import SeatTicket, Table
