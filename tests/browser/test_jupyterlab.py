@@ -9,7 +9,6 @@ and mouse. The notebook's cells are read from the document model (``jupyterapp``
 
 from __future__ import annotations
 
-import re
 import shutil
 import sys
 from pathlib import Path
@@ -102,16 +101,21 @@ def context(browser):
         ctx.close()
 
 
+def _top_frame(stack: str) -> str:
+    return next((line.strip() for line in stack.splitlines() if line.strip().startswith("at ")), "")
+
+
 def our_errors(page) -> list[str]:
-    """Script errors on the page that are not the front end's own (Notebook 7 served by the JupyterLab
-    server fails to load one of its plugins' settings: "reading 'schema'" in notebook_core)."""
-    return [e for e in page.console_errors if "notebook_core" not in e and "jlab_core" not in e]
+    """Script errors that did not arise in the front end's own bundles (``/static/``): the widget's
+    module is not one of them (anywidget loads it from the kernel). Notebook 7 served by the JupyterLab
+    server raises two of its own on load ("reading 'schema'", "'filebrowser:open-path' not registered")."""
+    return [f"{message} @ {top}" for message, top in page.console_errors if "/static/" not in top]
 
 
 def new_page(context):
     page = context.new_page()
     page.console_errors = []  # type: ignore[attr-defined]
-    page.on("pageerror", lambda exc: page.console_errors.append(f"{exc} {exc.stack}"[:600]))
+    page.on("pageerror", lambda exc: page.console_errors.append((str(exc), _top_frame(exc.stack or ""))))
     return page
 
 
@@ -414,6 +418,7 @@ def test_make_a_deck_in_jupyterlab(context, jupyter):
     start.focus()
     press_shortcuts(page, original)
     assert focus_in_widget(page) == "start"
+    assert not our_errors(page), page.console_errors
 
 
 # --- 4. the dark theme -------------------------------------------------------------------------------------
@@ -438,6 +443,7 @@ def test_dark_theme_screenshot(context, jupyter, screenshots):
     root.scroll_into_view_if_needed()
     path = screenshots("jupyterlab-dark", page)  # docs/images/jupyterlab-dark.png is a reviewed copy
     assert path.stat().st_size < 150_000
+    assert not our_errors(page), page.console_errors
 
 
 # --- 5. Jupyter Notebook 7: the same shortcut system -------------------------------------------------------
