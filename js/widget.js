@@ -546,7 +546,7 @@ class App {
     // pressed on the root (focused by a click inside it) or on a control (h() marks every one).
     this.root = h("div", {
       class: `dw-root dw-kind-${this.kind}`, "data-testid": "dw-root", "data-lm-suppress-shortcuts": "true",
-      tabindex: "-1",
+      tabindex: "-1", role: "region", "aria-label": "Dichotomy", // focused as a whole: a short name, not all its text
     });
     this.header = h("header", { class: "dw-header" });
     this.players = h("ul", { class: "dw-players", "aria-label": "Players" });
