@@ -184,7 +184,7 @@ def kernel_latency(store: str, samples: int) -> list[float]:
             bot.table = t
             code_seat["q"] = f"table={t.code}&seat={ticket.token}"
             reply = kc.execute_interactive(
-                "from dichotomy_widget.ui.app import seat_page\n"
+                "from dichotomy_widget.ui.entry import seat_page\n"
                 f"page = seat_page({code_seat['q']!r}, store={store!r})\nassert page.state == 'seat'",
                 timeout=60, output_hook=lambda m: None)
             assert reply["content"]["status"] == "ok", reply["content"]

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .classroom import Classroom, StudentTicket
 from .deck_library import DeckLibrary, SavedDeck
 from .decks import Card, Deck, Pair, deck_from_bytes, detect_language, load_deck, packaged_decks, parse_deck
-from .errors import (DeckError, DeckWarning, DichotomyError, HubIdentityError, InvalidAction, InvalidClue,
-                     InvalidGuess, NameTaken, NotAllowed, NotYourTurn, RuleViolation, SeatNotFound, StoreError,
-                     TableFull, TableNotFound, TeacherKeyRequired, VersionConflict, WrongPhase)
+from .errors import (ClassNotFound, DeckError, DeckWarning, DichotomyError, HubIdentityError, InvalidAction,
+                     InvalidClue, InvalidGuess, NameTaken, NotAllowed, NotYourTurn, RuleViolation, SeatingError,
+                     SeatNotFound, StoreError, TableFull, TableNotFound, TeacherKeyRequired, VersionConflict,
+                     WrongPhase)
 from .rules import GameState, rank_band
 from .stores import MemoryStore, SqliteStore, TableStore, open_store
 from .table import SeatTicket, Table
@@ -29,7 +31,7 @@ from .words import is_variant, normalize, variant_reason
 __version__ = "0.1.0"
 
 __all__ = [
-    "Table", "SeatTicket", "GameState", "rank_band",
+    "Table", "SeatTicket", "GameState", "rank_band", "Classroom", "StudentTicket",
     "Deck", "Card", "Pair", "load_deck", "parse_deck", "deck_from_bytes", "packaged_decks", "detect_language",
     "DeckLibrary", "SavedDeck",
     "TableStore", "MemoryStore", "SqliteStore", "open_store",
@@ -37,7 +39,8 @@ __all__ = [
     "SeatWidget", "TableWidget", "PassAndPlayWidget",
     "DichotomyError", "RuleViolation", "WrongPhase", "NotYourTurn", "NotAllowed", "InvalidClue",
     "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "DeckWarning", "StoreError",
-    "TeacherKeyRequired", "VersionConflict", "TableNotFound", "SeatNotFound", "HubIdentityError",
+    "TeacherKeyRequired", "VersionConflict", "TableNotFound", "SeatNotFound", "ClassNotFound", "SeatingError",
+    "HubIdentityError",
     "__version__",
 ]
 

@@ -17,6 +17,7 @@ __all__ = [
     "HUB_ENV", "HUB_SECRET_ENV", "HUB_SECRET_FILE_ENV", "HUB_HOST_GROUPS_ENV", "HUB_ADMINS_HOST_ENV",
     "HUB_IDENTITY_HEADER", "HUB_IDENTITY_ENV",
     "MEMORY_STORE_NAMES", "STORE_FILE_NAME", "DATA_DIR_NAME", "HOST_PAGE", "SEAT_PAGE",
+    "TEACHER_PAGE", "CLASS_PAGE", "CLASS_VIEW_PAGE", "PROJECTOR_PAGE", "REPORT_PAGE", "TEACHER_PAGES",
     "KERNEL_MB", "DEFAULT_PAGES_PER_DEVICE", "DEFAULT_HOST_RESERVE", "DEFAULT_CONNECT_TIMEOUT",
     "KERNEL_MEMORY_SHARE", "MIN_DEFAULT_KERNELS", "FALLBACK_KERNELS",
     "PAGE_EXTENSIONS",
@@ -78,6 +79,13 @@ STORE_FILE_NAME = "tables.sqlite3"
 # --- page names (voila notebooks in ui/pages/) ----------------------------------------------------
 HOST_PAGE = "host.ipynb"
 SEAT_PAGE = "seat.ipynb"
+TEACHER_PAGE = "teacher.ipynb"  # a class's control page (creating and running a class)
+CLASS_PAGE = "class.ipynb"  # a student's class page (joins, then becomes the seat)
+CLASS_VIEW_PAGE = "classview.ipynb"  # the class projector
+PROJECTOR_PAGE = "projector.ipynb"  # one table's read-only projector
+REPORT_PAGE = "report.ipynb"  # a class's report
+#: Pages of the teacher: the kernel cap keeps room for them when students fill the server.
+TEACHER_PAGES = (HOST_PAGE, TEACHER_PAGE)
 
 #: The only JupyterLab extensions a voila page loads: the widget managers and anywidget. Any other
 #: installed extension (e.g. Jupyter Notebook 7's lab-extension) is not needed by a page, costs

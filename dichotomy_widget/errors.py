@@ -26,6 +26,8 @@ __all__ = [
     "TableNotFound",
     "TableExists",
     "SeatNotFound",
+    "ClassNotFound",
+    "SeatingError",
     "PageRefused",
     "HubIdentityError",
 ]
@@ -162,6 +164,18 @@ class SeatNotFound(DichotomyError, LookupError):
     """No seat matches that token, index or name."""
 
     code = "seat_not_found"
+
+
+class ClassNotFound(DichotomyError, LookupError):
+    """No class has that code."""
+
+    code = "class_not_found"
+
+
+class SeatingError(RuleViolation):
+    """A class seating change the rules refuse (a started table, a full table, too few students)."""
+
+    code = "seating_error"
 
 
 class PageRefused(DichotomyError):

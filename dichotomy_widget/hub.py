@@ -75,10 +75,10 @@ def _secret(env: Mapping[str, str], store: str) -> str:
 
 def service_command(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[list[str], dict[str, str]]:
     """The voila command line and environment of the hub service, from the hub's ``JUPYTERHUB_*`` vars."""
-    from .serve import _resolve_store, voila_command
+    from .voila_launch import checkout_path_env, resolve_store, voila_command
     from .ui import bounds
     from .config import SEAT_URL_ENV, STORE_ENV
-    from .ui.app import packaged_pages
+    from .ui.entry import packaged_pages
     from .ui.hub_identity import HUB_ENV, SECRET_ENV
 
     service_url = env.get("JUPYTERHUB_SERVICE_URL", "")
@@ -89,7 +89,7 @@ def service_command(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[l
     url = urlsplit(service_url)
     port = args.port or url.port or 80
     ip = args.ip or (url.hostname if url.hostname and url.hostname[0].isdigit() else "0.0.0.0")
-    store = _resolve_store(args.store or env.get(STORE_ENV) or None)
+    store = resolve_store(args.store or env.get(STORE_ENV) or None)
     out = dict(env)
     out[STORE_ENV] = store
     out[HUB_ENV] = "1"
@@ -97,9 +97,7 @@ def service_command(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[l
     public = env.get("JUPYTERHUB_PUBLIC_URL", "").strip()  # the hub sets it when its public_url is known
     if public and not env.get(SEAT_URL_ENV):
         out[SEAT_URL_ENV] = public.rstrip("/") + "/voila/render/seat.ipynb"
-    package_parent = Path(__file__).resolve().parent.parent
-    if (package_parent / "pyproject.toml").exists():  # a source checkout: the kernels import this copy
-        out["PYTHONPATH"] = os.pathsep.join(p for p in (str(package_parent), env.get("PYTHONPATH", "")) if p)
+    out.update(checkout_path_env(env))
     bound_args, _line = bounds.voila_args(args)  # counted per hub user (HubKernelManager.device)
     bound_args = [a for a in bound_args if not a.startswith("--VoilaConfiguration.multi_kernel_manager_class=")]
     cmd = voila_command(packaged_pages(), port, ip, prefix, cull_idle_timeout=args.cull_idle_timeout,
@@ -113,11 +111,11 @@ def run_service(args: argparse.Namespace) -> int:
     On Linux voila also gets SIGTERM if the hub dies (the setting survives ``execve``), so a killed hub
     leaves no game server behind; voila then shuts its kernels down.
     """
-    from .serve import _die_with_parent
+    from .voila_launch import die_with_parent
 
     cmd, env = service_command(args, os.environ)
     sys.stdout.flush()
-    _die_with_parent()
+    die_with_parent()
     os.execve(cmd[0], cmd, env)
     return 1  # pragma: no cover - execve does not return
 

@@ -29,16 +29,16 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from .config import (DECKS_DIR_ENV, HOST_PAGE, PAGE_EXTENSIONS, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV,
-                     TEACHER_KEY_ENV)
+from .config import (DECKS_DIR_ENV, HOST_PAGE, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV,
+                     TEACHER_KEY_ENV, TEACHER_PAGE)
 from .ui import bounds
+from .voila_launch import (CULL_IDLE_TIMEOUT, checkout_path_env, die_with_parent, norm_base_url,
+                           resolve_store, voila_command)
 
-__all__ = ["main", "voila_command", "host_url", "lan_address", "build_parser"]
+__all__ = ["main", "host_url", "lan_address", "build_parser"]
 
 DEFAULT_PORT = 8866
 DEFAULT_IP = "0.0.0.0"
-CULL_IDLE_TIMEOUT = 600  # seconds without activity before an unconnected kernel is shut down
-CULL_INTERVAL = 60
 
 
 def _pages_dir() -> Path:
@@ -68,11 +68,6 @@ def lan_address() -> str | None:
     return None
 
 
-def _norm_base_url(base_url: str) -> str:
-    base = "/" + base_url.strip().strip("/")
-    return base if base == "/" else base + "/"
-
-
 def host_url(ip: str, port: int, base_url: str = "/", public_url: str | None = None) -> str:
     """The address of the host page (to open on the teacher's computer)."""
     if public_url:
@@ -83,34 +78,8 @@ def host_url(ip: str, port: int, base_url: str = "/", public_url: str | None = N
             host = lan_address() or "localhost"
         if ":" in host and not host.startswith("["):
             host = f"[{host}]"
-        root = f"http://{host}:{port}{_norm_base_url(base_url)}"
+        root = f"http://{host}:{port}{norm_base_url(base_url)}"
     return root + "voila/render/" + HOST_PAGE
-
-
-def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
-                  cull_idle_timeout: int = CULL_IDLE_TIMEOUT, cull_interval: int = CULL_INTERVAL,
-                  extra: Sequence[str] = ()) -> list[str]:
-    """The voila command line ``dichotomy serve`` runs."""
-    return [
-        sys.executable, "-m", "voila", str(pages),
-        "--no-browser",
-        f"--port={port}",
-        "--Voila.port_retries=0",
-        f"--Voila.ip={ip}",
-        f"--Voila.base_url={_norm_base_url(base_url)}",
-        "--show_tracebacks=False",
-        "--strip_sources=True",
-        f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
-        f"--MappingKernelManager.cull_interval={cull_interval}",
-        "--MappingKernelManager.cull_connected=False",
-        page_extensions_option(),
-        *extra,
-    ]
-
-
-def page_extensions_option() -> str:
-    """voila's option that loads only :data:`~dichotomy_widget.config.PAGE_EXTENSIONS` in a page."""
-    return f"--VoilaConfiguration.extension_allowlist={list(PAGE_EXTENSIONS)!r}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -152,23 +121,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _resolve_store(store: str | None) -> str:
-    """An absolute store path or URL for the kernels; refuse a memory store (kernels must share it)."""
-    from .stores import default_store_path, open_store
-
-    if store is not None and store.strip().lower() in ("", "memory", ":memory:", "memory://", "mem://"):
-        raise SystemExit("dichotomy serve needs a store shared by kernels: an SQLite file path or a "
-                         "postgresql:// URL.")
-    if not store:
-        path = str(default_store_path())
-    elif "://" in store:
-        path = store
-    else:
-        path = str(Path(store).expanduser().resolve())
-    open_store(path).close()  # create it now: a clear error here beats one inside a page
-    return path
-
-
 def _resolve_decks(folder: str | None) -> str | None:
     """The absolute deck folder; its invalid files are listed on stderr with their first problem."""
     if not folder:
@@ -205,17 +157,6 @@ def _resolve_teacher_key(args: argparse.Namespace) -> str | None:
     except DichotomyError as exc:
         raise SystemExit(exc.message) from None
     return None
-
-
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
-    """Linux: voila gets SIGTERM if ``dichotomy serve`` itself is killed (no orphaned server)."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-        except Exception:  # noqa: BLE001
-            pass
 
 
 def _shown(store: str) -> str:
@@ -271,7 +212,7 @@ def serve(args: argparse.Namespace) -> int:
     if not _port_free(args.ip, args.port):
         raise SystemExit(f"Port {args.port} is already in use on {args.ip}: is Dichotomy already running? "
                          "Choose another one with --port.")
-    store = _resolve_store(args.store)
+    store = resolve_store(args.store)
     teacher_key = _resolve_teacher_key(args)
     decks_dir = _resolve_decks(getattr(args, "decks", None))
     pages = _pages_dir()
@@ -283,9 +224,7 @@ def serve(args: argparse.Namespace) -> int:
     if decks_dir:
         env[DECKS_DIR_ENV] = decks_dir
     env[STORE_ENV] = store
-    package_parent = Path(__file__).resolve().parent.parent
-    if (package_parent / "pyproject.toml").exists():  # a source checkout: the kernels import this copy
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package_parent), env.get("PYTHONPATH", "")) if p)
+    env.update(checkout_path_env(env))
     url = host_url(args.ip, args.port, args.base_url, args.public_url)
     if args.public_url:
         env[SEAT_URL_ENV] = args.public_url.rstrip("/") + "/voila/render/" + SEAT_PAGE
@@ -293,7 +232,7 @@ def serve(args: argparse.Namespace) -> int:
     cmd = voila_command(pages, args.port, args.ip, args.base_url,
                         cull_idle_timeout=args.cull_idle_timeout, extra=[*bound_args, *args.voila_arg])
     if os.name == "posix":
-        popen_kw: dict = {"start_new_session": True, "preexec_fn": _die_with_parent}
+        popen_kw: dict = {"start_new_session": True, "preexec_fn": die_with_parent}
     else:  # Windows: its own process group, so Ctrl-C reaches only this command
         popen_kw = {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
     proc = subprocess.Popen(cmd, env=env, **popen_kw)
@@ -312,6 +251,7 @@ def serve(args: argparse.Namespace) -> int:
             print(f"\nDichotomy is running. Table store: {_shown(store)}\n"
                   f"  Creating tables: {who}.\n"
                   f"  Host page (open it on the teacher's computer): {url}\n"
+                  f"  Class page (a whole class at many tables): {url.replace(HOST_PAGE, TEACHER_PAGE)}\n"
                   f"  Students join with the link or QR code the host page shows{hint}.\n"
                   f"  Page bounds: {bounds_line}.\n"
                   "  Press Ctrl-C to stop.\n", flush=True)
@@ -343,9 +283,10 @@ def _wait_listening(ip: str, port: int, proc: subprocess.Popen, stopping: dict, 
 def copy_pages(dest: str) -> int:
     target = Path(dest).expanduser()
     target.mkdir(parents=True, exist_ok=True)
-    for name in (HOST_PAGE, SEAT_PAGE):
+    names = sorted(p.name for p in _pages_dir().glob("*.ipynb"))  # HOST_PAGE, SEAT_PAGE and the class pages
+    for name in names:
         shutil.copyfile(_pages_dir() / name, target / name)
-    print(f"Copied host.ipynb and seat.ipynb to {target}")
+    print(f"Copied {', '.join(names)} to {target}")
     return 0
 
 

@@ -28,7 +28,7 @@ from .views import seat_view
 if TYPE_CHECKING:  # asyncio is imported only when a table is watched
     import asyncio
 
-__all__ = ["Table", "SeatTicket", "new_table_code", "normalize_code"]
+__all__ = ["Table", "SeatTicket", "new_table_code", "normalize_code", "hash_token"]
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,11 @@ def _asyncio():
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest a store keeps instead of a secret token."""
+    return _hash(token)
 
 
 def new_table_code() -> str:
@@ -172,6 +177,15 @@ class Table:
         events = self._execute(rules.Join(seat=None, now=time.time(), name=name, token_hash=_hash(token)))
         joined = events[0]
         return SeatTicket(seat=joined.seat, name=joined.name, token=token)  # type: ignore[attr-defined]
+
+    def join_hashed(self, name: str, token_hash: str) -> int:
+        """Claim a seat for a token the caller keeps secret (only its :func:`hash_token` is given).
+
+        A class seats its students this way: the student's class token is also their seat token, so
+        their page becomes their seat with no new link. Returns the seat id.
+        """
+        events = self._execute(rules.Join(seat=None, now=time.time(), name=name, token_hash=token_hash))
+        return events[0].seat  # type: ignore[attr-defined]
 
     def start(self) -> None:
         """Start the game (host)."""

@@ -11,9 +11,10 @@ import pytest
 
 from dichotomy_widget import Table
 from dichotomy_widget.ui import widgets
-from dichotomy_widget.ui.app import (SeatPage, UrlQuery, host_page, join_link, parse_query, qr_svg,
-                                  seat_page)
-from dichotomy_widget.serve import build_parser, host_url, main, voila_command
+from dichotomy_widget.ui.entry import host_page, seat_page
+from dichotomy_widget.ui.app import SeatPage, UrlQuery, join_link, parse_query, qr_svg
+from dichotomy_widget.serve import build_parser, host_url, main
+from dichotomy_widget.voila_launch import voila_command
 from support import child_pids
 
 
@@ -329,7 +330,7 @@ def test_parse_query_keeps_only_known_short_values():
 
 
 def test_pages_are_two_line_notebooks():
-    from dichotomy_widget.ui.app import packaged_pages
+    from dichotomy_widget.ui.entry import packaged_pages
 
     for name, fn in (("host", "host_page"), ("seat", "seat_page")):
         nb = json.loads((packaged_pages() / f"{name}.ipynb").read_text())
@@ -357,7 +358,9 @@ def test_serve_defaults_and_host_url():
 
 def test_pages_command_copies_the_notebooks(tmp_path, capsys):
     assert main(["pages", str(tmp_path / "pages")]) == 0
-    assert sorted(p.name for p in (tmp_path / "pages").iterdir()) == ["host.ipynb", "seat.ipynb"]
+    assert sorted(p.name for p in (tmp_path / "pages").iterdir()) == ["class.ipynb", "classview.ipynb", "host.ipynb",
+                                                                 "projector.ipynb", "report.ipynb", "seat.ipynb",
+                                                                 "teacher.ipynb"]
 
 
 def _alive(pid: int) -> bool:
@@ -425,10 +428,11 @@ def test_serve_prints_the_host_url_and_stops_cleanly_on_ctrl_c(tmp_path):
 
 
 def test_serve_refuses_a_memory_store_and_masks_passwords():
-    from dichotomy_widget.serve import _resolve_store, _shown
+    from dichotomy_widget.serve import _shown
+    from dichotomy_widget.voila_launch import resolve_store
 
     with pytest.raises(SystemExit):
-        _resolve_store("memory")
+        resolve_store("memory")
     assert _shown("postgresql://u:secret@db/x") == "postgresql://u:***@db/x"
 
 

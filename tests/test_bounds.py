@@ -290,3 +290,18 @@ def test_serve_turns_its_options_into_voila_configuration_of_the_bounded_kernel_
     assert BoundedKernelManager(config=KVArgParseConfigLoader(defaults).load_config()).limits.max_kernels >= 8
     with pytest.raises(SystemExit, match="not-an-ip"):
         _bound_args(build_parser().parse_args(["serve", "--trusted-proxy", "not-an-ip"]))
+
+
+def test_class_links_are_token_links_and_the_teacher_page_uses_the_host_reserve():
+    student = page_key("class.ipynb", {"class": ["C1"], "student": ["secret-student"]})
+    assert student and "secret" not in student
+    assert student != page_key("class.ipynb", {"class": ["C2"], "student": ["secret-student"]})
+    assert page_key("teacher.ipynb", {"class": ["C1"], "teacher": ["t"]}) is not None
+    assert page_key("class.ipynb", {"class": ["C1"]}) is None  # the join link: no token
+    book, _ = ledger(per_device=0, max_kernels=4, host_reserve=1)
+    for i in range(3):
+        load(book, f"10.0.1.{i}", page="class.ipynb")
+    with pytest.raises(PageRefused):
+        book.admit(PageRequest("10.0.2.1", "class.ipynb"))
+    load(book, "127.0.0.1", "teacher.ipynb", exempt=True)  # the reserve is the teacher's
+    assert book.live() == 4

@@ -16,7 +16,7 @@ from dichotomy_widget.deck_library import DECKS_DIR_ENV, DeckLibrary
 from dichotomy_widget.errors import TeacherKeyRequired
 from dichotomy_widget.serve import _resolve_decks, _resolve_teacher_key, build_parser
 from dichotomy_widget.stores import open_store
-from dichotomy_widget.ui.app import host_page
+from dichotomy_widget.ui.entry import host_page
 from dichotomy_widget.ui.teacher import TEACHER_KEY_ENV, is_teacher, read_key_file, require_teacher
 
 from test_app import all_text
@@ -221,7 +221,7 @@ def test_a_forged_browser_secret_is_ignored(store):
 def test_uploaded_words_reach_a_seat_only_through_its_view(store):
     """Seat pages (each its own kernel in voila) hold only their seat's view: never the undealt card,
     never the preview, never the Target on the Guesser's page."""
-    from dichotomy_widget.ui.app import seat_page
+    from dichotomy_widget.ui.entry import seat_page
 
     page = page_with_secret(store)
     upload(page, "unit4.csv", CSV)

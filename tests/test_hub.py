@@ -17,7 +17,7 @@ import yaml
 from dichotomy_widget import Table
 from dichotomy_widget.hub import hub_config, service_command
 from dichotomy_widget.serve import build_parser, main
-from dichotomy_widget.ui.app import host_page, seat_page
+from dichotomy_widget.ui.entry import host_page, seat_page
 from dichotomy_widget.ui.hub_auth import identity_from_hub_user, kernel_ids_in_path
 from dichotomy_widget.ui.hub_identity import (IDENTITY_ENV, HubIdentity, HubIdentityError, current_identity,
                                               hub_mode, hub_seat_token, sign_identity, verify_identity)

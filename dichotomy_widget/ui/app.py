@@ -2,7 +2,7 @@
 
 The packaged notebooks (``dichotomy_widget/ui/pages/host.ipynb`` and ``seat.ipynb``) are two lines each::
 
-    from dichotomy_widget.ui.app import seat_page
+    from dichotomy_widget.ui.entry import seat_page
     seat_page()
 
 Voila gives a page's URL query to its kernel in the ``QUERY_STRING`` environment variable (and the full
@@ -35,7 +35,6 @@ import html
 import logging
 import os
 import warnings
-from pathlib import Path
 from typing import Any, Callable, Mapping
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
@@ -44,7 +43,7 @@ import ipywidgets as W
 import traitlets
 
 from ..config import (DEFAULT_ROUNDS, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
-                      QUERY_ENV, REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV)
+                      REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV)
 from ..deck_library import DeckLibrary
 from ..decks import Deck
 from ..errors import DichotomyError, SeatNotFound, TeacherKeyRequired
@@ -52,10 +51,9 @@ from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
-from .hub_identity import hub_mode as _hub_mode
 from .teacher import key_required, require_teacher
 
-__all__ = ["host_page", "seat_page", "HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
+__all__ = ["HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
 
 MAX_KEY_TRIES = 5  # wrong teacher keys one host page accepts before it must be reloaded
@@ -133,7 +131,7 @@ def qr_svg(data: str, scale: int = 6) -> str:
     return buf.getvalue().decode("utf-8")
 
 
-def _message_box(title: str, body: str, kind: str = "error", link: tuple[str, str] | None = None) -> W.HTML:
+def message_box(title: str, body: str, kind: str = "error", link: tuple[str, str] | None = None) -> W.HTML:
     """A clear message, escaped (never HTML from users)."""
     colour = {"error": "#a40000", "info": "#1a4d8f", "ok": "#1d6b2a"}.get(kind, "#333")
     extra = ""
@@ -141,15 +139,17 @@ def _message_box(title: str, body: str, kind: str = "error", link: tuple[str, st
         extra = f'<p><a href="{html.escape(link[0], quote=True)}">{html.escape(link[1])}</a></p>'
     return W.HTML(
         f'<div class="dichotomy-message dichotomy-{kind}" role="{"alert" if kind == "error" else "status"}" '
-        f'style="border-left:6px solid {colour};padding:0.6em 1em;margin:0.5em 0;font-size:1.1em">'
+        f'aria-live="polite" style="border-left:6px solid {colour};padding:0.6em 1em;margin:0.5em 0;font-size:1.1em">'
         f'<h2 style="margin:0 0 0.3em 0;color:{colour}">{html.escape(title)}</h2>'
         f'<p style="margin:0">{html.escape(body)}</p>{extra}</div>'
     )
 
 
-def _error_text(exc: BaseException) -> str:
+def error_text(exc: BaseException) -> str:
+    """What a page shows for ``exc``: its message, or (logged with its traceback) a plain apology."""
     if isinstance(exc, DichotomyError):
         return exc.message
+    log.exception("unexpected error on a page", exc_info=exc)
     return "Something went wrong. Please try again, or ask the host."
 
 
@@ -158,7 +158,7 @@ def page_title(what: str) -> str:
     return f"{what} · Dichotomy"
 
 
-def _on_enter(box: "W.Text", callback: Callable[[Any], None]) -> None:
+def on_enter(box: "W.Text", callback: Callable[[Any], None]) -> None:
     """Call ``callback`` when Enter is pressed in ``box`` (keyboard users submit forms with Enter).
 
     ipywidgets 8 still sends the text box's "submit" event on Enter but marks ``on_submit`` as
@@ -268,7 +268,7 @@ class SeatPage(W.VBox):
         self.feedback = W.Label("", style={"text_color": "#a40000", "font_weight": "bold"})
         self.feedback.add_class("dichotomy-feedback")
         self.join_button.on_click(lambda _b: self.join(self.name_input.value))
-        _on_enter(self.name_input, lambda _t: self.join(self.name_input.value))
+        on_enter(self.name_input, lambda _t: self.join(self.name_input.value))
         self._route(parse_query(query))
 
     # -- routing --------------------------------------------------------------------------------
@@ -280,7 +280,7 @@ class SeatPage(W.VBox):
         try:
             self.table = Table.open(code, self.store)
         except DichotomyError as exc:
-            self._refuse("No such table", _error_text(exc))
+            self._refuse("No such table", error_text(exc))
             return
         token = params.get("seat")
         if token is not None:
@@ -306,7 +306,7 @@ class SeatPage(W.VBox):
         self.state = "refused"
         self.message = body
         self.url.title = page_title(title)
-        self.children = [self.url, _message_box(title, body)]
+        self.children = [self.url, message_box(title, body)]
 
     def _show_form(self, ask_code: bool) -> None:
         self.state = "form"
@@ -315,7 +315,7 @@ class SeatPage(W.VBox):
             self.code_input = W.Text(placeholder="Table code, e.g. K7QX2M", description="Table",
                                      layout=W.Layout(width="22em"))
             self.code_input.add_class("dichotomy-code")
-            _on_enter(self.code_input, lambda _t: self.join(self.name_input.value))
+            on_enter(self.code_input, lambda _t: self.join(self.name_input.value))
             rows.append(W.HTML("<h2>Join a Dichotomy table</h2>"))
             rows.append(self.code_input)
             self.url.title = page_title("Join a table")
@@ -365,7 +365,7 @@ class SeatPage(W.VBox):
                 self.table = Table.open(self.code_input.value, self.store)
             except DichotomyError as exc:
                 self.table = None
-                return self._feedback(_error_text(exc))
+                return self._feedback(error_text(exc))
         if self.table is None:
             return self._feedback("Type the table code first.")
         if not isinstance(name, str) or len(name) > 10 * MAX_NAME_LENGTH:
@@ -373,7 +373,7 @@ class SeatPage(W.VBox):
         try:
             ticket = self.table.join(name)
         except DichotomyError as exc:
-            return self._feedback(_error_text(exc))
+            return self._feedback(error_text(exc))
         except Exception:  # noqa: BLE001 - never show a traceback to a student
             return self._feedback("Something went wrong. Please try again.")
         self._show_seat(ticket.seat, ticket.token)
@@ -383,17 +383,6 @@ class SeatPage(W.VBox):
         self.message = text
         self.feedback.value = text
         return False
-
-
-def seat_page(query: str | None = None, store: "TableStore | str | None" = None) -> SeatPage:
-    """The seat page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
-    if query is None:
-        query = os.environ.get(QUERY_ENV, "")
-    if _hub_mode():  # a JupyterHub service: the hub says who this is (hub_pages.py)
-        from .hub_pages import HubSeatPage
-
-        return HubSeatPage(query, store=store)
-    return SeatPage(query, store=store)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -429,7 +418,7 @@ class HostPage(W.VBox):
         try:
             table = Table.open(code or "", self.store)
         except DichotomyError as exc:
-            self._refuse("No such table", _error_text(exc))
+            self._refuse("No such table", error_text(exc))
             return
         if not table.is_host(token):
             self._refuse("This host link is not valid",
@@ -442,7 +431,7 @@ class HostPage(W.VBox):
         self.state = "refused"
         self.message = body
         self.url.title = page_title(title)
-        self.children = [self.url, _message_box(title, body, link=("?", "Create a new table"))]
+        self.children = [self.url, message_box(title, body, link=("?", "Create a new table"))]
 
     # -- create form ----------------------------------------------------------------------------
     def _show_create(self) -> None:
@@ -468,7 +457,10 @@ class HostPage(W.VBox):
         intro = W.HTML("<h2>Create a Dichotomy table</h2>"
                        "<p>Choose a deck (or upload or paste your own), and the number of cards (one card per "
                        "round). The clue time limit is optional: 0 means no limit (otherwise "
-                       f"{MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>")
+                       f"{MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>"
+                       '<p class="dichotomy-class-hint">A whole class? <a class="dichotomy-teacher-link" '
+                       'href="teacher.ipynb" style="color:#1a5fb4;text-decoration:underline">Create a class</a>: '
+                       "one link for everybody, tables made for you, one dashboard.</p>")
         if key_required(self.env):
             self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock)
             self.key_box.status = "This server needs the teacher key to create a table."
@@ -575,6 +567,7 @@ class HostPage(W.VBox):
         self.url.query = urlencode({"table": table.code, "host": token})
         self.url.title = page_title(f"Host · table {table.code}")
         self.link = join_link(table.code, self.env)
+        self.projector_link = self.link.replace("seat.ipynb?", "projector.ipynb?", 1)
         code = html.escape(table.code)
         link = html.escape(self.link, quote=True)
         warn = ""
@@ -591,7 +584,9 @@ class HostPage(W.VBox):
             f'margin:0;font-family:monospace">{code}</p>'
             f'<p>Join link: <a class="dichotomy-join-link" href="{link}" target="_blank" '
             f'rel="noopener">{html.escape(self.link)}</a></p>{warn}'
-            "<p>Keep this page's address private: it lets you host this table. "
+            "<p>Keep this page's address private: it lets you host this table. On the projector show the "
+            f'<a class="dichotomy-projector-link" href="{html.escape(self.projector_link, quote=True)}" '
+            'target="_blank" rel="noopener">projector page</a> instead (read-only, no key in its address). '
             '<a class="dichotomy-new-table" href="?" target="_blank" rel="noopener">Create another table</a> '
             "(for another group) in a new tab.</p></div></div>"
         )
@@ -600,18 +595,3 @@ class HostPage(W.VBox):
         table.start_watching()
 
 
-def host_page(query: str | None = None, store: "TableStore | str | None" = None,
-              env: Mapping[str, str] | None = None) -> HostPage:
-    """The host page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
-    if query is None:
-        query = os.environ.get(QUERY_ENV, "")
-    if _hub_mode(env):
-        from .hub_pages import HubHostPage
-
-        return HubHostPage(query, store=store, env=env)
-    return HostPage(query, store=store, env=env)
-
-
-def packaged_pages() -> Path:
-    """The folder with the packaged ``host.ipynb`` and ``seat.ipynb``."""
-    return Path(__file__).with_name("pages")

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
 from ..config import (DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PAGES_PER_DEVICE, FALLBACK_KERNELS,
-                      HOST_PAGE, KERNEL_MB, KERNEL_MEMORY_SHARE, MIN_DEFAULT_KERNELS)
+                      KERNEL_MB, KERNEL_MEMORY_SHARE, MIN_DEFAULT_KERNELS, TEACHER_PAGES)
 from ..errors import PageRefused
 
 __all__ = ["Limits", "PageRequest", "trusted_networks", "Ticket", "Admission", "PageLedger", "client_address", "page_key",
@@ -142,7 +142,7 @@ class PageLedger:
                                       code="too_many_pages")
                 drop += closed[:excess]
         if lim.max_kernels > 0:
-            cap = lim.max_kernels if request.page == HOST_PAGE else max(lim.max_kernels - lim.host_reserve, 0)
+            cap = lim.max_kernels if request.page in TEACHER_PAGES else max(lim.max_kernels - lim.host_reserve, 0)
             others = [t for t in self._tickets.values() if t not in drop]
             excess = len(others) + 1 - cap
             if excess > 0:
@@ -279,7 +279,8 @@ def client_address(remote: str, headers: Mapping[str, str], trusted_proxies: Seq
 
 
 def page_key(page: str, query: Mapping[str, Sequence[str] | str]) -> str | None:
-    """The replacement key of a link that carries a seat or host token (a hash: no token is kept)."""
+    """The replacement key of a link that carries a seat, host, student or teacher token (a hash: no
+    token is kept)."""
     def first(name: str) -> str:
         value = query.get(name) or ""
         if not isinstance(value, str):
@@ -288,10 +289,10 @@ def page_key(page: str, query: Mapping[str, Sequence[str] | str]) -> str | None:
             value = value.decode("utf-8", "replace")
         return value.strip()
 
-    token = first("seat") or first("host")
+    token = first("seat") or first("host") or first("student") or first("teacher")
     if not token:
         return None
-    return hashlib.sha256(f"{page}\0{first('table')}\0{token}".encode()).hexdigest()[:20]
+    return hashlib.sha256(f"{page}\0{first('table') or first('class')}\0{token}".encode()).hexdigest()[:20]
 
 
 # --------------------------------------------------------------------------------------------------

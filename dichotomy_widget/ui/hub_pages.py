@@ -1,6 +1,6 @@
 """The seat and host pages in hub mode (``dichotomy hub-service``): identity comes from the hub.
 
-:func:`dichotomy_widget.ui.app.seat_page` and ``host_page`` use these classes when ``$DICHOTOMY_HUB``
+:func:`dichotomy_widget.ui.entry.seat_page` and ``host_page`` use these classes when ``$DICHOTOMY_HUB``
 is set. What changes from ``dichotomy serve``:
 
 * The page's hub user is :func:`.hub_identity.current_identity` (signed by the service; a page without
@@ -30,7 +30,7 @@ from ..deck_library import DeckLibrary
 from ..errors import DichotomyError, NameTaken, SeatNotFound
 from ..rules import MAX_NAME_LENGTH, clean_name
 from ..table import Table
-from .app import HostPage, SeatPage, _error_text, _message_box, _on_enter, page_title
+from .app import HostPage, SeatPage, error_text, message_box, on_enter, page_title
 from .hub_identity import (HubIdentity, HubIdentityError, current_identity, hub_library_secret, hub_secret,
                            hub_seat_token)
 
@@ -113,7 +113,7 @@ class HubSeatPage(SeatPage):
         try:
             self.table = Table.open(code, self.store)
         except DichotomyError as exc:
-            self._refuse("No such table", _error_text(exc))
+            self._refuse("No such table", error_text(exc))
             return
         mine = self._token(self.table)
         named = params.get("seat")
@@ -149,7 +149,7 @@ class HubSeatPage(SeatPage):
             self.code_input = W.Text(placeholder="Table code, e.g. K7QX2M", description="Table",
                                      layout=W.Layout(width="22em"))
             self.code_input.add_class("dichotomy-code")
-            _on_enter(self.code_input, lambda _t: self.join(""))
+            on_enter(self.code_input, lambda _t: self.join(""))
             rows += [W.HTML(f"<h2>Join a Dichotomy table</h2><p>You play as <b>{who}</b> "
                             "(your hub name).</p>"), self.code_input]
             self.url.title = page_title("Join a table")
@@ -171,7 +171,7 @@ class HubSeatPage(SeatPage):
                 self.table = Table.open(self.code_input.value, self.store)
             except DichotomyError as exc:
                 self.table = None
-                return self._feedback(_error_text(exc))
+                return self._feedback(error_text(exc))
         if self.table is None:
             return self._feedback("Type the table code first.")
         token = self._token(self.table)
@@ -187,13 +187,13 @@ class HubSeatPage(SeatPage):
                 last: DichotomyError = exc
                 continue
             except DichotomyError as exc:
-                return self._feedback(_error_text(exc))
+                return self._feedback(error_text(exc))
             except Exception:  # noqa: BLE001 - never show a traceback to a student
                 log.exception("joining a table failed")
                 return self._feedback("Something went wrong. Please try again.")
             self._show_seat(ticket.seat, ticket.token)
             return True
-        return self._feedback(_error_text(last))
+        return self._feedback(error_text(last))
 
 
 class HubHostPage(HostPage):
@@ -248,5 +248,5 @@ class HubHostPage(HostPage):
         self.state = "refused"
         self.message = body
         self.url.title = page_title(title)
-        self.children = [self.url, _message_box(title, body)]
+        self.children = [self.url, message_box(title, body)]
         self._with_bar()

@@ -1,0 +1,160 @@
+"""Views of a class: the teacher's dashboard, the class projector and the debrief report.
+
+Every per-table part is built from ``Table.view(None)`` (the projector view, which never holds a word a
+live round still hides) or from the table's resolved rounds (``state.history``). Nothing here reads
+the card in play, the locked pair or the clues of a live round.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any, Protocol
+
+from .views import recap_json
+
+
+class Classroom(Protocol):
+    """What the views read of a :class:`~dichotomy_widget.classroom.Classroom` (no import: no cycle)."""
+
+    code: str
+    state: Any
+
+    def names(self, members: tuple) -> list[str]: ...
+
+    def table(self, which: "int | str") -> Any: ...
+
+__all__ = ["dashboard_view", "class_projector_view", "table_summary", "report", "report_csv",
+           "report_json", "CSV_COLUMNS"]
+
+CSV_COLUMNS = ["class", "table", "table_code", "round", "guesser", "drawer", "target", "foil", "clue_author",
+               "clue", "timeout", "eliminated", "eliminated_reason", "guess", "passed", "outcome",
+               "score_after"]
+
+
+def table_summary(public: dict[str, Any]) -> dict[str, Any]:
+    """The dashboard line of one table, from its projector view: phase, round, score, whose turn, who
+    has not continued."""
+    players = public["players"]
+    phase = public["phase"]
+    name_of = {p["seat"]: p["name"] for p in players}
+    guesser = next((p["name"] for p in players if p["guesser"]), None)
+    drawer = next((p["name"] for p in players if p["drawer"]), None)
+    if phase == "reveal":
+        turn = drawer
+    elif phase == "clues":
+        turn = name_of.get(public["turn"])
+    elif phase == "guess":
+        turn = guesser
+    else:
+        turn = None
+    return {
+        "phase": phase,
+        "round": public["round"],
+        "rounds": public["rounds"],
+        "rounds_played": len(public["history"]),
+        "score": public["score"],
+        "guesser": guesser,
+        "turn": turn,
+        "not_continued": [p["name"] for p in players if phase == "recap" and not p["confirmed"]],
+        "status": public["status"],
+        "players": [p["name"] for p in players],
+    }
+
+
+def dashboard_view(room: Classroom) -> dict[str, Any]:
+    """The teacher's dashboard: roster, seating, and each started table's public view and summary."""
+    s = room.state
+    tables = []
+    for t in s.tables:
+        entry: dict[str, Any] = {"number": t.number, "code": t.code, "started": t.started,
+                                 "members": room.names(t.members)}
+        if t.started:
+            public = room.table(t.code).view(None)  # type: ignore[arg-type]
+            entry["summary"] = table_summary(public)
+            entry["view"] = public
+        tables.append(entry)
+    return {
+        "class": room.code,
+        "name": s.name,
+        "deck": s.deck_name,
+        "rounds": s.rounds,
+        "table_size": s.table_size,
+        "time_limit": s.time_limit,
+        "students": [{"name": st.name, "table": (s.table_of(st.id).number if s.table_of(st.id) else None)}
+                     for st in s.students],
+        "unseated": room.names(s.unseated),
+        "tables": tables,
+    }
+
+
+def class_projector_view(room: Classroom) -> dict[str, Any]:
+    """The class overview for a projector: tables, players, phase, rounds played, score."""
+    s = room.state
+    tables = []
+    for t in s.tables:
+        entry: dict[str, Any] = {"number": t.number, "code": t.code, "players": room.names(t.members),
+                                 "started": t.started, "phase": "seating", "rounds_played": 0, "score": 0,
+                                 "rounds": s.rounds}
+        if t.started:
+            summary = table_summary(room.table(t.code).view(None))  # type: ignore[arg-type]
+            entry.update(phase=summary["phase"], rounds_played=summary["rounds_played"],
+                         score=summary["score"], players=summary["players"])
+        tables.append(entry)
+    return {"class": room.code, "name": s.name, "students": len(s.students), "tables": tables}
+
+
+def report(room: Classroom) -> dict[str, Any]:
+    """Resolved rounds only, per table: Target, Foil, clues with authors and fates, guess, outcome, score."""
+    s = room.state
+    tables = []
+    for t in s.tables:
+        if not t.started:
+            continue
+        table = room.table(t.code)  # type: ignore[arg-type]
+        table.refresh()
+        rounds = [recap_json(table.state, record) for record in table.state.history]
+        tables.append({"number": t.number, "code": t.code, "players": room.names(t.members), "rounds": rounds})
+    return {"class": room.code, "name": s.name, "deck": s.deck_name, "tables": tables}
+
+
+def _rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for t in data["tables"]:
+        for r in t["rounds"]:
+            base = {"class": data["name"], "table": t["number"], "table_code": t["code"], "round": r["round"],
+                    "guesser": r["guesser"], "drawer": r["drawer"], "target": r["target"], "foil": r["foil"],
+                    "guess": r["guess"] or "", "passed": "yes" if r["passed"] else "no",
+                    "outcome": r["outcome"], "score_after": r["score"]}
+            clues = r["clues"] or [None]
+            for c in clues:
+                row = dict(base)
+                if c is not None:
+                    row.update(clue_author=c["author"], clue=c["text"] or "", timeout="yes" if c["timeout"] else "no",
+                               eliminated="yes" if c["eliminated"] else "no",
+                               eliminated_reason=(c["reason_text"] or c["reason"] or "") if c["eliminated"] else "")
+                rows.append(row)
+    return rows
+
+
+def _safe_cell(value: Any) -> Any:
+    """Spreadsheet-safe text: a cell starting with = + - @ is prefixed with ' (no formula injection)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def report_csv(data: dict[str, Any]) -> str:
+    """The report as CSV, one row per clue (a round without clues gets one row)."""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, restval="", lineterminator="\n")
+    writer.writeheader()
+    for row in _rows(data):
+        writer.writerow({k: _safe_cell(v) for k, v in row.items()})
+    return buf.getvalue()
+
+
+def report_json(data: dict[str, Any]) -> str:
+    """The report as pretty JSON text (UTF-8, not ASCII-escaped)."""
+    return json.dumps(data, ensure_ascii=False, indent=2)

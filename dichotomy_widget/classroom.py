@@ -1,0 +1,658 @@
+"""A class: many tables run by one teacher, as an event-sourced aggregate in the same store as tables.
+
+A class is a stream ``class-CODE`` in the :class:`TableStore` (table codes never hold ``-``, so the two
+never collide). Its events record the roster, the seating and which ordinary :class:`Table` each
+seated group plays at. Students join the class by name and get a secret token; when their table
+starts, the class joins them to it with the *hash* of that same token, so the student's class link is
+also their seat link and no new link is needed. The teacher's control token is kept hashed in the
+class meta, like a table's host token.
+
+Seating before a table starts is a draft kept in the class: moves, an extra table and late joiners
+change only the class stream. Starting a table creates the :class:`Table` (with its own slice of the
+shuffled deck, so tables of one class do not share cards while the deck is big enough), seats its
+students in the draft's order and starts the game.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import random
+import secrets
+import time
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
+
+from . import words
+from .decks import Card, Deck, load_deck
+from .errors import (ClassNotFound, DeckError, DichotomyError, NameTaken, SeatingError, SeatNotFound,
+                     StoreError, VersionConflict)
+from .events import Event
+from .config import MAX_SEATS, MAX_TIME_LIMIT, MIN_SEATS, MIN_TIME_LIMIT
+from .rules import clean_name
+from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
+from .stores import TableStore, open_store
+from .table import CODE_ALPHABET, Table, hash_token, new_table_code
+
+if TYPE_CHECKING:
+    import asyncio
+
+__all__ = ["Classroom", "StudentTicket", "ClassState", "Student", "ClassTable", "CLASS_PREFIX",
+           "normalize_class_code", "class_stream", "MAX_STUDENTS"]
+
+log = logging.getLogger(__name__)
+
+CLASS_PREFIX = "class-"
+MAX_STUDENTS = 200
+MAX_CLASS_NAME = 60
+MAX_RETRIES = 50
+
+
+# --- events --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ClassCreated(Event):
+    """A class was set up: its name, the deck (cards as [target, foil] lists) and the table options."""
+
+    type: ClassVar[str] = "ClassCreated"
+    name: str
+    deck_name: str
+    lang: str
+    cards: tuple
+    rounds: int
+    table_size: int
+    seed: int
+    time_limit: float | None = None
+
+
+@dataclass(frozen=True)
+class StudentJoined(Event):
+    """A student joined the class; only the hash of their secret token is kept."""
+
+    type: ClassVar[str] = "StudentJoined"
+    student: int
+    name: str
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class TablesMade(Event):
+    """The roster was split into tables: student ids per table (table 1 first)."""
+
+    type: ClassVar[str] = "TablesMade"
+    tables: tuple
+
+
+@dataclass(frozen=True)
+class TableAdded(Event):
+    """The teacher added an empty table."""
+
+    type: ClassVar[str] = "TableAdded"
+    number: int
+
+
+@dataclass(frozen=True)
+class StudentMoved(Event):
+    """A student was moved (or, joining late, seated) to table ``table`` (1-based)."""
+
+    type: ClassVar[str] = "StudentMoved"
+    student: int
+    table: int
+
+
+@dataclass(frozen=True)
+class TableStarted(Event):
+    """Table ``number`` started as the ordinary table ``code``."""
+
+    type: ClassVar[str] = "TableStarted"
+    number: int
+    code: str
+
+
+CLASS_EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls for cls in (ClassCreated, StudentJoined, TablesMade, TableAdded, StudentMoved, TableStarted)
+}
+
+
+def _freeze(value: Any) -> Any:
+    return tuple(_freeze(v) for v in value) if isinstance(value, list) else value
+
+
+def class_event_from_dict(type_name: str, payload: dict[str, Any]) -> Event:
+    """Rebuild a class event from its store record."""
+    cls = CLASS_EVENT_TYPES[type_name]
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: _freeze(v) for k, v in payload.items() if k in names})
+
+
+# --- state ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Student:
+    """A student in the class roster."""
+
+    id: int
+    name: str
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class ClassTable:
+    """A table of the class: its number (1-based), members (student ids) and, once started, its code."""
+
+    number: int
+    members: tuple = ()
+    code: str | None = None
+
+    @property
+    def started(self) -> bool:
+        return self.code is not None
+
+
+@dataclass(frozen=True)
+class ClassState:
+    """The fold of a class's events."""
+
+    name: str = ""
+    deck_name: str = ""
+    lang: str = "en"
+    cards: tuple = ()
+    rounds: int = 13
+    table_size: int = 5
+    seed: int = 0
+    time_limit: float | None = None
+    students: tuple = ()  # of Student, join order
+    tables: tuple = ()  # of ClassTable, by number
+    version: int = 0
+
+    def student(self, student_id: int) -> Student | None:
+        return next((s for s in self.students if s.id == student_id), None)
+
+    def table_of(self, student_id: int) -> ClassTable | None:
+        return next((t for t in self.tables if student_id in t.members), None)
+
+    def table(self, number: int) -> ClassTable | None:
+        return self.tables[number - 1] if isinstance(number, int) and 1 <= number <= len(self.tables) else None
+
+    @property
+    def unseated(self) -> tuple:
+        seated = {m for t in self.tables for m in t.members}
+        return tuple(s.id for s in self.students if s.id not in seated)
+
+    @property
+    def any_started(self) -> bool:
+        return any(t.started for t in self.tables)
+
+
+def evolve(state: ClassState, event: Event) -> ClassState:
+    """Apply one class event (pure and total)."""
+    version = state.version + 1
+    if isinstance(event, ClassCreated):
+        return ClassState(name=event.name, deck_name=event.deck_name, lang=event.lang, cards=event.cards,
+                          rounds=event.rounds, table_size=event.table_size, seed=event.seed,
+                          time_limit=event.time_limit, version=version)
+    if isinstance(event, StudentJoined):
+        students = state.students + (Student(event.student, event.name, event.token_hash),)
+        return _replace(state, students=students, version=version)
+    if isinstance(event, TablesMade):
+        tables = tuple(ClassTable(i + 1, tuple(m)) for i, m in enumerate(event.tables))
+        return _replace(state, tables=tables, version=version)
+    if isinstance(event, TableAdded):
+        return _replace(state, tables=state.tables + (ClassTable(event.number),), version=version)
+    if isinstance(event, StudentMoved):
+        tables = tuple(
+            ClassTable(t.number, tuple(m for m in t.members if m != event.student)
+                       + ((event.student,) if t.number == event.table else ()), t.code)
+            for t in state.tables)
+        return _replace(state, tables=tables, version=version)
+    if isinstance(event, TableStarted):
+        tables = tuple(ClassTable(t.number, t.members, event.code) if t.number == event.number else t
+                       for t in state.tables)
+        return _replace(state, tables=tables, version=version)
+    return _replace(state, version=version)
+
+
+def _replace(state: ClassState, **changes: Any) -> ClassState:
+    from dataclasses import replace
+
+    return replace(state, **changes)
+
+
+def replay(events: list[Event], state: ClassState | None = None) -> ClassState:
+    """Fold class events onto ``state`` (default: an empty class)."""
+    state = state or ClassState()
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def _as_store(store: "TableStore | str | Path | None") -> TableStore:
+    """A store object as is; a path, URL, "memory" or None opened with :func:`open_store`."""
+    if store is None or isinstance(store, (str, Path)):
+        return open_store(None if store is None else str(store))
+    return store
+
+
+# --- codes ---------------------------------------------------------------------------------------
+def normalize_class_code(code: Any) -> str:
+    """Upper-case and strip a typed class code (``class-`` prefix optional); refuse anything else."""
+    text = str(code or "").strip().upper()
+    if text.startswith(CLASS_PREFIX.upper()):
+        text = text[len(CLASS_PREFIX):]
+    if not (1 <= len(text) <= 32) or not all(ch in CODE_ALPHABET for ch in text):
+        raise ClassNotFound("That is not a class code. Check the link or ask the teacher.")
+    return text
+
+
+def class_stream(code: str) -> str:
+    """The store id of class ``code``: ``class-CODE`` (a table code never holds ``-``)."""
+    return CLASS_PREFIX + code
+
+
+@dataclass(frozen=True)
+class StudentTicket:
+    """A student in the class with the secret token that proves it (keep it private)."""
+
+    student: int
+    name: str
+    token: str
+
+    def __repr__(self) -> str:  # never print the token by accident
+        return f"StudentTicket(student={self.student}, name={self.name!r})"
+
+
+# --- the aggregate -------------------------------------------------------------------------------
+class Classroom:
+    """One class of students seated at many :class:`Table` s, backed by a :class:`TableStore`."""
+
+    def __init__(self, code: str, store: TableStore) -> None:
+        self.code = code
+        self.store = store
+        self.state = ClassState()
+        self.seq = 0
+        self.teacher_token: str | None = None
+        self._tables: dict[str, Table] = {}
+        self._listeners: list[Callable[["Classroom"], None]] = []
+        self._watch_task: asyncio.Task | None = None
+        self.refresh()
+
+    @property
+    def stream(self) -> str:
+        return class_stream(self.code)
+
+    # --- creating and opening ----------------------------------------------------------------
+    @classmethod
+    def create(cls, name: str, deck: "str | Path | Deck" = "en", rounds: int = 13, table_size: int = 5,
+               time_limit: float | None = None, store: "TableStore | str | None" = None,
+               seed: int | None = None, lang: str | None = None) -> "Classroom":
+        """Create a class (name, deck, cards per table, preferred table size 4-6, optional clue limit)."""
+        class_name = " ".join(str(name or "").split())
+        if not class_name or len(class_name) > MAX_CLASS_NAME or not class_name.isprintable():
+            raise DichotomyError(f"A class name is 1 to {MAX_CLASS_NAME} printable characters.",
+                                 code="invalid_class_name")
+        the_deck = load_deck(deck, lang=lang)
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+            raise DeckError("The number of cards per table must be a whole number of at least 1.",
+                            code="invalid_rounds")
+        if len(the_deck) < rounds:
+            raise DeckError(f"The deck {the_deck.name!r} has {len(the_deck)} cards; {rounds} cards per table "
+                            f"need at least {rounds}.", code="deck_too_small")
+        if isinstance(table_size, bool) or not isinstance(table_size, int) or not MIN_PREFERRED <= table_size <= MAX_PREFERRED:
+            raise DichotomyError(f"The preferred table size is {MIN_PREFERRED} to {MAX_PREFERRED}.",
+                                 code="invalid_table_size")
+        if time_limit is not None and not (MIN_TIME_LIMIT <= float(time_limit) <= MAX_TIME_LIMIT):
+            raise DichotomyError(f"A clue time limit is between {MIN_TIME_LIMIT} and {MAX_TIME_LIMIT} seconds.",
+                                 code="invalid_time_limit")
+        the_store = _as_store(store)
+        teacher_token = secrets.token_urlsafe(18)
+        for _ in range(20):
+            code = new_table_code()
+            if not the_store.table_exists(class_stream(code)):
+                break
+        meta = {"kind": "class", "teacher_token_hash": hash_token(teacher_token), "created_at": time.time()}
+        the_store.create_table(class_stream(code), meta)
+        created = ClassCreated(name=class_name, deck_name=the_deck.name, lang=the_deck.lang,
+                               cards=tuple(c.to_json() for c in the_deck.cards), rounds=rounds,
+                               table_size=table_size, seed=int(secrets.randbits(63) if seed is None else seed),
+                               time_limit=float(time_limit) if time_limit else None)
+        the_store.append(class_stream(code), 0, [(created.type, created.payload())])
+        room = cls(code, the_store)
+        room.teacher_token = teacher_token
+        return room
+
+    @classmethod
+    def open(cls, code: str, store: "TableStore | str | None") -> "Classroom":
+        """Open an existing class by its code; :class:`ClassNotFound` if there is none."""
+        the_store = _as_store(store)
+        class_code = normalize_class_code(code)
+        if not the_store.table_exists(class_stream(class_code)):
+            raise ClassNotFound(f"No class has the code {class_code}. Check the link or ask the teacher.")
+        return cls(class_code, the_store)
+
+    # --- identity ----------------------------------------------------------------------------
+    def is_teacher(self, token: Any) -> bool:
+        """True when ``token`` is this class's teacher token."""
+        if not isinstance(token, str) or not token:
+            return False
+        expected = self.store.table_meta(self.stream).get("teacher_token_hash", "")
+        return hmac.compare_digest(hash_token(token), expected)
+
+    def student_for_token(self, token: Any) -> int:
+        """The student id a secret token belongs to; :class:`SeatNotFound` for a wrong token."""
+        if isinstance(token, str) and token:
+            self.refresh()
+            digest = hash_token(token)
+            for student in self.state.students:
+                if hmac.compare_digest(student.token_hash, digest):
+                    return student.id
+        raise SeatNotFound("This class link is not valid for this class. Ask the teacher for the join link.")
+
+    def student_id(self, who: "int | str | StudentTicket") -> int:
+        """Resolve a student id, a :class:`StudentTicket` or a name to a student id."""
+        if isinstance(who, StudentTicket):
+            who = who.student
+        if isinstance(who, int) and not isinstance(who, bool) and self.state.student(who) is not None:
+            return who
+        if isinstance(who, str):
+            for student in self.state.students:
+                if words.normalize(student.name) == words.normalize(who):
+                    return student.id
+        raise SeatNotFound(f"No student {who!r} in this class.")
+
+    # --- commands ----------------------------------------------------------------------------
+    def join(self, name: str) -> StudentTicket:
+        """Join the class by name (unique in the class); returns the student with their secret token."""
+        token = secrets.token_urlsafe(18)
+        digest = hash_token(token)
+
+        def decide(s: ClassState) -> list[Event]:
+            clean = clean_name(name)
+            if any(words.normalize(x.name) == words.normalize(clean) for x in s.students):
+                raise NameTaken(f"Someone in this class is already called {clean}. Pick another name.")
+            if len(s.students) >= MAX_STUDENTS:
+                raise SeatingError(f"This class is full ({MAX_STUDENTS} students).", code="class_full")
+            new_id = max((x.id for x in s.students), default=-1) + 1
+            return [StudentJoined(student=new_id, name=clean, token_hash=digest)]
+
+        event = self._execute(decide)[0]
+        return StudentTicket(student=event.student, name=event.name, token=token)  # type: ignore[attr-defined]
+
+    def make_tables(self) -> list[list[str]]:
+        """Split the whole roster into balanced tables (3-7, near the preferred size); names per table.
+
+        Allowed until a table starts (pressing it again reshuffles everybody).
+        """
+        def decide(s: ClassState) -> list[Event]:
+            if s.any_started:
+                raise SeatingError("Some tables have started: seat late students at a table in its lobby or "
+                                   "at an extra table instead.", code="tables_started")
+            if len(s.students) < MIN_SEATS:
+                raise SeatingError(f"A table needs at least {MIN_SEATS} students; {len(s.students)} joined.",
+                                   code="too_few_students")
+            ids = [x.id for x in s.students]
+            random.Random(f"{s.seed}:seating:{s.version}").shuffle(ids)
+            return [TablesMade(tables=tuple(tuple(t) for t in split_roster(ids, s.table_size)))]
+
+        self._execute(decide)
+        return [[self.state.student(m).name for m in t.members] for t in self.state.tables]  # type: ignore[union-attr]
+
+    def add_table(self) -> int:
+        """Add an empty table (before it starts, students can be moved to it); returns its number."""
+        def decide(s: ClassState) -> list[Event]:
+            if not s.tables:
+                raise SeatingError("Make tables first.", code="no_tables")
+            return [TableAdded(number=len(s.tables) + 1)]
+
+        return self._execute(decide)[0].number  # type: ignore[attr-defined]
+
+    def move(self, who: "int | str | StudentTicket", table: int) -> None:
+        """Move a student to table ``table`` (1-based), or seat a late joiner there; both tables unstarted."""
+        student = self.student_id(who)
+
+        def decide(s: ClassState) -> list[Event]:
+            target = s.table(table)
+            name = s.student(student).name  # type: ignore[union-attr]
+            if target is None:
+                raise SeatingError(f"There is no table {table}.", code="unknown_table")
+            current = s.table_of(student)
+            if current is not None and current.started:
+                raise SeatingError(f"{name} already plays at table {current.number}, which has started.",
+                                   code="table_started")
+            if target.started:
+                raise SeatingError(f"Table {table} has started; choose a table still in its lobby or add a table.",
+                                   code="table_started")
+            if current is not None and current.number == table:
+                raise SeatingError(f"{name} already sits at table {table}.", code="same_table")
+            if len(target.members) >= MAX_SEATS:
+                raise SeatingError(f"Table {table} is full ({MAX_SEATS} players).", code="table_full")
+            return [StudentMoved(student=student, table=table)]
+
+        self._execute(decide)
+
+    def start_table(self, number: int) -> Table:
+        """Start table ``number``: create its :class:`Table`, seat its students, deal. Returns the table."""
+        self.refresh(notify=False)
+        t = self.state.table(number)
+        self._check_startable(t, number)
+        assert t is not None
+        table = Table.create(deck=self._table_deck(number), rounds=self.state.rounds, store=self.store,
+                             time_limit=self.state.time_limit,
+                             seed=random.Random(f"{self.state.seed}:table:{number}").randrange(2 ** 62))
+        for member in t.members:
+            student = self.state.student(member)
+            assert student is not None
+            table.join_hashed(student.name, student.token_hash)
+        table.start()
+
+        def decide(s: ClassState) -> list[Event]:
+            current = s.table(number)
+            if current is None or current.started or current.members != t.members:
+                raise SeatingError(f"Table {number} changed meanwhile; try again.", code="table_changed")
+            return [TableStarted(number=number, code=table.code)]
+
+        self._adopt(table)  # before listeners hear of it: one Table object per code
+        try:
+            self._execute(decide)
+        except SeatingError:
+            del self._tables[table.code]
+            table.act(None, {"type": "end"})  # the orphan table is ended, never played
+            log.warning("class %s: table %s changed while starting; table %s ended", self.code, number, table.code)
+            raise
+        return table
+
+    def start_all(self) -> list[Table]:
+        """Start every table that has students and has not started; all are checked before any starts."""
+        self.refresh(notify=False)
+        todo = [t for t in self.state.tables if not t.started and t.members]
+        if not todo:
+            raise SeatingError("No table is waiting to start. Make tables first.", code="nothing_to_start")
+        for t in todo:
+            self._check_startable(t, t.number)
+        return [self.start_table(t.number) for t in todo]
+
+    def _check_startable(self, t: ClassTable | None, number: int) -> None:
+        if t is None:
+            raise SeatingError(f"There is no table {number}.", code="unknown_table")
+        if t.started:
+            raise SeatingError(f"Table {number} has already started.", code="table_started")
+        if not MIN_SEATS <= len(t.members) <= MAX_SEATS:
+            raise SeatingError(f"Table {number} has {len(t.members)} students; a table plays with "
+                               f"{MIN_SEATS} to {MAX_SEATS}. Move students first.", code="seat_count")
+
+    def _table_deck(self, number: int) -> Deck:
+        """Table ``number``'s own slice of the shuffled deck (disjoint from other tables while it lasts)."""
+        s = self.state
+        cards = list(s.cards)
+        random.Random(f"{s.seed}:deck").shuffle(cards)
+        start = ((number - 1) * s.rounds) % len(cards)
+        picked = [(cards + cards)[start + i] for i in range(s.rounds)]
+        return Deck(name=s.deck_name, lang=s.lang, cards=tuple(Card.from_json(c) for c in picked))
+
+    def _execute(self, decide: Callable[[ClassState], list[Event]]) -> list[Event]:
+        for _ in range(MAX_RETRIES):
+            self.refresh(notify=False)
+            events = decide(self.state)
+            try:
+                records = self.store.append(self.stream, self.seq, [(e.type, e.payload()) for e in events])
+            except VersionConflict:
+                continue
+            self.state = replay(events, self.state)
+            self.seq = records[-1].seq if records else self.seq
+            self._notify()
+            return events
+        raise StoreError("The class is very busy right now; please try again.", code="store_busy")
+
+    # --- state -------------------------------------------------------------------------------
+    def refresh(self, notify: bool = True) -> bool:
+        """Fold class events other kernels appended; True (and listeners told) if anything changed."""
+        records = self.store.load(self.stream, after_seq=self.seq)
+        if not records:
+            return False
+        self.state = replay([class_event_from_dict(r.type, r.payload) for r in records], self.state)
+        self.seq = records[-1].seq
+        if notify:
+            self._notify()
+        return True
+
+    def table(self, which: "int | str") -> Table:
+        """A started table of this class, by number or code (one :class:`Table` object per code)."""
+        code = which
+        if isinstance(which, int) and not isinstance(which, bool):
+            t = self.state.table(which)
+            if t is None or not t.started:
+                raise SeatingError(f"Table {which} has not started.", code="not_started")
+            code = t.code  # type: ignore[assignment]
+        if code not in {t.code for t in self.state.tables if t.started}:
+            raise SeatingError("That table is not part of this class.", code="not_in_class")
+        if code not in self._tables:
+            self._adopt(Table.open(code, self.store))  # type: ignore[arg-type]
+        return self._tables[code]  # type: ignore[index]
+
+    def _adopt(self, table: Table) -> None:
+        """Keep ``table`` as this class's one object for its code; its changes reach class listeners,
+        whoever refreshes it (a widget's own watch or :meth:`poll`)."""
+        self._tables[table.code] = table
+        table.subscribe(lambda _t: self._notify())
+
+    def tables(self) -> list[Table]:
+        """Every started table of the class, by table number."""
+        return [self.table(t.code) for t in self.state.tables if t.started]  # type: ignore[arg-type]
+
+    def seat_of(self, who: "int | str | StudentTicket") -> tuple[Table, int] | None:
+        """``(table, seat id)`` of a student whose table has started, else None."""
+        student = self.student_id(who)
+        t = self.state.table_of(student)
+        if t is None or not t.started:
+            return None
+        table = self.table(t.code)  # type: ignore[arg-type]
+        token_hash = self.state.student(student).token_hash  # type: ignore[union-attr]
+        table.refresh()
+        seat = next((x.id for x in table.state.seats if x.token_hash == token_hash), None)
+        return None if seat is None else (table, seat)
+
+    def names(self, members: tuple) -> list[str]:
+        return [self.state.student(m).name for m in members]  # type: ignore[union-attr]
+
+    # --- views (see class_views.py) ----------------------------------------------------------
+    def dashboard_view(self) -> dict[str, Any]:
+        """The teacher's dashboard: roster, seating and each table's public view (no hidden word)."""
+        from .class_views import dashboard_view
+
+        return dashboard_view(self)
+
+    def projector_view(self) -> dict[str, Any]:
+        """The class overview for a projector: tables, rounds played, scores."""
+        from .class_views import class_projector_view
+
+        return class_projector_view(self)
+
+    def report(self) -> dict[str, Any]:
+        """Resolved rounds of every table (never a live round)."""
+        from .class_views import report
+
+        return report(self)
+
+    def report_csv(self) -> str:
+        """The report as CSV text, one row per clue."""
+        from .class_views import report_csv
+
+        return report_csv(self.report())
+
+    def report_json(self) -> str:
+        """The report as JSON text."""
+        from .class_views import report_json
+
+        return report_json(self.report())
+
+    # --- change feed -------------------------------------------------------------------------
+    def subscribe(self, listener: Callable[["Classroom"], None]) -> Callable[[], None]:
+        """Call ``listener(classroom)`` after every change of the class or one of its tables."""
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _notify(self) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(self)
+            except Exception:  # noqa: BLE001 - a broken page must not break the class
+                log.exception("class %s: a listener failed", self.code)
+
+    def poll(self) -> bool:
+        """Refresh the class and every started table; True if anything changed.
+
+        Listeners hear of a class change here, and of a table change through that table's own feed.
+        """
+        changed = self.refresh(notify=False)
+        if changed:
+            self._notify()
+        for table in self.tables():
+            changed = table.refresh() or changed
+            if table.state.time_limit:
+                changed = table.tick() or changed
+        return changed
+
+    async def watch(self, timeout: float = 5.0) -> None:
+        """Follow the store forever: the class and its tables, as other kernels change them."""
+        import asyncio
+
+        marker = self.store.change_marker()
+        self.poll()
+        while True:
+            try:
+                marker = await self.store.wait_for_change(marker, timeout)
+                self.poll()
+            except Exception:  # noqa: BLE001 - a transient store error must not end the feed
+                log.exception("class %s: watching failed; retrying", self.code)
+                await asyncio.sleep(1.0)
+
+    def start_watching(self) -> "asyncio.Task | None":
+        """Run :meth:`watch` on the running asyncio loop; None without a loop."""
+        import asyncio
+
+        if self._watch_task is not None and not self._watch_task.done():
+            return self._watch_task
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            try:
+                loop = asyncio.get_event_loop()
+            except RuntimeError:
+                return None
+        self._watch_task = loop.create_task(self.watch())
+        return self._watch_task
+
+    def stop_watching(self) -> None:
+        """Cancel the watch task, if any."""
+        if self._watch_task is not None:
+            self._watch_task.cancel()
+            self._watch_task = None
+
+    def __repr__(self) -> str:
+        s = self.state
+        started = sum(1 for t in s.tables if t.started)
+        return (f"<Classroom {self.code} {s.name!r}: {len(s.students)} students, {len(s.tables)} tables "
+                f"({started} started)>")

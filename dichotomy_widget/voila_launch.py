@@ -1,0 +1,88 @@
+"""Start voila on the packaged pages: the command line, the store the kernels share, and the
+environment of a source checkout. Shared by ``dichotomy serve`` and the JupyterHub service."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from .config import PAGE_EXTENSIONS
+
+__all__ = ["CULL_IDLE_TIMEOUT", "CULL_INTERVAL", "voila_command", "page_extensions_option", "resolve_store",
+           "die_with_parent", "norm_base_url", "checkout_path_env"]
+
+CULL_IDLE_TIMEOUT = 600  # seconds without activity before an unconnected kernel is shut down
+CULL_INTERVAL = 60
+
+
+def norm_base_url(base_url: str) -> str:
+    """``/``, or the base URL with one leading and one trailing slash."""
+    base = "/" + base_url.strip().strip("/")
+    return base if base == "/" else base + "/"
+
+
+def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
+                  cull_idle_timeout: int = CULL_IDLE_TIMEOUT, cull_interval: int = CULL_INTERVAL,
+                  extra: Sequence[str] = ()) -> list[str]:
+    """The voila command line ``dichotomy serve`` runs."""
+    return [
+        sys.executable, "-m", "voila", str(pages),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.port_retries=0",
+        f"--Voila.ip={ip}",
+        f"--Voila.base_url={norm_base_url(base_url)}",
+        "--show_tracebacks=False",
+        "--strip_sources=True",
+        f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
+        f"--MappingKernelManager.cull_interval={cull_interval}",
+        "--MappingKernelManager.cull_connected=False",
+        page_extensions_option(),
+        *extra,
+    ]
+
+
+def page_extensions_option() -> str:
+    """voila's option that loads only :data:`~dichotomy_widget.config.PAGE_EXTENSIONS` in a page."""
+    return f"--VoilaConfiguration.extension_allowlist={list(PAGE_EXTENSIONS)!r}"
+
+
+def resolve_store(store: str | None) -> str:
+    """An absolute store path or URL for the kernels; refuse a memory store (kernels must share it)."""
+    from .stores import default_store_path, open_store
+
+    if store is not None and store.strip().lower() in ("", "memory", ":memory:", "memory://", "mem://"):
+        raise SystemExit("dichotomy serve needs a store shared by kernels: an SQLite file path or a "
+                         "postgresql:// URL.")
+    if not store:
+        path = str(default_store_path())
+    elif "://" in store:
+        path = store
+    else:
+        path = str(Path(store).expanduser().resolve())
+    open_store(path).close()  # create it now: a clear error here beats one inside a page
+    return path
+
+
+def die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
+    """Linux: voila gets SIGTERM if ``dichotomy serve`` itself is killed (no orphaned server)."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except Exception:  # noqa: BLE001
+            pass
+
+
+
+def checkout_path_env(env: Mapping[str, str]) -> dict[str, str]:
+    """``{"PYTHONPATH": ...}`` putting this source checkout first for the kernels, or ``{}`` when
+    the package is installed (not a checkout)."""
+    package_parent = Path(__file__).resolve().parent.parent
+    if not (package_parent / "pyproject.toml").exists():
+        return {}
+    return {"PYTHONPATH": os.pathsep.join(p for p in (str(package_parent), env.get("PYTHONPATH", "")) if p)}

@@ -1,0 +1,285 @@
+"""A whole class in real Chromium against ``dichotomy serve``: 12 students join through one link, the
+teacher makes 3 tables, moves one student, starts all; every table plays one round by clicking and
+typing; the dashboard follows live; a table projector link shows no control and no hidden word; the CSV
+report matches what was played; forged class and teacher links are refused.
+
+One browser, one context per student (each page is its own voila kernel). Pages are opened together
+(``wait_until="commit"``) so their kernels start in parallel; actions are serialized.
+Screenshots: ``artifacts/screenshots/class-*.png`` (docs/classroom.md uses three of them).
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import re
+import sys
+import time
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+
+def _shared():
+    """tests/browser/conftest.py's helpers, loaded by path (a bare ``import conftest`` is ambiguous)."""
+    import importlib.util
+    from pathlib import Path
+
+    name = "dichotomy_browser_conftest"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("conftest.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+ServerProcess, free_port, server_env = _shared().ServerProcess, _shared().free_port, _shared().server_env
+
+pytestmark = pytest.mark.browser
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+RENDER = 180_000  # 12+ kernels starting at once on a loaded 2-core machine
+NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea"]
+CLUES = ["zebra", "quartz", "nimbus", "tulip", "saffron", "kayak", "origami", "lantern", "mosaic", "glacier",
+         "walrus", "bamboo", "cobalt", "fjord"]
+
+
+@pytest.fixture(scope="module")
+def serve(tmp_path_factory):
+    store = tmp_path_factory.mktemp("class") / "tables.sqlite3"
+    port = free_port()
+    cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
+           "--ip", "127.0.0.1"]
+    server = ServerProcess(cmd, port, env=server_env(), log_name="serve-class")
+    try:
+        server.wait_ready("/voila/tree", timeout=120)
+        server.page = lambda name, **q: (f"{server.base}/voila/render/{name}"  # type: ignore[attr-defined]
+                                         + ("?" + "&".join(f"{k}={v}" for k, v in q.items()) if q else ""))
+        yield server
+    finally:
+        server.stop()
+
+
+def ready(page) -> None:
+    """Wait until the page's kernel answers; a page whose kernel never answered is reloaded once."""
+    marker = page.locator("html[data-dichotomy-ready]")
+    try:
+        marker.wait_for(state="attached", timeout=RENDER)
+    except playwright_api.TimeoutError:
+        page.reload(wait_until="commit")
+        marker.wait_for(state="attached", timeout=RENDER)
+
+
+def click_until(page, button: str, done: str, tries: int = 6) -> None:
+    """Click until ``done`` shows (a click before the kernel's connection is up is lost)."""
+    for _ in range(tries):
+        page.locator(button).first.click()
+        try:
+            page.locator(done).first.wait_for(state="attached", timeout=8_000)
+            return
+        except playwright_api.TimeoutError:
+            continue
+    raise AssertionError(f"{done} never appeared after clicking {button}")
+
+
+def find(pages: dict, selector: str, timeout: float = 60.0):
+    """The (name, page) among ``pages`` that shows ``selector``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for name, p in pages.items():
+            loc = p.locator(selector)
+            if loc.count() and loc.first.is_visible():
+                return name, p
+        time.sleep(0.1)
+    raise AssertionError(f"no page shows {selector}")
+
+
+def open_page(browser, url: str, width: int = 900, height: int = 800):
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    ctx.set_default_timeout(60_000)
+    page = ctx.new_page()
+    page.goto(url, wait_until="commit", timeout=RENDER)
+    return page
+
+
+def seating(teacher) -> dict[int, list[str]]:
+    out = {}
+    for block in teacher.locator(".dichotomy-class-table").all():
+        number = int(block.get_attribute("data-table"))
+        out[number] = [li.get_attribute("data-student") for li in block.locator("li[data-student]").all()]
+    return out
+
+
+def test_a_class_of_twelve_plays_at_three_tables(browser, serve, screenshots):
+    t0 = time.monotonic()
+    # --- the teacher creates the class ---------------------------------------------------------
+    teacher = open_page(browser, serve.page("teacher.ipynb"), width=1200, height=1500)
+    teacher.locator(".dichotomy-class-name input").wait_for(timeout=RENDER)
+    ready(teacher)
+    teacher.locator(".dichotomy-class-name input").fill("Year 9 French")
+    for css, value in ((".dichotomy-rounds input", "1"), (".dichotomy-table-size input", "4")):
+        teacher.locator(css).fill(value)
+        teacher.locator(css).press("Tab")
+    teacher.wait_for_timeout(300)
+    click_until(teacher, "button.dichotomy-create-class", ".dichotomy-class-code")
+    expect(teacher).to_have_url(re.compile(r"teacher\.ipynb\?class=[A-Z0-9]{6}&teacher=[\w-]+$"))
+    code = teacher.locator(".dichotomy-class-code").inner_text().strip()
+    teacher_token = parse_qs(urlsplit(teacher.url).query)["teacher"][0]
+    link = teacher.locator(".dichotomy-join-link").get_attribute("href")
+    assert link.endswith(f"class.ipynb?class={code}") and teacher_token not in link
+    for css in (".dichotomy-classview-link", ".dichotomy-report-link"):
+        assert teacher_token not in teacher.locator(css).get_attribute("href")
+    expect(teacher.locator(".dichotomy-qr svg")).to_be_visible()
+
+    # --- 12 students join through the one link (kernels start four at a time) --------------------
+    students = {}
+    for batch in (NAMES[0:4], NAMES[4:8], NAMES[8:12]):
+        opened = {name: open_page(browser, link) for name in batch}
+        for name, page in opened.items():
+            box = page.locator(".dichotomy-name input")
+            box.wait_for(timeout=RENDER)
+            ready(page)
+            box.fill(name)
+            box.press("Enter")
+        students.update(opened)
+    for name, page in students.items():
+        expect(page.locator(".dichotomy-lobby-box")).to_contain_text("You will be seated soon", timeout=60_000)
+        expect(page).to_have_url(re.compile(rf"class\.ipynb\?class={code}&student=[\w-]+$"))
+    expect(teacher.locator(".dichotomy-roster-count")).to_have_text("12", timeout=60_000)  # live roster
+    tokens = {n: parse_qs(urlsplit(p.url).query)["student"][0] for n, p in students.items()}
+
+    # --- seating: make 3 tables, move one student -------------------------------------------------
+    click_until(teacher, "button.dichotomy-make-tables", ".dichotomy-class-table[data-table='3']")
+    before = seating(teacher)
+    assert sorted(len(v) for v in before.values()) == [4, 4, 4]
+    mover = before[1][0]
+    teacher.locator(".dichotomy-move-student select").select_option(label=f"{mover} (table 1)")
+    teacher.locator(".dichotomy-move-table select").select_option(label="Table 2")
+    click_until(teacher, "button.dichotomy-move",
+                f".dichotomy-class-table[data-table='2'] li[data-student='{mover}']")
+    tables = seating(teacher)
+    assert [len(tables[i]) for i in (1, 2, 3)] == [3, 5, 4] and mover in tables[2]
+    expect(students[mover].locator(".dichotomy-lobby-box")).to_contain_text("table 2", timeout=60_000)
+    teacher.locator(".dichotomy-seating-box").scroll_into_view_if_needed()
+    screenshots("class-seating", teacher)
+
+    # --- start all: every student page becomes that student's seat, same address ---------------
+    click_until(teacher, "button.dichotomy-start-all", ".dichotomy-dash-table-3 .dw-kind-table")
+    for name, page in students.items():
+        page.locator(f".dw-root[data-you='{name}']").wait_for(timeout=RENDER)
+        assert parse_qs(urlsplit(page.url).query)["student"][0] == tokens[name]  # no new link
+    codes = {int(n): c for n, c in zip(
+        [b.get_attribute("data-table") for b in teacher.locator(".dichotomy-class-table").all()],
+        [b.locator(".dichotomy-table-code").inner_text() for b in teacher.locator(".dichotomy-class-table").all()])}
+    projector = open_page(browser, serve.page("projector.ipynb", table=codes[1]))
+    classview = open_page(browser, serve.page("classview.ipynb", **{"class": code}))
+    projector.locator(".dw-kind-table").wait_for(timeout=RENDER)
+    classview.locator(".dichotomy-overview").wait_for(timeout=RENDER)
+    assert teacher_token not in projector.url + classview.url
+
+    # --- every table plays one round by clicking and typing ------------------------------------
+    at = {i: {n: students[n] for n in tables[i]} for i in (1, 2, 3)}
+    played: dict[int, dict] = {}
+    for i in (1, 2, 3):
+        drawer, dpage = find(at[i], ".dw-pairs")
+        dpage.locator(".dw-pair[data-pair='1']").click()
+        guesser, gpage = find(at[i], ".dw-guesser-wait")
+        writer = next(n for n in at[i] if n != guesser)
+        target = at[i][writer].locator("[data-testid=target]").first.inner_text().strip()
+        foil = at[i][writer].locator("[data-testid=foil]").first.inner_text().strip()
+        played[i] = {"guesser": guesser, "target": target, "foil": foil, "clues": {}}
+    expect(teacher.locator(".dichotomy-summary[data-table='1']")).to_have_attribute("data-phase", "clues",
+                                                                                   timeout=60_000)
+    # the projector of table 1 and the dashboard: no control on the projector, no hidden word anywhere
+    projector.locator(".dw-root[data-phase='clues']").wait_for(timeout=60_000)
+    assert projector.locator("button").count() == 0
+    for page in (projector, teacher, classview):
+        text = page.inner_text("body").lower()
+        for i in (1, 2, 3):
+            assert not re.search(rf"\b{re.escape(played[i]['target'].lower())}\b", text)
+            assert not re.search(rf"\b{re.escape(played[i]['foil'].lower())}\b", text)
+    screenshots("class-dashboard", teacher.locator(".dichotomy-dashboard"))
+    words = iter(CLUES)
+    for i in (1, 2, 3):
+        for _ in range(len(at[i]) - 1):
+            writer, wpage = find(at[i], "[data-testid=clue-input]")
+            box = wpage.locator("[data-testid=clue-input]")
+            for _attempt in range(4):
+                word = next(words)
+                box.fill(word)
+                box.press("Enter")
+                try:
+                    expect(wpage.locator("[data-testid=clue-input]")).to_have_count(0, timeout=10_000)
+                    played[i]["clues"][writer] = word
+                    break
+                except AssertionError:
+                    continue  # refused (a variant of the pair) or lost: another word
+        assert len(played[i]["clues"]) == len(at[i]) - 1, played[i]["clues"]
+        gpage = at[i][played[i]["guesser"]]
+        gpage.locator("[data-testid=guess-input]").wait_for(timeout=60_000)
+        for _attempt in range(4):  # a keypress made while the screen re-renders can be lost: retry
+            if i == 1:
+                gpage.locator("[data-testid=guess-input]").fill(played[i]["target"])
+                gpage.locator("[data-testid=guess-input]").press("Enter")
+                played[i]["outcome"] = "correct"
+            elif i == 2:
+                gpage.locator("button[data-action=pass]").click()
+                played[i]["outcome"] = "pass"
+            else:
+                gpage.locator("[data-testid=guess-input]").fill("xylophone")
+                gpage.locator("[data-testid=guess-input]").press("Enter")
+                played[i]["outcome"] = "wrong"
+            try:
+                gpage.locator("[data-testid=recap]").wait_for(timeout=15_000)
+                break
+            except playwright_api.TimeoutError:
+                continue
+    for i in (1, 2, 3):  # the dashboard follows live: the recap, then who has not continued
+        summary = teacher.locator(f".dichotomy-summary[data-table='{i}']")
+        expect(summary).to_have_attribute("data-phase", "recap", timeout=60_000)
+        expect(summary).to_have_attribute("data-rounds-played", "1")
+        expect(summary).to_contain_text("not continued")
+    for i in (1, 2, 3):
+        for page in at[i].values():
+            for _attempt in range(4):  # a click while another seat's Continue re-renders the recap can be lost
+                button = page.locator("button[data-action=continue]")
+                if button.count() == 0:
+                    break
+                button.first.click()
+                try:
+                    expect(page.locator("button[data-action=continue]")).to_have_count(0, timeout=10_000)
+                    break
+                except AssertionError:
+                    continue
+    for i in (1, 2, 3):
+        expect(teacher.locator(f".dichotomy-summary[data-table='{i}']")).to_have_attribute(
+            "data-phase", "over", timeout=60_000)
+    expect(classview.locator(".dichotomy-overview-row[data-table='1'] [data-testid=score]")).to_have_text("1")
+
+    # --- the report: CSV matches what was played -----------------------------------------------
+    report = open_page(browser, serve.page("report.ipynb", **{"class": code}), width=800, height=900)
+    report.locator(".dichotomy-report-round[data-table='3']").wait_for(timeout=RENDER)
+    href = report.locator("a.dichotomy-csv").get_attribute("href")
+    assert report.locator("a.dichotomy-csv").get_attribute("download").endswith(".csv")
+    rows = list(csv.DictReader(io.StringIO(base64.b64decode(href.split("base64,", 1)[1]).decode("utf-8"))))
+    for i in (1, 2, 3):
+        mine = [r for r in rows if r["table"] == str(i)]
+        assert {r["clue_author"]: r["clue"] for r in mine} == played[i]["clues"]
+        assert {(r["target"], r["foil"], r["outcome"], r["guesser"]) for r in mine} == {
+            (played[i]["target"], played[i]["foil"], played[i]["outcome"], played[i]["guesser"])}
+    assert {r["score_after"] for r in rows if r["table"] == "1"} == {"1"}
+    screenshots("class-report", report)
+
+    # --- forged links are refused -------------------------------------------------------------
+    forged = open_page(browser, serve.page("teacher.ipynb", **{"class": code, "teacher": "forged-123"}))
+    expect(forged.locator(".dichotomy-message")).to_contain_text("not valid", timeout=RENDER)
+    assert forged.locator(".dichotomy-dashboard").count() == 0
+    forged.goto(serve.page("class.ipynb", **{"class": code, "student": "forged-123"}))
+    expect(forged.locator(".dichotomy-message")).to_contain_text("not valid", timeout=RENDER)
+    forged.goto(serve.page("class.ipynb", **{"class": "ZZZZZZ"}))
+    expect(forged.locator(".dichotomy-message")).to_contain_text("No class", timeout=RENDER)
+    print(f"class test body: {time.monotonic() - t0:.0f} s")

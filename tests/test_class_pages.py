@@ -1,0 +1,267 @@
+"""The class pages (teacher, student, class view, projector, report) without a browser."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import json
+import re
+from urllib.parse import parse_qs
+
+import pytest
+
+from dichotomy_widget.classroom import Classroom
+from dichotomy_widget.stores import SqliteStore
+from dichotomy_widget.ui import class_pages as cp
+from dichotomy_widget.ui import widgets
+from dichotomy_widget.decks import Card, Deck, Pair
+from game_helpers import WORDS, unique_clues
+
+# distinctive words that no page text uses ("teacher" is a page word: swapped out)
+PAGE_WORDS = [("walrus", "otter") if t == "teacher" else (t, f) for t, f in WORDS]
+DECK = Deck(name="page words", lang="en",
+            cards=tuple(Card(tuple(Pair(t, f) for t, f in PAGE_WORDS[i:i + 5])) for i in range(0, len(PAGE_WORDS), 5)))
+
+NAMES = [f"Kid{chr(65 + i)}" for i in range(12)]
+
+
+def qs(page) -> dict[str, str]:
+    return {k: v[0] for k, v in parse_qs(page.url.query).items()}
+
+
+def all_text(widget) -> str:
+    """Every string a widget tree could send to its browser."""
+    out, stack = [], [widget]
+    while stack:
+        w = stack.pop()
+        for key in w.keys:
+            if key in ("_esm", "_css"):  # the front-end code and style, the same for every page
+                continue
+            value = getattr(w, key)
+            if isinstance(value, str):
+                out.append(value)
+            elif isinstance(value, (dict, list, tuple)):
+                out.append(json.dumps(value, default=str))
+        stack.extend(getattr(w, "children", ()))
+    return "\n".join(out)
+
+
+@pytest.fixture()
+def store(tmp_path):
+    return SqliteStore(tmp_path / "class.sqlite3")
+
+
+@pytest.fixture()
+def teacher(store):
+    page = cp.teacher_page("", store=store, env={})
+    assert page.state == "create"
+    assert not page.create(name="  ")  # a clear message, nothing created
+    assert "class name" in page.message
+    assert page.create(name="Year 9", deck=DECK, rounds=2, table_size=4)
+    return page
+
+
+def test_teacher_creates_a_class_and_the_link_is_a_secret(teacher, store):
+    q = qs(teacher)
+    assert set(q) == {"class", "teacher"} and teacher.room.is_teacher(q["teacher"])
+    assert teacher.join_link == f"class.ipynb?class={q['class']}"
+    text = all_text(teacher)
+    assert "class.ipynb?class=" in text and "<svg" in text
+    # the projector, class view and report links never carry the teacher token
+    assert q["teacher"] not in teacher.view_link + teacher.report_link
+    forged = cp.teacher_page(f"class={q['class']}&teacher=forged", store=store, env={})
+    assert forged.state == "refused" and "not valid" in all_text(forged)
+    assert cp.teacher_page("class=ZZZZZZ&teacher=x", store=store, env={}).state == "refused"
+
+
+def test_whole_class_flow(teacher, store):
+    code = qs(teacher)["class"]
+    students = {}
+    for name in NAMES:
+        page = cp.class_page(f"class={code}", store=store)
+        assert page.state == "form"
+        assert page.join(name)
+        assert page.state == "lobby" and "seated soon" in all_text(page)
+        students[name] = page
+    dup = cp.class_page(f"class={code}", store=store)
+    assert not dup.join("kida") and "already called" in dup.message
+    teacher.room.refresh()
+    teacher.refresh_view()
+    assert "<span class=\"dichotomy-roster-count\">12</span>" in teacher.roster.value
+    assert teacher.make_tables()
+    assert len(teacher.room.state.tables) == 3
+    # move one student from table 1 to table 2
+    mover = teacher.room.state.tables[0].members[0]
+    assert teacher.move(mover, 2)
+    assert [len(t.members) for t in teacher.room.state.tables] == [3, 5, 4]
+    assert not teacher.move(mover, 2) and "already sits" in teacher.message
+    for page in students.values():
+        page.room.poll()
+        assert "You will sit at table" in page.lobby.value
+    assert teacher.start_all()
+    assert not teacher.move(mover, 1)
+    for name, page in students.items():
+        page.room.poll()
+        assert page.state == "seat" and isinstance(page.widget, widgets.SeatWidget)
+        assert page.widget.view["you"]["name"] == name
+        assert qs(page)["student"] == page.token  # no new link
+    assert len(teacher.tables_box.children) == 3
+    # a reload of a student link resumes their seat (a "restarted server": a new store object)
+    again = cp.class_page(students["KidC"].url.query, store=SqliteStore(store.path))
+    assert again.state == "seat" and again.widget.view["you"]["name"] == "KidC"
+    forged = cp.class_page(f"class={code}&student=forged", store=store)
+    assert forged.state == "refused" and "not valid" in forged.message
+    # play into the clue phase at table 1: no hidden word on the dashboard, class view, projector, report
+    table = teacher.room.table(1)
+    table.act(table.state.drawer, {"type": "pick", "pair": 1})
+    clues = unique_clues(table)
+    table.act(table.state.current_writer, {"type": "clue", "text": clues[0]})
+    teacher.room.poll()
+    teacher.refresh_view()
+    hidden = [table.state.target, table.state.foil, clues[0]] + [w for p in table.state.current for w in p]
+    view = cp.class_view_page(f"class={code}", store=store)
+    projector = cp.projector_page(f"table={table.code}", store=store)
+    report = cp.report_page(f"class={code}", store=store)
+    assert isinstance(projector.widget, widgets.TableWidget) and projector.widget.host is False
+    for page in (teacher, view, projector, report):
+        text = all_text(page).lower()
+        assert not [w for w in hidden if re.search(rf"\b{re.escape(w.lower())}\b", text)], type(page).__name__
+    assert "data-phase=\"clues\"" in teacher.tables_box.children[0].children[0].value
+    # finish the round; the report page shows it and its CSV download has one row per clue
+    for text in clues[1:]:
+        table.act(table.state.current_writer, {"type": "clue", "text": text})
+    table.act(table.state.guesser, {"type": "guess", "text": table.state.target})
+    report.room.poll()
+    assert 'data-outcome="correct"' in report.body.value
+    href = re.search(r'class="dichotomy-csv" download="[^"]+" href="data:text/csv;charset=utf-8;base64,([^"]+)"',
+                     report.downloads.value).group(1)
+    rows = list(csv.DictReader(io.StringIO(base64.b64decode(href).decode("utf-8"))))
+    assert [r["clue"] for r in rows] == clues and {r["outcome"] for r in rows} == {"correct"}
+    assert rows[0]["target"] == table.state.history[0].target
+
+
+def test_read_only_pages_refuse_unknown_codes(store):
+    assert "No such class" in all_text(cp.class_view_page("class=ZZZZZZ", store=store))
+    assert "No such table" in all_text(cp.projector_page("table=<b>", store=store))
+    assert "No such class" in all_text(cp.report_page("", store=store))
+    assert cp.class_page("class=ZZZZZZ", store=store).state == "refused"
+
+
+def test_late_joiner_sees_why_and_is_seated_at_a_new_table(store):
+    room = Classroom.create("C", deck="en", rounds=2, table_size=4, store=store)
+    for name in ("A1", "A2", "A3"):
+        room.join(name)
+    room.make_tables()
+    room.start_all()
+    late = [cp.class_page(f"class={room.code}", store=store) for _ in range(3)]
+    for i, page in enumerate(late):
+        assert page.join(f"Late{i}")
+    assert "Every table has already started" in late[0].lobby.value
+    teacher = cp.teacher_page(f"class={room.code}&teacher={room.teacher_token}", store=store, env={})
+    assert teacher.add_table()
+    for i in range(3):
+        assert teacher.move(f"Late{i}", 2)
+    assert teacher.start_one_table(2)
+    for page in late:
+        page.room.poll()
+        assert page.state == "seat"
+
+
+def test_page_link_follows_the_request_url():
+    env = {"VOILA_REQUEST_URL": "http://10.0.0.5:8866/voila/render/teacher.ipynb?class=X&teacher=secret"}
+    assert cp.page_link("class.ipynb", {"class": "AB"}, env) == "http://10.0.0.5:8866/voila/render/class.ipynb?class=AB"
+
+
+def test_a_restarted_server_brings_class_dashboard_and_seats_back(tmp_path):
+    path = tmp_path / "restart.sqlite3"
+    first = SqliteStore(path)
+    teacher = cp.teacher_page("", store=first, env={})
+    assert teacher.create(name="Restart", deck=DECK, rounds=2, table_size=4)
+    code = teacher.room.code
+    links = {}
+    for name in ("Ana", "Ben", "Cy", "Dee"):
+        page = cp.class_page(f"class={code}", store=first)
+        assert page.join(name)
+        links[name] = page.url.query
+    assert teacher.make_tables() and teacher.start_all()
+    table = teacher.room.table(1)
+    table.act(table.state.drawer, {"type": "pick", "pair": 3})
+    teacher_link = teacher.url.query
+    first.close()  # the server stops; a new one opens the same file
+    second = SqliteStore(path)
+    again = cp.teacher_page(teacher_link, store=second, env={})
+    assert again.state == "teacher" and len(again.tables_box.children) == 1
+    assert 'data-phase="clues"' in again.tables_box.children[0].children[0].value
+    for name, query in links.items():
+        page = cp.class_page(query, store=second)
+        assert page.state == "seat" and page.widget.view["you"]["name"] == name
+        assert page.widget.view["phase"] == "clues"
+    assert 'data-phase="clues"' in cp.class_view_page(f"class={code}", store=second).overview.value
+
+
+def test_dashboard_reaches_each_tables_host_controls(store):
+    room = Classroom.create("C", deck=DECK, rounds=2, table_size=4, store=store)
+    for name in ("Ana", "Ben", "Cy", "Dee", "Eve", "Fox"):
+        room.join(name)
+    teacher = cp.teacher_page(f"class={room.code}&teacher={room.teacher_token}", store=store, env={})
+    assert teacher.make_tables() and teacher.start_all()
+    boxes = teacher.tables_box.children
+    assert len(boxes) == 2
+    control = boxes[1].children[1]
+    assert isinstance(control, widgets.TableWidget) and control.host is True
+    control._on_msg(control, {"id": 1, "type": "random_pick"}, [])  # an absent Drawer: the engine picks
+    assert control.last_reply == {"ack": 1}
+    control._on_msg(control, {"id": 2, "type": "timeout"}, [])  # an absent writer
+    assert control.last_reply == {"ack": 2}
+    table = teacher.room.table(2)
+    assert table.state.phase == "clues" and table.state.clues[0].cause == "host"
+    assert teacher.room.table(1).state.phase == "reveal"  # the other table is untouched
+    control._on_msg(control, {"id": 3, "type": "end"}, [])
+    teacher.room.poll()
+    teacher.refresh_view()
+    assert 'data-phase="over"' in boxes[1].children[0].value
+
+
+def test_the_single_table_host_page_links_a_read_only_projector(tmp_path):
+    from dichotomy_widget.ui.app import host_page
+
+    store = str(tmp_path / "t.sqlite3")
+    host = host_page("", store=store, env={})
+    assert host.create(deck="en", rounds=2, seed=3)
+    token = qs(host)["host"]
+    assert host.projector_link == f"projector.ipynb?table={host.table.code}"
+    assert 'class="dichotomy-projector-link"' in host.join_info.value and token not in host.projector_link
+    page = cp.projector_page(host.projector_link.split("?", 1)[1], store=store)
+    assert page.widget.host is False and token not in all_text(page)
+
+
+def test_with_a_teacher_key_creating_a_class_needs_it(store):
+    from dichotomy_widget.config import TEACHER_KEY_ENV
+
+    env = {TEACHER_KEY_ENV: "owl-lantern-42"}
+    page = cp.teacher_page("", store=store, env=env)
+    assert page.key_box is not None and page.form.layout.display == "none"
+    assert not page.create(name="Year 9", deck=DECK, rounds=2) and "teacher key" in page.message
+    assert not page.unlock("wrong-key") and page.state == "create"
+    assert "owl-lantern-42" not in all_text(page)
+    assert page.unlock("owl-lantern-42")
+    assert page.create(name="Year 9", deck=DECK, rounds=2, table_size=4) and page.state == "teacher"
+    assert "owl-lantern-42" not in all_text(page) + page.url.query
+    # the classes a teacher created are run with the class's own link, not the key
+    again = cp.teacher_page(page.url.query, store=store, env=env)
+    assert again.state == "teacher"
+
+
+def test_behind_the_hub_only_hosts_may_run_a_class(store):
+    from dichotomy_widget.config import HUB_ENV, HUB_IDENTITY_ENV, HUB_SECRET_ENV
+    from dichotomy_widget.ui.hub_identity import HubIdentity, sign_identity
+
+    secret = "s" * 32
+    base = {HUB_ENV: "1", HUB_SECRET_ENV: secret}
+    student = {**base, HUB_IDENTITY_ENV: sign_identity(HubIdentity("kid", "Kid", host=False), secret.encode())}
+    teacher = {**base, HUB_IDENTITY_ENV: sign_identity(HubIdentity("mrs", "Mrs T", host=True), secret.encode())}
+    assert cp.teacher_page("", store=store, env=base).state == "refused"  # no signed identity
+    refused = cp.teacher_page("", store=store, env=student)
+    assert refused.state == "refused" and "for teachers" in all_text(refused)
+    assert cp.teacher_page("", store=store, env=teacher).state == "create"

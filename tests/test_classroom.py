@@ -1,0 +1,291 @@
+"""Classroom: roster, seating rules, moves, late joiners, start, the dashboard and the report."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from dichotomy_widget import Table
+from dichotomy_widget.classroom import Classroom, normalize_class_code
+from dichotomy_widget.errors import (ClassNotFound, DichotomyError, InvalidAction, NameTaken, SeatingError,
+                                     SeatNotFound, TableNotFound)
+from dichotomy_widget.stores import MemoryStore, SqliteStore
+from game_helpers import confirm_all, lock, play_round, unique_clues, word_deck, write
+
+NAMES = [f"Kid{chr(65 + i)}" for i in range(12)]
+
+
+def new_class(n: int = 12, table_size: int = 4, rounds: int = 3, store=None, **kw) -> Classroom:
+    room = Classroom.create("Year 9 French", deck=word_deck(), rounds=rounds, table_size=table_size,
+                            seed=11, store=store or MemoryStore(), **kw)
+    for name in NAMES[:n]:
+        room.join(name)
+    return room
+
+
+def test_create_join_and_tokens():
+    room = new_class(0)
+    assert room.teacher_token and room.is_teacher(room.teacher_token)
+    assert not room.is_teacher("forged") and not room.is_teacher(None)
+    ticket = room.join("  Ana   Lee ")
+    assert ticket.name == "Ana Lee" and ticket.token not in repr(ticket)
+    assert room.student_for_token(ticket.token) == ticket.student
+    stored = json.dumps([r.payload for r in room.store.load(room.stream)]) + json.dumps(room.store.table_meta(room.stream))
+    assert ticket.token not in stored and room.teacher_token not in stored
+    with pytest.raises(SeatNotFound):
+        room.student_for_token("forged-token")
+    with pytest.raises(NameTaken):
+        room.join("ana lee")  # unique per class, same comparison as at a table
+    for bad in ("", "   ", "x" * 25, "a\x00b", None):
+        with pytest.raises(InvalidAction):
+            room.join(bad)
+    assert len(room.state.students) == 1
+
+
+def test_class_codes_never_open_as_tables_and_forged_codes_are_refused():
+    room = new_class(3)
+    assert not room.store.table_exists(room.code)  # the stream is class-CODE
+    with pytest.raises(TableNotFound):
+        Table.open(room.stream, room.store)
+    assert Classroom.open(room.code.lower(), room.store).state.name == "Year 9 French"
+    for bad in ("ZZZZZZ", "<b>", "", "class-ZZZZ"):
+        with pytest.raises(ClassNotFound):
+            Classroom.open(bad, room.store)
+    assert normalize_class_code(" class-ab2c ") == "AB2C"
+
+
+@pytest.mark.parametrize("kwargs,code", [
+    ({"table_size": 3}, "invalid_table_size"), ({"table_size": 7}, "invalid_table_size"),
+    ({"rounds": 11}, "deck_too_small"), ({"rounds": 0}, "invalid_rounds"),
+    ({"time_limit": 2}, "invalid_time_limit"),
+])
+def test_create_refuses_bad_options(kwargs, code):
+    with pytest.raises(DichotomyError) as err:
+        Classroom.create("C", deck=word_deck(), **{"rounds": 3, **kwargs})
+    assert err.value.code == code
+
+
+def test_make_tables_is_balanced_and_covers_the_roster():
+    room = new_class(12, table_size=4)
+    tables = room.make_tables()
+    assert [len(t) for t in tables] == [4, 4, 4]
+    assert sorted(n for t in tables for n in t) == sorted(NAMES)
+    view = room.dashboard_view()
+    assert [t["members"] for t in view["tables"]] == tables and view["unseated"] == []
+    assert all(s["table"] in (1, 2, 3) for s in view["students"])
+    with pytest.raises(SeatingError) as err:
+        new_class(2).make_tables()
+    assert err.value.code == "too_few_students"
+
+
+def test_move_add_table_late_joiner_and_start():
+    room = new_class(12)
+    room.make_tables()
+    mover = room.state.tables[0].members[0]
+    room.move(mover, 2)
+    assert [len(t.members) for t in room.state.tables] == [3, 5, 4]
+    with pytest.raises(SeatingError):
+        room.move(mover, 2)  # already there
+    with pytest.raises(SeatingError):
+        room.move(mover, 9)  # no such table
+    late = room.join("Late")
+    assert room.dashboard_view()["unseated"] == ["Late"]
+    number = room.add_table()
+    assert number == 4
+    room.move("late", 4)
+    with pytest.raises(SeatingError) as err:
+        room.start_all()  # table 4 has one student: nothing starts
+    assert err.value.code == "seat_count" and not room.state.any_started
+    room.move("Late", 1)
+    started = room.start_all()  # the empty extra table is skipped
+    assert [t.state.phase for t in started] == ["reveal"] * 3
+    assert [room.table(i) for i in (1, 2, 3)] == started and room.table(1) is started[0]  # one object per table
+    assert [len(t.state.seats) for t in started] == [4, 5, 4]
+    # each student's class token is their seat token at their table
+    table, seat = room.seat_of(late)
+    assert table.seat_for_token(late.token) == seat and table.state.name(seat) == "Late"
+    # no moves, reshuffles or starts once a table has started
+    with pytest.raises(SeatingError):
+        room.move("Late", 4)
+    with pytest.raises(SeatingError):
+        room.make_tables()
+    with pytest.raises(SeatingError):
+        room.start_table(1)
+    # a late joiner after the start can only go to a table still in its lobby
+    later = [room.join(n) for n in ("L1", "L2", "L3")]
+    with pytest.raises(SeatingError):
+        room.move("L1", 1)
+    for t in later:
+        room.move(t.student, 4)
+    fourth = room.start_table(4)
+    assert sorted(s.name for s in fourth.state.seats) == ["L1", "L2", "L3"]
+
+
+def test_tables_get_disjoint_cards_while_the_deck_lasts():
+    room = new_class(12)
+    room.make_tables()
+    tables = room.start_all()
+    decks = [set(map(lambda c: tuple(map(tuple, c)), t.state.deck)) for t in tables]
+    assert all(len(d) == 3 for d in decks)
+    assert not (decks[0] & decks[1]) and not (decks[1] & decks[2]) and not (decks[0] & decks[2])
+
+
+def _all_words(table: Table) -> set[str]:
+    return {w for card in table.state.deck for pair in card for w in pair}
+
+
+def test_dashboard_and_projector_never_hold_a_hidden_word():
+    room = new_class(12)
+    room.make_tables()
+    tables = room.start_all()
+    t = tables[0]
+
+    def dumped() -> str:
+        return json.dumps([room.dashboard_view(), room.projector_view(), room.report()]).lower()
+
+    hidden = {w.lower() for w in _all_words(t)}  # nothing of this table's deck is resolved yet
+    assert not any(w in dumped() for w in hidden)
+    lock(t, 2)
+    clues = unique_clues(t)
+    for text in clues[:-1]:
+        t.act(t.state.current_writer, {"type": "clue", "text": text})
+    assert t.state.phase == "clues"
+    text = dumped()
+    assert not any(w in text for w in hidden) and not any(c in text for c in clues)
+    summary = room.dashboard_view()["tables"][0]["summary"]
+    assert summary["phase"] == "clues" and summary["turn"] == t.state.name(t.state.current_writer)
+    t.act(t.state.current_writer, {"type": "clue", "text": clues[-1]})
+    assert t.state.phase == "guess"
+    assert t.state.target.lower() not in dumped() and t.state.foil.lower() not in dumped()
+    assert room.report()["tables"][0]["rounds"] == []  # nothing of a live round in the report
+    t.act(t.state.guesser, {"type": "guess", "text": t.state.target})
+    summary = room.dashboard_view()["tables"][0]["summary"]
+    assert summary["phase"] == "recap" and len(summary["not_continued"]) == 4
+    t.act(t.state.order[0], {"type": "continue"})
+    assert len(room.dashboard_view()["tables"][0]["summary"]["not_continued"]) == 3
+    overview = room.projector_view()
+    assert [x["rounds_played"] for x in overview["tables"]] == [1, 0, 0]
+    assert [x["score"] for x in overview["tables"]] == [1, 0, 0]
+
+
+def test_report_holds_resolved_rounds_and_csv_has_one_row_per_clue():
+    room = new_class(12)
+    room.make_tables()
+    a, b, _c = room.start_all()
+    play_round(a, "correct")
+    lock(b, 1)
+    # two writers give the same clue: both eliminated, with the reason
+    writers = b.state.writers
+    write(b, ["zebra", "zebra"] + ["anchor", "velvet", "compass"][: len(writers) - 2])
+    b.act(b.state.guesser, {"type": "pass"})
+    confirm_all(b)
+    lock(b, 1)  # a live round at table 2: not in the report
+    data = room.report()
+    assert [len(t["rounds"]) for t in data["tables"]] == [1, 1, 0]
+    first = data["tables"][0]["rounds"][0]
+    assert first["outcome"] == "correct" and first["score"] == 1
+    assert a.state.history[0].target == first["target"]
+    rows = list(csv.DictReader(io.StringIO(room.report_csv())))
+    assert len(rows) == len(a.state.history[0].clues) + len(b.state.history[0].clues)
+    table2 = [r for r in rows if r["table"] == "2"]
+    zebras = [r for r in table2 if r["clue"] == "zebra"]
+    assert len(zebras) == 2 and all(r["eliminated"] == "yes" and r["eliminated_reason"] for r in zebras)
+    assert all(r["passed"] == "yes" and r["outcome"] == "pass" and r["score_after"] == "0" for r in table2)
+    assert {r["clue_author"] for r in table2} == {b.state.name(s) for s in writers}
+    assert b.state.target not in room.report_csv()  # the live round's pair at table 2
+    assert json.loads(room.report_json())["tables"][1]["rounds"][0]["outcome"] == "pass"
+
+
+def test_csv_cells_cannot_start_formulas():
+    room = new_class(0)
+    for name in ("=cmd", "Bo", "Cy"):
+        room.join(name)
+    room.make_tables()
+    (t,) = room.start_all()
+    play_round(t, "wrong")
+    assert ",=cmd" not in room.report_csv() and "'=cmd" in room.report_csv()
+
+
+def test_a_class_survives_a_restart_from_a_sqlite_file(tmp_path):
+    path = tmp_path / "class.sqlite3"
+    store = SqliteStore(path)
+    room = new_class(12, store=store)
+    token = room.teacher_token
+    room.make_tables()
+    (t1, *_rest) = room.start_all()
+    play_round(t1, "correct")
+    store.close()
+    reopened = Classroom.open(room.code, SqliteStore(path))  # a new process would do the same
+    assert reopened.is_teacher(token)
+    assert reopened.state == room.state
+    assert reopened.report()["tables"][0]["rounds"][0]["outcome"] == "correct"
+    assert [t["code"] for t in reopened.dashboard_view()["tables"]] == [t.code for t in room.state.tables]
+
+
+def test_two_kernels_joining_at_once_do_not_lose_a_student(tmp_path):
+    path = tmp_path / "c.sqlite3"
+    a = Classroom.create("C", deck=word_deck(), rounds=3, store=SqliteStore(path))
+    b = Classroom.open(a.code, SqliteStore(path))
+    a.join("One")
+    b.join("Two")  # b is stale: the append conflicts, b reloads and decides again
+    a.join("Three")
+    b.refresh()
+    assert [s.name for s in b.state.students] == ["One", "Two", "Three"]
+    with pytest.raises(NameTaken):
+        b.join("one")
+
+
+def test_change_feed_tells_listeners_about_table_changes():
+    room = new_class(12)
+    room.make_tables()
+    opened = []
+    room.subscribe(lambda r: opened.extend(r.tables()))  # a page opening the tables while they start
+    started = room.start_all()
+    assert all(any(t is s for t in opened) for s in started)
+    seen = []
+    room.subscribe(lambda r: seen.append(r.state.version))
+    other = Classroom.open(room.code, room.store)
+    lock(other.table(1))
+    assert room.poll() and seen
+
+
+def test_a_class_in_postgresql_survives_a_reconnect():
+    """The class stream works in PostgreSQL like tables do (a real throwaway server)."""
+    from dichotomy_widget.stores import open_store
+    from pg_server import PostgresServer, PostgresUnavailable
+
+    try:
+        server = PostgresServer().start()
+    except PostgresUnavailable as exc:
+        pytest.fail(f"PostgreSQL tests need a server: {exc}", pytrace=False)
+    try:
+        dsn = server.create_schema()
+        first = open_store(dsn)
+        room = new_class(5, store=first)
+        room.make_tables()
+        (table,) = room.start_all()
+        play_round(table, "pass")
+        first.close()
+        second = open_store(dsn)
+        again = Classroom.open(room.code, second)
+        assert again.state == room.state and again.is_teacher(room.teacher_token)
+        assert again.report()["tables"][0]["rounds"][0]["outcome"] == "pass"
+        second.close()
+    finally:
+        server.stop()
+
+
+def test_a_table_change_reaches_class_listeners_whoever_refreshes_the_table():
+    """A dashboard's table widget refreshes the table itself; the class summary must still hear of it."""
+    room = new_class(12)
+    room.make_tables()
+    room.start_all()
+    seen = []
+    room.subscribe(lambda r: seen.append(r.table(1).state.phase))
+    lock(Table.open(room.table(1).code, room.store))  # another kernel acts
+    assert room.table(1).refresh()  # the table's own watch sees it first
+    assert seen == ["clues"]
+    assert not room.poll() and seen == ["clues"]  # nothing new: no second notice
