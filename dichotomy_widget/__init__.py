@@ -18,11 +18,11 @@ from typing import Any
 
 from .classroom import Classroom, StudentTicket
 from .deck_library import DeckLibrary, SavedDeck
-from .decks import Card, Deck, Pair, deck_from_bytes, load_deck, packaged_decks, parse_deck
-from .errors import (ClassNotFound, DeckError, DichotomyError, HubIdentityError, InvalidAction, InvalidClue,
-                     InvalidGuess, NameTaken, NotAllowed, NotYourTurn, RuleViolation, SeatingError, SeatNotFound,
-                     StoreError, TableFull,
-                     TableNotFound, TeacherKeyRequired, VersionConflict, WrongPhase)
+from .decks import Card, Deck, Pair, deck_from_bytes, detect_language, load_deck, packaged_decks, parse_deck
+from .errors import (ClassNotFound, DeckError, DeckWarning, DichotomyError, HubIdentityError, InvalidAction,
+                     InvalidClue, InvalidGuess, NameTaken, NotAllowed, NotYourTurn, RuleViolation, SeatingError,
+                     SeatNotFound, StoreError, TableFull, TableNotFound, TeacherKeyRequired, VersionConflict,
+                     WrongPhase)
 from .rules import GameState, rank_band
 from .stores import MemoryStore, SqliteStore, TableStore, open_store
 from .table import SeatTicket, Table
@@ -32,14 +32,15 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Table", "SeatTicket", "GameState", "rank_band", "Classroom", "StudentTicket",
-    "Deck", "Card", "Pair", "load_deck", "parse_deck", "deck_from_bytes", "packaged_decks",
+    "Deck", "Card", "Pair", "load_deck", "parse_deck", "deck_from_bytes", "packaged_decks", "detect_language",
     "DeckLibrary", "SavedDeck",
     "TableStore", "MemoryStore", "SqliteStore", "open_store",
     "is_variant", "variant_reason", "normalize",
     "SeatWidget", "TableWidget", "PassAndPlayWidget",
     "DichotomyError", "RuleViolation", "WrongPhase", "NotYourTurn", "NotAllowed", "InvalidClue",
-    "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "StoreError", "TeacherKeyRequired",
-    "VersionConflict", "TableNotFound", "SeatNotFound", "ClassNotFound", "SeatingError", "HubIdentityError",
+    "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "DeckWarning", "StoreError",
+    "TeacherKeyRequired", "VersionConflict", "TableNotFound", "SeatNotFound", "ClassNotFound", "SeatingError",
+    "HubIdentityError",
     "__version__",
 ]
 

@@ -13,14 +13,23 @@ JSON format (``format`` is optional; one card per line keeps error line numbers 
       ]
     }
 
-CSV format (a teacher's vocabulary list): rows of ``target,foil``; an optional header row
-``target,foil``; lines starting with ``#`` are comments, ``# lang: es`` sets the language. Rows are
-grouped into cards of five in file order.
+CSV format (a teacher's vocabulary list): rows of ``target,foil``; the separator is a comma, a
+semicolon (what spreadsheets export in French or German locales) or a tab, found from the rows (or set
+with a first line ``sep=;`` or ``parse_deck(..., sep=";")``); an optional header row ``target,foil``;
+lines starting with ``#`` are comments, ``# lang: es`` sets the language. Rows are grouped into cards
+of five in file order.
 
-Rules checked on load: every card has exactly five pairs; each word is 1 to 40 characters with no
-control characters and no HTML (``<`` or ``>``); no word appears twice on one card; a Target and its
-Foil are not variants of each other (checked with :func:`dichotomy_widget.words.is_variant` in the
-deck's language); no Target is used twice in the deck.
+Language: ``lang=`` wins, then the file's ``# lang:`` line or ``"lang"`` key, then ``default_lang``.
+By default (``default_lang=DETECT``) the language whose shipped lexicon knows clearly the most of the
+deck's words is used and a :class:`~dichotomy_widget.errors.DeckWarning` says so; when the words do
+not tell, or with ``default_lang=None``, loading fails and asks for the language
+(``deck_lang_missing``). English is never assumed silently.
+
+Rules checked on load: every card has exactly five pairs; each word is one word like a clue (no
+spaces, commas, semicolons or slashes), 1 to 40 characters with no control characters and no HTML
+(``<`` or ``>``); no word appears twice on one card; a Target and its Foil are not variants of each
+other (checked with :func:`dichotomy_widget.words.is_variant` in the deck's language); no Target is
+used twice in the deck.
 
 Limits on a deck file (defined in :mod:`dichotomy_widget.config`; :func:`deck_from_bytes` applies them
 to files and uploads alike): at most :data:`MAX_DECK_BYTES` bytes, UTF-8 text (not a spreadsheet binary such as
@@ -30,20 +39,25 @@ to files and uploads alike): at most :data:`MAX_DECK_BYTES` bytes, UTF-8 text (n
 from __future__ import annotations
 
 import csv
-import io
 import json
+import logging
 import re
+import sys
 import unicodedata
+import warnings
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 from .config import MAX_DECK_BYTES, MAX_DECK_ROWS, MAX_WORD_LENGTH, PAIRS_PER_CARD
-from .errors import DeckError
+from .errors import DeckError, DeckWarning
 from . import words
 
 __all__ = ["Pair", "Card", "Deck", "PAIRS_PER_CARD", "MAX_WORD_LENGTH", "MAX_DECK_BYTES", "MAX_DECK_ROWS",
-           "DECK_FILE_SUFFIXES", "load_deck", "parse_deck", "deck_from_bytes", "packaged_decks"]
+           "DECK_FILE_SUFFIXES", "SEPARATORS", "DETECT", "load_deck", "parse_deck", "deck_from_bytes",
+           "packaged_decks", "detect_language"]
+
+logger = logging.getLogger(__name__)
 
 # -- limits: defined once in config.py; the deck file limits are applied here ------------------
 MAX_PROBLEMS_SHOWN = 10
@@ -52,6 +66,14 @@ DECK_FILE_SUFFIXES = (".csv", ".tsv", ".txt", ".json")
 _SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".numbers")
 _BINARY_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")  # zip (xlsx, ods), OLE2 (xls)
 _LANG_CODE = re.compile(r"[a-z]{2,3}(-[a-z0-9]{1,8})?")
+#: ``default_lang=DETECT``: a deck that names no language plays in the one its words show (and says so).
+DETECT = "detect"
+#: CSV separators understood, with how a message names them.
+SEPARATORS = {",": "a comma", ";": "a semicolon", "\t": "a tab"}
+LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German"}
+_LANGUAGE_SAMPLE = 200  # distinct words looked up per language when a deck names no language
+_NOT_ONE_WORD = re.compile(r"[\s,;|/]")
+_MARK_NAMES = {",": "a comma", ";": "a semicolon", "|": "a bar", "/": "a slash"}
 
 
 @dataclass(frozen=True)
@@ -116,11 +138,12 @@ def packaged_decks() -> dict[str, str]:
     return out
 
 
-def load_deck(source: "str | Path | Deck", lang: str | None = None, default_lang: str | None = "en") -> Deck:
+def load_deck(source: "str | Path | Deck", lang: str | None = None, default_lang: str | None = DETECT,
+              sep: str | None = None) -> Deck:
     """Load a deck: a packaged deck name ("en"), a path to a .json or .csv file, or a Deck.
 
-    A file is checked by :func:`deck_from_bytes` (limits, then :func:`parse_deck` with ``lang`` and
-    ``default_lang``)."""
+    A file is checked by :func:`deck_from_bytes` (limits, then :func:`parse_deck` with ``lang``,
+    ``default_lang`` and ``sep``)."""
     if isinstance(source, Deck):
         return source
     text_source = str(source)
@@ -135,7 +158,7 @@ def load_deck(source: "str | Path | Deck", lang: str | None = None, default_lang
     size = path.stat().st_size
     if size > MAX_DECK_BYTES:
         raise _too_big(path.name, size)
-    return deck_from_bytes(path.read_bytes(), path.name, lang=lang, default_lang=default_lang)
+    return deck_from_bytes(path.read_bytes(), path.name, lang=lang, default_lang=default_lang, sep=sep)
 
 
 def _too_big(source: str, size: int) -> DeckError:
@@ -144,7 +167,7 @@ def _too_big(source: str, size: int) -> DeckError:
 
 
 def deck_from_bytes(data: bytes, filename: str, lang: str | None = None,
-                    default_lang: str | None = "en") -> Deck:
+                    default_lang: str | None = DETECT, sep: str | None = None) -> Deck:
     """Check a deck file's bytes against the limits, decode them and parse them (an upload or a file).
 
     Refused with a clear :class:`DeckError` each: more than :data:`MAX_DECK_BYTES` bytes
@@ -169,35 +192,40 @@ def deck_from_bytes(data: bytes, filename: str, lang: str | None = None,
         fmt = "json"
     else:
         fmt = "csv"
-    return parse_deck(text, fmt=fmt, lang=lang, source=source, default_lang=default_lang)
+    return parse_deck(text, fmt=fmt, lang=lang, source=source, default_lang=default_lang, sep=sep)
 
 
-def _raise_problems(source: str, problems: list[str]) -> None:
+def _raise_problems(source: str, problems: list[str], hint: str = "") -> None:
     shown = "\n".join(f"- {p}" for p in problems[:MAX_PROBLEMS_SHOWN])
     more = len(problems) - MAX_PROBLEMS_SHOWN
     tail = f"\n- ... and {more} more" if more > 0 else ""
-    err = DeckError(f"{source}: {len(problems)} problem(s) in the deck:\n{shown}{tail}")
+    err = DeckError(f"{source}: {len(problems)} problem(s) in the deck:\n{shown}{tail}" + (f"\n{hint}" if hint else ""))
     err.problems = problems  # type: ignore[attr-defined]
     raise err
 
 
 def parse_deck(text: str, fmt: str = "json", lang: str | None = None, source: str = "deck",
-               default_lang: str | None = "en") -> Deck:
-    """Parse and validate deck text in the JSON or CSV format.
+               default_lang: str | None = DETECT, sep: str | None = None) -> Deck:
+    """Parse and validate deck text in the JSON or CSV format (``sep``: a CSV separator to force).
 
     The language is ``lang`` if given, else the deck's own (``# lang:`` or ``"lang"``), else
-    ``default_lang``; with ``default_lang=None`` a deck that names no language is refused
-    (``deck_lang_missing``) instead of being assumed to be English.
+    ``default_lang``: :data:`DETECT` (the default) reads it from the words and says so in a
+    :class:`DeckWarning`, or asks for it when the words do not tell; ``None`` asks for it
+    (``deck_lang_missing``); a code is used as it is. Never assumed to be English.
     A refusal's ``problems`` attribute (when present) lists every problem, each with its line.
     """
     if len(text) > MAX_DECK_BYTES:
         raise _too_big(source, len(text.encode("utf-8", "surrogatepass")))
     if fmt == "csv":
-        name, deck_lang, cards = _parse_csv(text, source)
+        name, deck_lang, cards = _parse_csv(text, source, sep)
         description = ""
     else:
         name, deck_lang, description, cards = _parse_json(text, source)
-    deck_lang = (lang or deck_lang or default_lang or "").strip().lower()
+    deck_lang = (lang or deck_lang or "").strip().lower()
+    if not deck_lang and default_lang == DETECT:
+        deck_lang = _language_of(cards, source)
+    elif not deck_lang:
+        deck_lang = (default_lang or "").strip().lower()
     if not deck_lang:
         raise DeckError(f"{source}: the deck does not say its language. Choose it, or add a first line "
                         "\"# lang: es\" (a list) or \"lang\": \"es\" (JSON).", code="deck_lang_missing")
@@ -282,43 +310,67 @@ def _too_many_rows(source: str, rows: int | None = None, line: int | None = None
                      f"{MAX_DECK_ROWS:,} target/foil pairs. Split it into smaller decks.", code="deck_too_many_rows")
 
 
-def _first_row(text: str) -> str:
-    """The first line that is neither blank nor a ``#`` comment (it decides commas or tabs)."""
-    for line in text.splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            return line
-    return ""
+def _cells(line: str, sep: str) -> list[str]:
+    return [c.strip() for c in next(csv.reader([line], delimiter=sep))]
 
 
-def _parse_csv(text: str, source: str) -> tuple[str, str, list[_RawCard]]:
+def _detect_separator(lines: list[str]) -> str:
+    """The separator (comma, semicolon or tab) that splits the most rows into exactly two cells."""
+    sample = lines[:200]
+    scores = {sep: sum(len(_cells(line, sep)) == 2 for line in sample) for sep in SEPARATORS}
+    return max(SEPARATORS, key=lambda sep: scores[sep])  # ties keep the comma (dict order)
+
+
+def _example(sep: str) -> str:
+    """A sample row with the file's separator, readable in a message."""
+    return "kettle<tab>teapot" if sep == "\t" else f"kettle{sep}teapot"
+
+
+def _parse_csv(text: str, source: str, sep: str | None = None) -> tuple[str, str, list[_RawCard]]:
     lang, name = "", ""
-    rows: list[tuple[str, str, int]] = []
-    problems: list[str] = []
-    dialect = "excel-tab" if "\t" in _first_row(text) else "excel"
-    for line_no, row in enumerate(csv.reader(io.StringIO(text), dialect=dialect), start=1):
-        cells = [c.strip() for c in row]
-        if not any(cells):
+    data: list[tuple[int, str]] = []
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped:
             continue
-        if cells[0].startswith("#"):
-            m = re.match(r"#\s*(lang|name)\s*:\s*(.+)", ",".join(row).strip(), re.I)
+        if stripped.startswith("#"):
+            m = re.match(r"#\s*(lang|name)\s*:\s*(.+)", stripped, re.I)
             if m and m.group(1).lower() == "lang":
                 lang = m.group(2).strip()
             elif m:
                 name = m.group(2).strip()
             continue
-        if not rows and [c.lower() for c in cells[:2]] == ["target", "foil"]:
+        hint = re.fullmatch(r"sep=(.)", stripped, re.I)  # Excel's separator line
+        if hint and not data:
+            sep = sep or hint.group(1)
+            continue
+        data.append((line_no, line))
+    if sep is not None and sep not in SEPARATORS:
+        raise DeckError(f"{source}: the separator {sep!r} is not one of comma, semicolon or tab.")
+    sep = sep or _detect_separator([line for _, line in data])
+    rows: list[tuple[str, str, int]] = []
+    problems: list[str] = []
+    for line_no, line in data:
+        cells = _cells(line, sep)
+        if not rows and not problems and [c.lower() for c in cells[:2]] == ["target", "foil"]:
             continue
         if len(rows) + len(problems) >= MAX_DECK_ROWS:
             raise _too_many_rows(source, line=line_no)
-        if len(cells) != 2 or not all(cells):
-            problems.append(f"line {line_no}: expected two cells, target,foil; got {len(cells)} "
-                            f"({'an empty cell' if len(cells) == 2 else 'wrong count'})")
-            continue
-        rows.append((cells[0], cells[1], line_no))
+        if len(cells) != 2:
+            shown = ", ".join(repr(c) for c in cells[:4]) + (", ..." if len(cells) > 4 else "")
+            problems.append(f"line {line_no}: expected two cells, a Target and a Foil separated by "
+                            f"{SEPARATORS[sep]}; got {len(cells)} ({shown})")
+        elif not cells[0] or not cells[1]:
+            which = "Target and Foil are" if not any(cells) else "Target is" if not cells[0] else "Foil is"
+            problems.append(f"line {line_no}: the {which} empty; every row needs a Target and its Foil "
+                            f"({_example(sep)})")
+        else:
+            rows.append((cells[0], cells[1], line_no))
     if problems:
-        _raise_problems(source, problems)
+        _raise_problems(source, problems, hint="Separators understood: a comma, a semicolon or a tab, the "
+                        "same on every row." if any("expected two cells" in p for p in problems) else "")
     if not rows:
-        raise DeckError(f"{source}: no target,foil rows found.")
+        raise DeckError(f"{source}: no Target and Foil rows found (one row per pair, like {_example(sep)}).")
     if len(rows) % PAIRS_PER_CARD:
         tail = rows[len(rows) - len(rows) % PAIRS_PER_CARD:]
         raise DeckError(
@@ -328,15 +380,68 @@ def _parse_csv(text: str, source: str) -> tuple[str, str, list[_RawCard]]:
     return name, lang, cards
 
 
+def detect_language(word_list: "list[str] | tuple[str, ...]") -> tuple[str | None, dict[str, int]]:
+    """The language whose shipped lexicon knows clearly the most of ``word_list``, and every count.
+
+    ``None`` when no language stands out (fewer than 60 % of the words known, or a lead over the
+    runner-up of less than a fifth of the words). Looks up at most 200 distinct words per language.
+    """
+    sample = list(dict.fromkeys(words.normalize(w) for w in word_list if w.strip()))[:_LANGUAGE_SAMPLE]
+    counts = {lang: sum(words.is_known(w, lang) for w in sample) for lang in words.SUPPORTED_LANGUAGES}
+    ranked = sorted(counts, key=lambda lang: -counts[lang])
+    if not sample or len(ranked) < 2:
+        return None, counts
+    best, second = counts[ranked[0]], counts[ranked[1]]
+    if best >= 0.6 * len(sample) and best - second >= max(2, 0.2 * len(sample)):
+        return ranked[0], counts
+    return None, counts
+
+
+def _language_of(cards: list[_RawCard], source: str) -> str:
+    """Detect a deck's language from its words and say so (a warning), or ask for it (an error)."""
+    word_list = [w for pairs, _ in cards for t, f, _line in pairs for w in (t, f)]
+    lang, counts = detect_language(word_list)
+    total = len(set(words.normalize(w) for w in word_list if w.strip()))
+    sampled = min(total, _LANGUAGE_SAMPLE)
+    tally = ", ".join(f"{code} {counts[code]}" for code in sorted(counts, key=lambda c: -counts[c]))
+    codes = ", ".join(words.SUPPORTED_LANGUAGES)
+    if lang is None:
+        raise DeckError(
+            f"{source}: which language is this deck in? It has no '# lang:' line (or \"lang\" key), "
+            f"and its words do not tell (words known per language, of {sampled}: {tally}). Add a line "
+            f"'# lang: fr' at the top (one of {codes}), or pass lang=\"fr\".", code="deck_lang_missing")
+    message = (f"{source} has no '# lang:' line; its words look {LANGUAGE_NAMES.get(lang, lang)} "
+               f"(words known per language, of {sampled}: {tally}), so the deck plays in {lang!r}. "
+               f"Add '# lang: {lang}' to the file (or pass lang=...) to say so and silence this warning.")
+    logger.info("deck %s: language detected as %s", source, lang)
+    warnings.warn(message, DeckWarning, stacklevel=_caller_stacklevel())
+    return lang
+
+
+def _caller_stacklevel() -> int:
+    """The stack level of the first caller outside this package (the notebook cell or script)."""
+    package = str(Path(__file__).resolve().parent)
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _word_problem(word: str) -> str | None:
+    """What is wrong with one card word, or None (the same one-word rule as a clue)."""
     if not word.strip():
-        return "an empty word"
+        return "is empty"
     if len(word.strip()) > MAX_WORD_LENGTH:
-        return f"a word longer than {MAX_WORD_LENGTH} characters"
+        return f"is longer than {MAX_WORD_LENGTH} characters"
     if any(unicodedata.category(ch).startswith("C") for ch in word):
-        return "a control character"
+        return "has a control character"
     if "<" in word or ">" in word:
-        return "HTML (< or >); words are plain text"
+        return "has HTML (< or >); words are plain text"
+    found = _NOT_ONE_WORD.search(word.strip())
+    if found:
+        what = "a space" if found.group().isspace() else _MARK_NAMES[found.group()]
+        return (f"is not one word (it has {what}); a card word is one word, like a clue: keep one "
+                f"word, or join them with a hyphen")
     return None
 
 
@@ -352,10 +457,10 @@ def _validate(cards: list[_RawCard], lang: str) -> list[str]:
         on_card: dict[str, int] = {}
         for number, (target, foil, line) in enumerate(pairs, start=1):
             at = f"{where}, pair {number}" if not line or line == card_line else f"line {line}"
-            for word in (target, foil):
+            for role, word in (("target", target), ("foil", foil)):
                 issue = _word_problem(word)
                 if issue:
-                    problems.append(f"{at}: {word[:20]!r} has {issue}")
+                    problems.append(f"{at}: {role} {word[:20]!r} {issue}")
                 key = words.normalize(word)
                 if key in on_card:
                     problems.append(f"{at}: {word!r} appears twice on this card")

@@ -20,6 +20,7 @@ __all__ = [
     "TableFull",
     "NameTaken",
     "DeckError",
+    "DeckWarning",
     "StoreError",
     "VersionConflict",
     "TableNotFound",
@@ -113,9 +114,26 @@ class NameTaken(RuleViolation):
 
 
 class DeckError(DichotomyError, ValueError):
-    """A deck file or deck object that cannot be played; the message names the line and problem."""
+    """A deck file or deck object that cannot be played; the message names the line and problem.
+
+    In IPython and Jupyter an uncaught ``DeckError`` shows its message alone, not a traceback through
+    the parser: the message is all a teacher can act on.
+    """
 
     code = "deck_error"
+
+    def _render_traceback_(self) -> list[str]:
+        """IPython's hook for an uncaught exception: the lines shown instead of a traceback."""
+        first, *rest = self.message.splitlines() or [""]
+        return [f"\x1b[0;31m{type(self).__name__}\x1b[0m: {first}", *rest]
+
+    def _repr_pretty_(self, printer, cycle: bool) -> None:
+        """``err`` as a cell's last line shows the message, as it would be raised."""
+        printer.text(f"{type(self).__name__}: {self.message}")
+
+
+class DeckWarning(UserWarning):
+    """A deck loaded, but with a guess the teacher should confirm (its language, read from its words)."""
 
 
 class StoreError(DichotomyError):

@@ -98,7 +98,7 @@ def test_a_pasted_tab_separated_list_creates_a_table(store):
     ("big.csv", b"# lang: en\n" + b"a,b\n" * 300_000, "at most 1,000,000 bytes"),
     ("latin.csv", "# lang: es\ncafé,té\n".encode("latin-1"), "not UTF-8"),
     ("vocab.xlsx", b"PK\x03\x04\x14\x00\x06\x00" + b"\x00" * 50, "spreadsheet"),
-    ("html.csv", CSV.replace(b"coffee,tea", b"<b>coffee</b>,tea"), "line 5: '<b>coffee</b>' has HTML"),
+    ("html.csv", CSV.replace(b"coffee,tea", b"<b>coffee</b>,tea"), "line 5: target '<b>coffee</b>' has HTML"),
     ("long.csv", b"# lang: en\n" + b"".join(b"t%d,f%d\n" % (i, i) for i in range(10_001)), "more than 10,000 rows"),
 ], ids=["too-big", "not-utf8", "xlsx", "html", "too-many-rows"])
 def test_each_bad_file_gets_its_message_and_nothing_is_stored(store, name, data, expected):

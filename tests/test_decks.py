@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 import pytest
 
-from dichotomy_widget import DeckError, Table, load_deck, packaged_decks, parse_deck
+from dichotomy_widget import (DeckError, DeckWarning, Table, detect_language, load_deck, packaged_decks,
+                              parse_deck)
 
 GOOD_ROWS = [
     ("sea", "ocean"), ("coffee", "tea"), ("cat", "dog"), ("spring", "autumn"), ("bread", "rice"),
@@ -14,9 +16,14 @@ GOOD_ROWS = [
 ]
 
 
-def csv_text(rows, header: bool = True, lang: str = "") -> str:
-    lines = ([f"# lang: {lang}"] if lang else []) + (["target,foil"] if header else [])
-    return "\n".join(lines + [f"{t},{f}" for t, f in rows]) + "\n"
+FRENCH_ROWS = [("chat", "chien"), ("mer", "océan"), ("pain", "beurre"), ("soleil", "lune"),
+               ("train", "avion")]
+
+
+def csv_text(rows, header: bool = True, lang: str = "en", sep: str = ",") -> str:
+    """A vocabulary list; its ``# lang:`` line comes last, so rows keep their line numbers."""
+    lines = ([f"target{sep}foil"] if header else []) + [f"{t}{sep}{f}" for t, f in rows]
+    return "\n".join(lines + ([f"# lang: {lang}"] if lang else [])) + "\n"
 
 
 def json_text(cards) -> str:
@@ -47,7 +54,8 @@ def test_csv_row_with_wrong_cell_count_names_the_line():
     with pytest.raises(DeckError) as err:
         parse_deck(text, fmt="csv", source="vocab.csv")
     assert "vocab.csv: 1 problem(s)" in err.value.message and "- line 4: expected two cells" in err.value.message
-    assert err.value.problems == ["line 4: expected two cells, target,foil; got 3 (wrong count)"]
+    assert err.value.problems == ["line 4: expected two cells, a Target and a Foil separated by a comma; "
+                                  "got 3 ('cat', 'dog', 'mouse')"]
 
 
 def test_csv_variant_pair_and_duplicate_target_are_reported_with_lines():
@@ -101,6 +109,8 @@ def test_long_words_and_control_characters_are_refused():
 
 def test_files_load_by_extension_and_bad_bytes_are_explained(tmp_path):
     (tmp_path / "vocab.csv").write_text(csv_text(GOOD_ROWS), encoding="utf-8")
+    (tmp_path / "vocab.tsv").write_text(csv_text(GOOD_ROWS, sep="\t"), encoding="utf-8")
+    assert load_deck(tmp_path / "vocab.tsv").cards == load_deck(tmp_path / "vocab.csv").cards
     assert len(load_deck(tmp_path / "vocab.csv")) == 2
     (tmp_path / "bad.json").write_bytes(b'{"cards": [\xff]}')
     with pytest.raises(DeckError) as err:
@@ -124,6 +134,150 @@ def test_a_table_from_a_csv_deck_plays(tmp_path):
         table.join(name)
     table.start()
     assert table.state.dealt == 2 and table.view(None)["deck"] == "vocab.csv"
+
+
+# --- separators ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sep", [";", "\t"])
+def test_semicolon_and_tab_lists_are_read_like_commas(sep):
+    deck = parse_deck(csv_text(GOOD_ROWS, sep=sep), fmt="csv", source="vocab.csv")
+    assert deck.cards == parse_deck(csv_text(GOOD_ROWS), fmt="csv").cards
+
+
+def test_semicolon_list_with_commas_inside_a_cell_is_split_on_semicolons():
+    """A French spreadsheet export: ';' separates, a ',' inside a row is a problem of that word."""
+    rows = [("chat, noir", "chien")] + FRENCH_ROWS[1:]
+    with pytest.raises(DeckError) as err:
+        parse_deck(csv_text(rows, sep=";", lang="fr"), fmt="csv", source="vocab.csv")
+    assert err.value.problems == ["card 1 (line 2), pair 1: target 'chat, noir' is not one word (it has a comma); a card word "
+                                  "is one word, like a clue: keep one word, or join them with a hyphen"]
+
+
+def test_excel_sep_line_and_explicit_sep_argument():
+    text = "sep=;\n" + csv_text(GOOD_ROWS, sep=";")
+    assert len(parse_deck(text, fmt="csv")) == 2
+    with pytest.raises(DeckError) as err:  # forced comma on a semicolon file: told which separator
+        parse_deck(csv_text(GOOD_ROWS, sep=";", header=False), fmt="csv", sep=",", source="vocab.csv")
+    assert "separated by a comma; got 1 ('sea;ocean')" in err.value.message
+    assert "a semicolon or a tab" in err.value.message
+    with pytest.raises(DeckError, match="not one of comma, semicolon or tab"):
+        parse_deck(csv_text(GOOD_ROWS), fmt="csv", sep="|")
+
+
+def test_one_column_list_names_the_separators_understood():
+    text = "# lang: en\n" + "\n".join(t for t, _ in GOOD_ROWS) + "\n"  # sea is on line 2
+    with pytest.raises(DeckError) as err:
+        parse_deck(text, fmt="csv", source="words.csv")
+    assert err.value.problems[0] == ("line 2: expected two cells, a Target and a Foil separated by a comma; "
+                                     "got 1 ('sea')")
+    assert len(err.value.problems) == len(GOOD_ROWS)  # every row is listed, not only the first
+    assert err.value.message.endswith(
+        "Separators understood: a comma, a semicolon or a tab, the same on every row.")
+
+
+# --- empty cells and one-word card words ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("row, which", [("coffee,", "Foil is"), (",tea", "Target is"),
+                                        (" , ", "Target and Foil are")])
+def test_an_empty_cell_says_which_word_is_missing(row, which):
+    text = csv_text(GOOD_ROWS).replace("coffee,tea", row)
+    with pytest.raises(DeckError) as err:
+        parse_deck(text, fmt="csv", source="vocab.csv")
+    assert err.value.problems == [f"line 3: the {which} empty; every row needs a Target and its Foil "
+                                  f"(kettle,teapot)"]
+
+
+@pytest.mark.parametrize("word, what", [("ice cream", "a space"), ("chat,noir", "a comma"),
+                                        ("salt/pepper", "a slash")])
+def test_a_card_word_must_be_one_word(word, what):
+    card = [list(p) for p in GOOD_ROWS[:5]]
+    card[2] = ["cat", word]
+    with pytest.raises(DeckError) as err:
+        parse_deck(json_text([card]), source="deck.json")
+    assert err.value.problems == [f"card 1 (line 5), pair 3: foil {word!r} is not one word (it has {what}); "
+                                  "a card word is one word, like a clue: keep one word, or join them with "
+                                  "a hyphen"]
+
+
+def test_hyphens_and_apostrophes_stay_one_word():
+    rows = [("ice-cream", "sorbet"), ("o'clock", "hour")] + GOOD_ROWS[2:5]
+    assert parse_deck(csv_text(rows), fmt="csv").cards[0].pairs[1].target == "o'clock"
+
+
+# --- language --------------------------------------------------------------------------------------------
+
+
+def test_a_list_without_a_language_line_is_detected_and_said():
+    with pytest.warns(DeckWarning) as caught:
+        deck = parse_deck(csv_text(FRENCH_ROWS, lang=""), fmt="csv", source="animaux.csv")
+    assert deck.lang == "fr"
+    message = str(caught[0].message)
+    assert message.startswith("animaux.csv has no '# lang:' line; its words look French")
+    assert "Add '# lang: fr'" in message
+    assert caught[0].filename == __file__  # points at the caller, not at the package
+
+
+def test_a_stated_language_is_not_second_guessed():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert parse_deck(csv_text(FRENCH_ROWS, lang="fr"), fmt="csv").lang == "fr"
+        assert parse_deck(csv_text(FRENCH_ROWS, lang=""), fmt="csv", lang="es").lang == "es"
+
+
+def test_words_that_do_not_tell_their_language_ask_for_it():
+    rows = [("taxi", "hotel"), ("radio", "piano"), ("pizza", "pasta"), ("tango", "salsa"), ("zebra", "panda")]
+    with pytest.raises(DeckError) as err:
+        parse_deck(csv_text(rows, lang=""), fmt="csv", source="mixed.csv")
+    assert err.value.code == "deck_lang_missing"  # the code the host page's deck form asks with
+    assert "which language is this deck in?" in err.value.message and "# lang: fr" in err.value.message
+
+
+def test_a_json_deck_without_lang_is_detected_too():
+    text = json_text([[list(p) for p in FRENCH_ROWS]]).replace('"lang": "en",', "")
+    with pytest.warns(DeckWarning, match="look French"):
+        assert parse_deck(text, source="deck.json").lang == "fr"
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de"])
+def test_each_packaged_deck_is_recognised_from_its_first_cards(lang):
+    deck = load_deck(lang)
+    first = [w for card in deck.cards[:2] for p in card.pairs for w in (p.target, p.foil)]
+    assert detect_language(first)[0] == lang
+
+
+# --- the message alone in IPython ------------------------------------------------------------------------
+
+
+def test_deck_error_renders_as_its_message_in_ipython():
+    err = DeckError("vocab.csv, line 4: the Foil is empty.\nsecond line")
+    assert err._render_traceback_() == ["\x1b[0;31mDeckError\x1b[0m: vocab.csv, line 4: the Foil is empty.",
+                                        "second line"]
+    from IPython.lib.pretty import pretty
+
+    assert pretty(err) == "DeckError: vocab.csv, line 4: the Foil is empty.\nsecond line"
+
+
+def test_an_uncaught_deck_error_in_a_real_kernel_shows_only_the_message():
+    """ipykernel calls _render_traceback_: the error output holds the message, no parser frames."""
+    jupyter_client = pytest.importorskip("jupyter_client")
+    km, kc = jupyter_client.manager.start_new_kernel(kernel_name="python3")
+    try:
+        reply = []
+        code = ("from dichotomy_widget import parse_deck\n"
+                "parse_deck('# lang: en\\nsea', fmt='csv', source='vocab.csv')")
+        kc.execute_interactive(code, timeout=120, output_hook=reply.append)
+        errors = [m["content"] for m in reply if m["msg_type"] == "error"]
+        assert len(errors) == 1
+        shown = "\n".join(errors[0]["traceback"])
+        assert errors[0]["ename"] == "DeckError"
+        assert shown == ("\x1b[0;31mDeckError\x1b[0m: vocab.csv: 1 problem(s) in the deck:\n"
+                         "- line 2: expected two cells, a Target and a Foil separated by a comma; got 1 ('sea')\n"
+                         "Separators understood: a comma, a semicolon or a tab, the same on every row.")
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
 
 
 # --- limits (one place: dichotomy_widget.decks) and the upload entry point -------------------------
@@ -179,9 +333,10 @@ def test_more_than_the_row_limit_is_refused_at_once():
 
 def test_a_missing_language_is_asked_for_not_assumed():
     with pytest.raises(DeckError) as err:
-        deck_from_bytes(csv_text(GOOD_ROWS).encode(), "vocab.csv", default_lang=None)
+        deck_from_bytes(csv_text(GOOD_ROWS, lang="").encode(), "vocab.csv", default_lang=None)
     assert err.value.code == "deck_lang_missing"
-    assert deck_from_bytes(csv_text(GOOD_ROWS).encode(), "vocab.csv", lang="es", default_lang=None).lang == "es"
+    assert deck_from_bytes(csv_text(GOOD_ROWS, lang="").encode(), "vocab.csv", lang="es",
+                           default_lang=None).lang == "es"
     with pytest.raises(DeckError) as err:
         parse_deck(csv_text(GOOD_ROWS, lang="<script>"), fmt="csv")
     assert err.value.code == "deck_bad_lang"

@@ -29,7 +29,7 @@ CLUE_WORDS = ("zebra", "quartz", "fjord", "banjo", "glacier", "mosaic", "nectar"
 
 @pytest.fixture()
 def deck():
-    return parse_deck("\n".join(ROWS), fmt="csv", source="widgets-test.csv")
+    return parse_deck("\n".join(ROWS), fmt="csv", source="widgets-test.csv", lang="en")
 
 
 def make_table(deck, rounds=3, seed=5, seats=("Ada", "Ben", "Cy")):

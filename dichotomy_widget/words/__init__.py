@@ -6,7 +6,7 @@ general rules; :mod:`.affix_rules` holds the affix rules that the table build an
 
 from __future__ import annotations
 
-from .matcher import REASON_TEXT, SUPPORTED_LANGUAGES, guess_reason, is_variant, normalize, variant_reason
+from .matcher import REASON_TEXT, SUPPORTED_LANGUAGES, guess_reason, is_known, is_variant, normalize, variant_reason
 
 __all__ = ["SUPPORTED_LANGUAGES", "normalize", "is_variant", "variant_reason", "guess_reason",
-           "REASON_TEXT"]
+           "is_known", "REASON_TEXT"]

@@ -57,6 +57,7 @@ markup, non-strings) never raises: it is simply not a variant.
 from __future__ import annotations
 
 import re
+import logging
 import threading
 import unicodedata
 from dataclasses import dataclass
@@ -73,8 +74,11 @@ __all__ = [
     "is_variant",
     "variant_reason",
     "guess_reason",
+    "is_known",
     "REASON_TEXT",
 ]
+
+logger = logging.getLogger(__name__)
 
 SUPPORTED_LANGUAGES = ("en", "es", "fr", "de")
 
@@ -500,6 +504,19 @@ def _judge(a: object, b: object, lang: object, strict: bool) -> str | None:
 def variant_reason(a: str, b: str, lang: str = "en") -> str | None:
     """Why ``a`` and ``b`` count as one word for clue purposes (a ``REASON_TEXT`` key), or ``None``."""
     return _judge(a, b, lang, False)
+
+
+def is_known(word: str, lang: str) -> bool:
+    """True when the shipped lexicon of ``lang`` lists ``word`` as written (any inflected form)."""
+    lex = _lexicon(_language(lang)) if isinstance(lang, str) else None
+    form = _normal(word)
+    if lex is None or not _is_word(form):
+        return False
+    try:
+        return bool(lex.lemmas(form))
+    except Exception:  # a broken data file must not break a deck load; the caller asks for a language
+        logger.exception("lexicon lookup failed for a %s word", lang)
+        return False
 
 
 def is_variant(a: str, b: str, lang: str = "en") -> bool:
