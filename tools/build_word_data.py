@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 from dichotomy_widget.words import affix_rules as rules  # noqa: E402
 OUT = ROOT / "dichotomy_widget" / "wordsdata"
 WORDNET = Path("/usr/share/wordnet")
-LANGS = ("en", "es", "fr", "de")
+LANGS = ("en", "es", "fr", "de", "it", "pt")
 WORD_RE = re.compile(r"^[^\W\d_]+(?:['-][^\W\d_]+)*$")
 
 
@@ -88,12 +88,17 @@ def load_simplemma(lex: Lexicon, lang: str) -> None:
         if lang == "es" and re.search(r"[aeií]rse$", lemma):  # pronominal verb: inclinarse -> inclinar
             lex.add_form(lemma, lemma[:-2])
             lemma = lemma[:-2]
+        elif lang == "it" and re.search(r"[aei]rsi$", lemma):  # pronominal verb: infiltrarsi -> infiltrare
+            lex.add_form(lemma, lemma[:-2] + "e")
+            lemma = lemma[:-2] + "e"
         lex.add_form(form, lemma)
 
 
 PARTICIPLES = {
     "es": [(r"ad[oa]s?$", ["ar"]), (r"id[oa]s?$", ["er", "ir"])],
     "fr": [(r"ée?s?$", ["er"]), (r"ie?s?$", ["ir"]), (r"ue?s?$", ["re", "oir"])],
+    "it": [(r"at[oaie]$", ["are"]), (r"ut[oaie]$", ["ere"]), (r"it[oaie]$", ["ire"])],
+    "pt": [(r"ad[oa]s?$", ["ar"]), (r"id[oa]s?$", ["er", "ir"])],
 }
 
 
@@ -159,24 +164,32 @@ def add_participles(lex: Lexicon, lang: str) -> None:
                     lex.forms[form].add(verb)
 
 
-# French (MPL 2.0) and Spanish (MPL 1.1+/LGPL 3+/GPL 3+, used under the MPL) hunspell
-# dictionaries.  German's igerman98 is GPL only, so German uses rules instead (add_de_participles).
-HUNSPELL = {"fr": "/usr/share/hunspell/fr", "es": "/usr/share/hunspell/es_ES"}
-HUNSPELL_PACKAGES = {"fr": "hunspell-fr", "es": "hunspell-es"}
+# French (MPL 2.0), Spanish (MPL 1.1+/LGPL 3+/GPL 3+) and European Portuguese (GPL 2/LGPL 2.1/MPL 1.1)
+# hunspell dictionaries, the last two used under the MPL.  German's igerman98 and Italian's it_IT
+# are GPL only, so German uses rules instead (add_de_participles) and Italian simplemma and rules.
+HUNSPELL = {"fr": "/usr/share/hunspell/fr", "es": "/usr/share/hunspell/es_ES", "pt": "/usr/share/hunspell/pt_PT"}
+HUNSPELL_PACKAGES = {"fr": "hunspell-fr", "es": "hunspell-es", "pt": "hunspell-pt-pt"}
 # Suffix classes that make a new word rather than a form of the same one, read off each .aff
 # (fr.aff has none: Dicollecte's classes are all inflection).  es_ES: -ción, -dura, -aje, -cia,
-# -azo, -ilidad, -idad, -ería, -ez, -illo, -ismo, -miento, -ión, -ble, -ito.  Their forms
-# become family links, not inflections.
-HUNSPELL_DERIVATION = {"es": frozenset("ABCFHJKLMNOPQTU")}
+# -azo, -ilidad, -idad, -ería, -ez, -illo, -ismo, -miento, -ión, -ble, -ito.  pt_PT: -mente,
+# -ólogo, -ógico, -íssimo, -inho, -idade, -ismo, -ista, -ção, -mento, -nte, -dor, -ável,
+# -damente, -dela, -eiro, -oso, -izar, -ice, -ódromo.  Their forms become family links, not
+# inflections.
+HUNSPELL_DERIVATION = {"es": frozenset("ABCFHJKLMNOPQTU"), "pt": frozenset("mHqrNWsdithlzcCMnDvBoywjGJ")}
+# Classes left out: pt_PT L and P add clitic pronouns (falar-lhe, fá-lo), hundreds of rare forms.
+HUNSPELL_SKIP = {"pt": frozenset("LP")}
 
 
 def hunspell_forms(dictionary, stem: str, flags, lang: str) -> list[tuple[str, str]]:
     """(form, lemma) for every suffixed form a hunspell entry allows (two levels of suffixes).
     The lemma is ``stem`` for an inflection, or the derived word (-ción, -ismo ...) for a derivation."""
     sfx, derivation = dictionary.aff.SFX, HUNSPELL_DERIVATION.get(lang, frozenset())
+    skip = HUNSPELL_SKIP.get(lang, frozenset())
     out = []
 
     def apply(word: str, flag: str):
+        if flag in skip:
+            return
         for rule in sfx.get(flag, ()):
             if word.endswith(rule.strip) and rule.cond_regexp.search(word):
                 yield word[: len(word) - len(rule.strip)] + rule.add, rule.flags
@@ -191,26 +204,43 @@ def hunspell_forms(dictionary, stem: str, flags, lang: str) -> list[tuple[str, s
     return out
 
 
+def hunspell_lemma_notes(path: Path) -> dict[tuple[str, frozenset[str]], set[str]]:
+    """pt_PT lists irregular verb forms as entries of their own with the infinitive in the
+    morphological note ("perca/L [$perder$CAT=v,...]"): (stem, flags) -> infinitives."""
+    notes: dict[tuple[str, frozenset[str]], set[str]] = defaultdict(set)
+    for line in path.with_suffix(".dic").read_text(encoding="utf-8").splitlines()[1:]:
+        word, _tab, note = line.partition("\t")
+        match = re.search(r"\[\$([^$\s]+)\$", note)
+        if match:
+            stem, _slash, flags = word.strip().partition("/")
+            notes[(stem, frozenset(flags))].add(match.group(1))
+    return notes
+
+
 def load_hunspell(lex: Lexicon, lang: str) -> None:
     """Expand a hunspell dictionary's entries (spylls reads the .dic/.aff): inflected forms map
-    to the headword; derived words (es) become lemmas linked to it.  Capitalised entries are
-    proper nouns and are skipped."""
+    to the headword (pt: irregular verb forms to their infinitive); derived words (es, pt) become
+    lemmas linked to it.  Capitalised entries are proper nouns and are skipped."""
     from spylls.hunspell import Dictionary
 
     path = Path(HUNSPELL[lang])
     if not path.with_suffix(".dic").is_file():
         raise SystemExit(f"{lang} hunspell dictionary not found: apt-get install {HUNSPELL_PACKAGES[lang]}")
     dictionary = Dictionary.from_files(str(path))
+    notes = hunspell_lemma_notes(path) if lang == "pt" else {}
     for entry in dictionary.dic.words:
         stem = entry.stem
         if not stem or " " in stem or not stem[0].islower():
             continue
         if lang == "fr" and "po" not in (entry.data or {}):
             continue
-        lex.add_form(stem, stem)
-        for form, lemma in hunspell_forms(dictionary, stem, entry.flags, lang):
-            lex.add_form(form, lemma)
-            lex.add_link(lemma, stem)
+        heads = notes.get((stem, frozenset(entry.flags)), set())
+        for head in heads or {stem}:
+            lex.add_form(stem, head)
+            for form, lemma in hunspell_forms(dictionary, stem, entry.flags, lang):
+                lemma = head if lemma == stem else lemma
+                lex.add_form(form, lemma)
+                lex.add_link(lemma, head)
 
 
 def add_de_participles(lex: Lexicon) -> None:

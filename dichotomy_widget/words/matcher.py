@@ -76,7 +76,7 @@ __all__ = [
     "REASON_TEXT",
 ]
 
-SUPPORTED_LANGUAGES = ("en", "es", "fr", "de")
+SUPPORTED_LANGUAGES = ("en", "es", "fr", "de", "it", "pt")
 
 REASON_TEXT = {
     "same": "the same word",
@@ -88,7 +88,9 @@ REASON_TEXT = {
 }
 
 _DATA = Path(__file__).resolve().parent.parent / "wordsdata"
-_SNOWBALL_NAMES = {"en": "english", "es": "spanish", "fr": "french", "de": "german"}  # snowballstemmer
+_SNOWBALL_NAMES = {
+    "en": "english", "es": "spanish", "fr": "french", "de": "german", "it": "italian", "pt": "portuguese",
+}  # snowballstemmer
 _MAX_LEN = 40
 _WORD_RE = re.compile(r"^[^\W\d_]+(?:['’-][^\W\d_]+)*$")
 _GUESS_REASONS = frozenset({"same", "spelling", "accents", "inflection"})
@@ -261,6 +263,10 @@ _OOV_ENDINGS = {
     "es": (("ces", "z"), ("es", ""), ("s", "")),
     "fr": (("aux", "al"), ("s", ""), ("x", ""), ("e", "")),
     "de": (("en", ""), ("n", ""), ("e", ""), ("er", ""), ("es", ""), ("s", "")),
+    "it": (("chi", "co"), ("ghi", "go"), ("che", "ca"), ("ghe", "ga"), ("i", "o"), ("i", "e"), ("e", "a"),
+           ("a", "o"), ("i", "a")),
+    "pt": (("ões", "ão"), ("ães", "ão"), ("éis", "el"), ("óis", "ol"), ("ns", "m"), ("is", "l"), ("es", ""),
+           ("s", ""), ("a", "o")),
 }
 
 
@@ -400,7 +406,7 @@ def _regular_verb_form(wa: _Word, wb: _Word, lang: str) -> bool:
     applies to a known form, unless it is a headword itself: "recht" is also a form of "rechen"
     (to rake), but as a clue it is the adjective (participles filed as adjectives, such as
     "geerdet", are linked to their verb when the tables are built)."""
-    if lang not in ("es", "fr", "de"):
+    if lang not in ("es", "fr", "de", "it", "pt"):
         return False
     for form, inf in ((wa, wb), (wb, wa)):
         form_may_be_conjugated = not form.exact or (lang == "de" and not form.own)
