@@ -45,6 +45,7 @@ from dichotomy_widget.words import affix_rules as rules  # noqa: E402
 OUT = ROOT / "dichotomy_widget" / "wordsdata"
 WORDNET = Path("/usr/share/wordnet")
 LANGS = ("en", "es", "fr", "de", "it", "pt")
+RULE_VERB_LANGS = ("it", "pt")  # regular verb forms are found by rule at run time, not listed
 WORD_RE = re.compile(r"^[^\W\d_]+(?:['-][^\W\d_]+)*$")
 
 
@@ -389,6 +390,50 @@ def add_rule_links(lex: Lexicon, lang: str) -> None:
                     lex.add_link(word, target, strong)
 
 
+PT_CLITIC_STUBS = ("mo", "rde", "árei", "érei", "írei", "ávei", "ívei")
+
+
+def drop_pt_clitic_stubs(lex: Lexicon) -> int:
+    """simplemma's Portuguese list holds verb forms cut off before a clitic pronoun and its hyphen
+    ("deliramo" from "deliramo-lo", "andárei" from "andá-lo-ei", "cantarde"): no word on its
+    own.  Drop a verb form with such an ending when the same form plus "s" is a form of the same
+    verb (deliramos) and it is no headword itself."""
+    lemmas = lex.lemmas
+    drop = [
+        form for form, ls in lex.forms.items()
+        if form.endswith(PT_CLITIC_STUBS) and form not in lemmas
+        and all(l.endswith(("ar", "er", "ir", "or", "ôr")) for l in ls)
+        and ls <= lex.forms.get(form + "s", set())
+    ]
+    for form in drop:
+        del lex.forms[form]
+    return len(drop)
+
+
+def prune_rule_verbs(lex: Lexicon, lang: str) -> int:
+    """it/pt: leave out every form that the matcher finds again by rule (``matcher._rule_verb_lemmas``:
+    a regular form of a known, regular verb, and nothing else), so the tables stay small.  A form
+    is dropped only when the rule gives back exactly its lemmas; the infinitives and the forms
+    that show a verb to be regular (``rules.regularity_probes``) are always kept."""
+    lemmas = lex.lemmas
+    keep = set(lemmas)
+    for lemma in lemmas:
+        keep |= rules.regularity_probes(lemma, lang)
+    drop = []
+    for form, form_lemmas in lex.forms.items():
+        if form in keep:
+            continue
+        found = {
+            inf for inf in rules.verb_infinitives(form, lang)
+            if inf in lex.forms.get(inf, ()) and any(inf in lex.forms.get(p, ()) for p in rules.regularity_probes(inf, lang))
+        }
+        if found == form_lemmas:
+            drop.append(form)
+    for form in drop:
+        del lex.forms[form]
+    return len(drop)
+
+
 def closure(links: dict[str, set[str]], lemma: str, depth: int) -> set[str]:
     """Lemmas reachable from ``lemma`` through at most ``depth`` links (itself included)."""
     seen, frontier = {lemma}, {lemma}
@@ -460,6 +505,10 @@ def build(lang: str, depth: int, out: Path = OUT) -> Path:
     if lang == "de":
         add_de_participles(lex)
     add_rule_links(lex, lang)
+    if lang == "pt":
+        print(f"pt: {drop_pt_clitic_stubs(lex)} clitic stubs dropped")
+    if lang in RULE_VERB_LANGS:
+        print(f"{lang}: {prune_rule_verbs(lex, lang)} regular verb forms left to the rules")
     path = write_sqlite(lex, lang, depth, out)
     print(f"{lang}: {len(lex.forms)} forms, {len(lex.strong)}+{len(lex.weak)} linked lemmas, "
           f"{path.stat().st_size / 1e6:.1f} MB -> {path}")

@@ -389,3 +389,29 @@ def de_participle_verbs(word: str) -> list[str]:
         elif rest.startswith(DE_INSEPARABLE) and len(stem) >= 4:
             verbs.append(prefix + _de_infinitive(stem))
     return verbs
+
+
+# Undo the stem alternations of ``_stem_variants`` (it, pt): a form's stem -> the infinitive's.
+_STEM_UNDO: dict[str, tuple[tuple[str, str], ...]] = {
+    "it": (("ch", "c"), ("gh", "g"), ("c", "ci"), ("g", "gi"), ("", "i")),
+    "pt": (("qu", "c"), ("ç", "c"), ("c", "ç"), ("gu", "g"), ("j", "g"), ("g", "gu")),
+}
+
+
+def verb_infinitives(form: str, lang: str) -> list[str]:
+    """Infinitives of which ``form`` may be a regular conjugated form (it, pt), nearest first:
+    "parlavamo" -> ["parlare"], "fique" -> ["ficar", ...].  Each candidate passes
+    :func:`is_regular_verb_form`; whether it is a known, regular verb is for the caller to check
+    (the table build keeps out of its lists only the forms that this function finds again)."""
+    out: list[str] = []
+    for inf_end, endings in VERB_ENDINGS.get(lang, {}).items():
+        for cut in range(1, min(len(form), 9)):
+            ending, stem = form[-cut:], form[:-cut]
+            if ending not in endings or len(stem) < 2:
+                continue
+            stems = [stem] + [stem[: len(stem) - len(a)] + b for a, b in _STEM_UNDO.get(lang, ()) if stem.endswith(a)]
+            for s in stems:
+                infinitive = s + inf_end
+                if infinitive not in out and is_regular_verb_form(form, infinitive, lang):
+                    out.append(infinitive)
+    return out

@@ -233,7 +233,7 @@ def _analyse(word: str, lang: str) -> _Word:
     lex = _lexicon(lang)
     if lex is None or not _is_word(word):
         return _Word(word, frozenset(), frozenset(), spellings=frozenset({word}))
-    lemmas = lex.lemmas(word)
+    lemmas = lex.lemmas(word) or _rule_verb_lemmas(word, lang, lex)
     if lemmas:
         written, family = lex.describe(lemmas)
         own = frozenset(l for l, w in written.items() if w == word)
@@ -246,6 +246,27 @@ def _analyse(word: str, lang: str) -> _Word:
     written, family = lex.describe(lemmas)
     family = family.union(*(lex.lemmas(base) for base, _pos, _strong in rules.bases(word, lang)))
     return _Word(word, lemmas, family, False, spellings=frozenset({word, *written.values()}))
+
+
+# Languages whose tables leave out the regular verb forms that ``_rule_verb_lemmas`` finds again
+# (the build checks each one), to keep the files small.
+_RULE_VERB_LANGS = frozenset({"it", "pt"})
+
+
+def _rule_verb_lemmas(word: str, lang: str, lex: _Lexicon) -> frozenset[int]:
+    """it/pt: the verbs of which ``word`` is a regular form ("parlavamo" -> parlare): known
+    infinitives, spelled as their own lemma, that the lexicon shows to be regular (their first
+    person singular is filed under them).  The table build drops exactly the forms this finds."""
+    if lang not in _RULE_VERB_LANGS:
+        return frozenset()
+    from . import affix_rules as rules
+
+    found: set[int] = set()
+    for infinitive in rules.verb_infinitives(word, lang):
+        own = {l for l in lex.lemmas(infinitive) if lex.word(l) == infinitive}
+        if own and any(own & lex.lemmas(p) for p in rules.regularity_probes(infinitive, lang)):
+            found |= own
+    return frozenset(found)
 
 
 @lru_cache(maxsize=2_000)
