@@ -130,6 +130,56 @@ def add_fr_irregular_participles(lex: Lexicon) -> None:
                 break
 
 
+# Italian strong verbs by infinitive ending (grammar-book groups): the participle's stem and the
+# passato remoto's (decidere: deciso, decisi / decise / decisero; leggere: letto, lessi).
+IT_STRONG_VERBS = [
+    ("ledere", "les", "les"), ("idere", "is", "is"), ("udere", "us", "us"), ("ondere", "ost", "os"),
+    ("fondere", "fus", "fus"), ("endere", "es", "es"), ("erdere", "ers", "ers"), ("ordere", "ors", "ors"),
+    ("ardere", "ars", "ars"), ("orrere", "ors", "ors"), ("ggere", "tt", "ss"), ("gliere", "lt", "ls"),
+    ("ncere", "nt", "ns"), ("ngere", "nt", "ns"), ("mettere", "mess", "mis"), ("durre", "dott", "duss"),
+    ("porre", "post", "pos"), ("trarre", "tratt", "trass"), ("scrivere", "scritt", "scriss"),
+    ("rompere", "rott", "rupp"), ("muovere", "moss", "moss"), ("primere", "press", "press"),
+    ("cuotere", "coss", "coss"), ("mergere", "mers", "mers"), ("olvere", "olt", "ols"),
+    ("ccedere", "ccess", "ccess"), ("ncedere", "ncess", "ncess"), ("chiedere", "chiest", "chies"),
+    ("manere", "mast", "mas"), ("vivere", "vissut", "viss"), ("nascere", "nat", "nacqu"),
+    ("venire", "venut", "venn"), ("tenere", "tenut", "tenn"), ("volere", "volut", "voll"),
+    ("sapere", "saput", "sepp"), ("bere", "bevut", "bevv"), ("vedere", "vist", "vid"),
+    ("prire", "pert", ""), ("frire", "fert", ""), ("morire", "mort", ""), ("fare", "fatt", "fec"),
+    ("dire", "dett", "diss"),
+]
+
+
+def add_it_strong_verbs(lex: Lexicon) -> None:
+    """Irregular participles and passato remoto forms that simplemma files under the participle
+    as an adjective (diviso, divisi) or not at all also belong to their verb (dividere); only
+    forms the lexicon already lists are touched."""
+    for lemma in {l for l in lex.lemmas if l.endswith("re")}:
+        for inf, part, past in IT_STRONG_VERBS:
+            if lemma.endswith(inf) and len(lemma) > len(inf) - 1:
+                head = lemma[: len(lemma) - len(inf)]
+                forms = {head + part + e for e in "oaie"} | ({head + past + e for e in ("i", "e", "ero")} if past else set())
+                for form in forms:
+                    if form in lex.forms and len(form) >= 4:
+                        lex.forms[form].add(lemma)
+                break
+
+
+# Italian adjective endings whose feminine simplemma files as a lemma of its own (tremenda,
+# tremende -> tremenda): the feminine also belongs to the masculine.  Noun-prone endings (-ino,
+# -etto, -ico, -ano, short words: pero/pera, olivo/oliva) are left out: they pair false friends.
+IT_ADJECTIVE_ENDINGS = ("ivo", "oso", "iano", "eno", "ato", "uto", "ito", "ario", "ero", "endo", "esco", "orio")
+
+
+def add_it_feminines(lex: Lexicon) -> None:
+    lemmas = lex.lemmas
+    masculine = {
+        l: l[:-1] + "o" for l in lemmas
+        if len(l) >= 6 and l.endswith("a") and (l[:-1] + "o").endswith(IT_ADJECTIVE_ENDINGS) and l[:-1] + "o" in lemmas
+    }
+    for form_lemmas in lex.forms.values():
+        form_lemmas |= {masculine[l] for l in form_lemmas if l in masculine}
+
+
 FR_FEMININES = [("euse", "eux"), ("euse", "eur"), ("ive", "if"), ("ienne", "ien"), ("rice", "eur")]
 
 
@@ -498,6 +548,9 @@ def build(lang: str, depth: int, out: Path = OUT) -> Path:
         load_wordnet(lex)
     if lang in HUNSPELL:
         load_hunspell(lex, lang)
+    if lang == "it":
+        add_it_strong_verbs(lex)
+        add_it_feminines(lex)
     if lang == "fr":
         add_fr_irregular_participles(lex)
         add_fr_feminines(lex)

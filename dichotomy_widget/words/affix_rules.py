@@ -398,11 +398,37 @@ _STEM_UNDO: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
+# Clitic pronouns joined to a verb: Italian writes them on (presentarsi, sviluppandosi, perdetevi,
+# dammelo), Portuguese after a hyphen (lembrar-se, comprá-lo, dá-me).
+_IT_CLITICS = ("glielo", "gliela", "glieli", "gliele", "gliene", "melo", "mela", "telo", "tela", "celo",
+               "sene", "gli", "si", "ti", "mi", "ci", "vi", "lo", "la", "li", "le", "ne")
+_PT_CLITICS = ("-lhes", "-lhe", "-nos", "-vos", "-los", "-las", "-me", "-te", "-se", "-lo", "-la", "-os",
+               "-as", "-no", "-na", "-o", "-a")
+_PT_ACCENTED_INFINITIVE = {"á": "ar", "ê": "er", "í": "ir", "ô": "or"}
+
+
 def verb_infinitives(form: str, lang: str) -> list[str]:
     """Infinitives of which ``form`` may be a regular conjugated form (it, pt), nearest first:
-    "parlavamo" -> ["parlare"], "fique" -> ["ficar", ...].  Each candidate passes
+    "parlavamo" -> ["parlare"], "fique" -> ["ficar", ...], also with clitic pronouns
+    ("presentarsi" -> "presentare", "comprá-lo" -> "comprar").  Each candidate passes
     :func:`is_regular_verb_form`; whether it is a known, regular verb is for the caller to check
     (the table build keeps out of its lists only the forms that this function finds again)."""
+    out = _plain_verb_infinitives(form, lang)
+    for clitic in _IT_CLITICS if lang == "it" else _PT_CLITICS if lang == "pt" else ():
+        base = form[: len(form) - len(clitic)]
+        if not form.endswith(clitic) or len(base) < 4:
+            continue
+        if lang == "it" and base.endswith(("ar", "er", "ir")):
+            out += [base + "e"]  # presentar-si
+        elif lang == "pt" and base[-1] in _PT_ACCENTED_INFINITIVE:
+            out += [base[:-1] + _PT_ACCENTED_INFINITIVE[base[-1]]]  # comprá-lo
+        out += _plain_verb_infinitives(base, lang)
+        if lang == "it":
+            break  # the longest clitic only (glielo, not lo)
+    return list(dict.fromkeys(out))
+
+
+def _plain_verb_infinitives(form: str, lang: str) -> list[str]:
     out: list[str] = []
     for inf_end, endings in VERB_ENDINGS.get(lang, {}).items():
         for cut in range(1, min(len(form), 9)):

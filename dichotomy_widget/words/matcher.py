@@ -251,6 +251,10 @@ def _analyse(word: str, lang: str) -> _Word:
 # Languages whose tables leave out the regular verb forms that ``_rule_verb_lemmas`` finds again
 # (the build checks each one), to keep the files small.
 _RULE_VERB_LANGS = frozenset({"it", "pt"})
+# Italian: simplemma lists no invariant headword (città, così, legenda), so an unknown Italian
+# word is mostly such a word, and Snowball's short stems would join it to strangers (legenda
+# / legare, così / coso): no stem fallback there.
+_NO_STEM_LANGS = frozenset({"it"})
 
 
 def _rule_verb_lemmas(word: str, lang: str, lex: _Lexicon) -> frozenset[int]:
@@ -408,7 +412,7 @@ def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
         return None
     if wa.family & wb.lemmas or wb.family & wa.lemmas:
         return "family"
-    if not (wa.exact and wb.exact) and _stems(a, lang) & _stems(b, lang):
+    if lang not in _NO_STEM_LANGS and not (wa.exact and wb.exact) and _stems(a, lang) & _stems(b, lang):
         return "inflection"
     if lang == "de" and _is_compound(wa, wb, lang):
         return "compound"
