@@ -434,7 +434,7 @@ def _regular_verb_form(wa: _Word, wb: _Word, lang: str) -> bool:
     if lang not in ("es", "fr", "de", "it", "pt"):
         return False
     for form, inf in ((wa, wb), (wb, wa)):
-        form_may_be_conjugated = not form.exact or (lang == "de" and not form.own)
+        form_may_be_conjugated = not form.exact or (lang in ("de", "it", "pt") and not form.own)
         if form_may_be_conjugated and inf.own and inf.text[-2:] in _INFINITIVE_ENDINGS:
             from . import affix_rules as rules
 
