@@ -289,9 +289,9 @@ _OOV_ENDINGS = {
     "fr": (("aux", "al"), ("s", ""), ("x", ""), ("e", "")),
     "de": (("en", ""), ("n", ""), ("e", ""), ("er", ""), ("es", ""), ("s", "")),
     "it": (("chi", "co"), ("ghi", "go"), ("che", "ca"), ("ghe", "ga"), ("i", "o"), ("i", "e"), ("e", "a"),
-           ("a", "o"), ("i", "a")),
+           ("a", "o"), ("e", "o"), ("i", "a")),
     "pt": (("ões", "ão"), ("ães", "ão"), ("éis", "el"), ("óis", "ol"), ("ns", "m"), ("is", "l"), ("es", ""),
-           ("s", ""), ("a", "o")),
+           ("s", ""), ("as", "o"), ("a", "o")),
 }
 
 
@@ -419,6 +419,7 @@ def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
     return None
 
 
+_RULE_VERB_INFINITIVES = {"it": ("are", "ere", "ire"), "pt": ("ar", "er", "ir")}
 _INFINITIVE_ENDINGS = frozenset({"ar", "er", "ir", "re", "en", "rn", "ln"})
 
 
@@ -434,6 +435,13 @@ def _regular_verb_form(wa: _Word, wb: _Word, lang: str) -> bool:
     if lang not in ("es", "fr", "de", "it", "pt"):
         return False
     for form, inf in ((wa, wb), (wb, wa)):
+        if lang in _RULE_VERB_LANGS and not inf.known and inf.text.endswith(_RULE_VERB_INFINITIVES[lang]):
+            # it/pt: a rare verb that no source lists (pt "sarafuscar") still has its regular forms
+            from . import affix_rules as rules
+
+            if (not form.exact or not form.own) and rules.is_regular_verb_form(form.text, inf.text, lang):
+                return True
+            continue
         form_may_be_conjugated = not form.exact or (lang in ("de", "it", "pt") and not form.own)
         if form_may_be_conjugated and inf.own and inf.text[-2:] in _INFINITIVE_ENDINGS:
             from . import affix_rules as rules
