@@ -400,8 +400,11 @@ _STEM_UNDO: dict[str, tuple[tuple[str, str], ...]] = {
 
 # Clitic pronouns joined to a verb: Italian writes them on (presentarsi, sviluppandosi, perdetevi,
 # dammelo), Portuguese after a hyphen (lembrar-se, comprá-lo, dá-me).
-_IT_CLITICS = ("glielo", "gliela", "glieli", "gliele", "gliene", "melo", "mela", "telo", "tela", "celo",
-               "sene", "gli", "si", "ti", "mi", "ci", "vi", "lo", "la", "li", "le", "ne")
+_IT_CLITICS = tuple(sorted(
+    {a + b for a in ("me", "te", "ce", "ve", "se", "glie") for b in ("lo", "la", "li", "le", "ne")}
+    | {"gli", "si", "ti", "mi", "ci", "vi", "lo", "la", "li", "le", "ne"},
+    key=len, reverse=True,
+))  # glielo, ce-le, te-ne ... before the single pronouns
 _PT_CLITICS = ("-lhes", "-lhe", "-nos", "-vos", "-los", "-las", "-me", "-te", "-se", "-lo", "-la", "-os",
                "-as", "-no", "-na", "-o", "-a")
 _PT_ACCENTED_INFINITIVE = {"á": "ar", "ê": "er", "í": "ir", "ô": "or"}
