@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decks import Card, Deck, Pair, load_deck, packaged_decks, parse_deck
+from .deck_library import DeckLibrary, SavedDeck
+from .decks import Card, Deck, Pair, deck_from_bytes, load_deck, packaged_decks, parse_deck
 from .errors import (DeckError, DichotomyError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
                      NotAllowed, NotYourTurn, RuleViolation, SeatNotFound, StoreError, TableFull,
-                     TableNotFound, VersionConflict, WrongPhase)
+                     TableNotFound, TeacherKeyRequired, VersionConflict, WrongPhase)
 from .rules import GameState, rank_band
 from .stores import MemoryStore, SqliteStore, TableStore, open_store
 from .table import SeatTicket, Table
@@ -29,12 +30,13 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Table", "SeatTicket", "GameState", "rank_band",
-    "Deck", "Card", "Pair", "load_deck", "parse_deck", "packaged_decks",
+    "Deck", "Card", "Pair", "load_deck", "parse_deck", "deck_from_bytes", "packaged_decks",
+    "DeckLibrary", "SavedDeck",
     "TableStore", "MemoryStore", "SqliteStore", "open_store",
     "is_variant", "variant_reason", "normalize",
     "SeatWidget", "TableWidget", "PassAndPlayWidget",
     "DichotomyError", "RuleViolation", "WrongPhase", "NotYourTurn", "NotAllowed", "InvalidClue",
-    "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "StoreError",
+    "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "StoreError", "TeacherKeyRequired",
     "VersionConflict", "TableNotFound", "SeatNotFound",
     "__version__",
 ]

@@ -12,7 +12,8 @@ from typing import Any
 __all__ = [
     "MIN_SEATS", "MAX_SEATS", "MAX_CLUE_LENGTH", "MAX_GUESS_LENGTH", "MAX_NAME_LENGTH", "MAX_WORD_LENGTH",
     "PAIRS_PER_CARD", "MIN_TIME_LIMIT", "MAX_TIME_LIMIT", "DEFAULT_ROUNDS", "DEFAULT_DECK", "LIMITS",
-    "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV",
+    "MAX_DECK_BYTES", "MAX_DECK_ROWS",
+    "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV", "TEACHER_KEY_ENV", "DECKS_DIR_ENV",
     "MEMORY_STORE_NAMES", "STORE_FILE_NAME", "DATA_DIR_NAME", "HOST_PAGE", "SEAT_PAGE",
     "KERNEL_MB", "DEFAULT_PAGES_PER_DEVICE", "DEFAULT_HOST_RESERVE", "DEFAULT_CONNECT_TIMEOUT",
     "KERNEL_MEMORY_SHARE", "MIN_DEFAULT_KERNELS", "FALLBACK_KERNELS",
@@ -30,6 +31,8 @@ PAIRS_PER_CARD = 5
 MIN_TIME_LIMIT = 5  # seconds per clue, when a table has a time limit
 MAX_TIME_LIMIT = 3600
 DEFAULT_ROUNDS = 13
+MAX_DECK_BYTES = 1_000_000  # a deck file, upload or pasted list (1 MB)
+MAX_DECK_ROWS = 10_000  # target/foil rows in one deck (2,000 cards)
 DEFAULT_DECK = "en"
 
 #: The limits a browser needs (text box lengths, seat counts), as every view carries them.
@@ -47,6 +50,10 @@ SEAT_URL_ENV = "DICHOTOMY_SEAT_URL"
 #: Set by voila for a page's kernel: the page's URL query, and its full URL.
 QUERY_ENV = "QUERY_STRING"
 REQUEST_URL_ENV = "VOILA_REQUEST_URL"
+#: Optional: the teacher key creating a table needs (``dichotomy serve --teacher-key-file``).
+TEACHER_KEY_ENV = "DICHOTOMY_TEACHER_KEY"
+#: Optional: a folder of deck files the host page offers (``dichotomy serve --decks DIR``).
+DECKS_DIR_ENV = "DICHOTOMY_DECKS_DIR"
 #: Optional (tests): the folder with the PostgreSQL server binaries.
 PG_BIN_ENV = "DICHOTOMY_PG_BIN"
 

@@ -18,9 +18,13 @@ CSV format (a teacher's vocabulary list): rows of ``target,foil``; an optional h
 grouped into cards of five in file order.
 
 Rules checked on load: every card has exactly five pairs; each word is 1 to 40 characters with no
-control characters; no word appears twice on one card; a Target and its Foil are not variants of each
-other (checked with :func:`dichotomy_widget.words.is_variant` in the deck's language); no Target is
-used twice in the deck.
+control characters and no HTML (``<`` or ``>``); no word appears twice on one card; a Target and its
+Foil are not variants of each other (checked with :func:`dichotomy_widget.words.is_variant` in the
+deck's language); no Target is used twice in the deck.
+
+Limits on a deck file (defined in :mod:`dichotomy_widget.config`; :func:`deck_from_bytes` applies them
+to files and uploads alike): at most :data:`MAX_DECK_BYTES` bytes, UTF-8 text (not a spreadsheet binary such as
+``.xlsx``), at most :data:`MAX_DECK_ROWS` target/foil rows.
 """
 
 from __future__ import annotations
@@ -34,13 +38,20 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from .config import MAX_WORD_LENGTH, PAIRS_PER_CARD
+from .config import MAX_DECK_BYTES, MAX_DECK_ROWS, MAX_WORD_LENGTH, PAIRS_PER_CARD
 from .errors import DeckError
 from . import words
 
-__all__ = ["Pair", "Card", "Deck", "PAIRS_PER_CARD", "load_deck", "parse_deck", "packaged_decks"]
+__all__ = ["Pair", "Card", "Deck", "PAIRS_PER_CARD", "MAX_WORD_LENGTH", "MAX_DECK_BYTES", "MAX_DECK_ROWS",
+           "DECK_FILE_SUFFIXES", "load_deck", "parse_deck", "deck_from_bytes", "packaged_decks"]
 
+# -- limits: defined once in config.py; the deck file limits are applied here ------------------
 MAX_PROBLEMS_SHOWN = 10
+#: File name endings read as decks (``.json``: JSON; the others: CSV or tab-separated rows).
+DECK_FILE_SUFFIXES = (".csv", ".tsv", ".txt", ".json")
+_SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".numbers")
+_BINARY_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")  # zip (xlsx, ods), OLE2 (xls)
+_LANG_CODE = re.compile(r"[a-z]{2,3}(-[a-z0-9]{1,8})?")
 
 
 @dataclass(frozen=True)
@@ -105,8 +116,11 @@ def packaged_decks() -> dict[str, str]:
     return out
 
 
-def load_deck(source: "str | Path | Deck", lang: str | None = None) -> Deck:
-    """Load a deck: a packaged deck name ("en"), a path to a .json or .csv file, or a Deck."""
+def load_deck(source: "str | Path | Deck", lang: str | None = None, default_lang: str | None = "en") -> Deck:
+    """Load a deck: a packaged deck name ("en"), a path to a .json or .csv file, or a Deck.
+
+    A file is checked by :func:`deck_from_bytes` (limits, then :func:`parse_deck` with ``lang`` and
+    ``default_lang``)."""
     if isinstance(source, Deck):
         return source
     text_source = str(source)
@@ -118,30 +132,81 @@ def load_deck(source: "str | Path | Deck", lang: str | None = None) -> Deck:
         known = ", ".join(packaged_decks()) or "none"
         raise DeckError(f"No deck named {text_source!r}: not a file, and not a packaged deck ({known}).",
                         code="deck_not_found")
+    size = path.stat().st_size
+    if size > MAX_DECK_BYTES:
+        raise _too_big(path.name, size)
+    return deck_from_bytes(path.read_bytes(), path.name, lang=lang, default_lang=default_lang)
+
+
+def _too_big(source: str, size: int) -> DeckError:
+    return DeckError(f"{source}: the file is {size:,} bytes; a deck file is at most {MAX_DECK_BYTES:,} bytes "
+                     f"(1 MB). Split it into smaller decks.", code="deck_too_big")
+
+
+def deck_from_bytes(data: bytes, filename: str, lang: str | None = None,
+                    default_lang: str | None = "en") -> Deck:
+    """Check a deck file's bytes against the limits, decode them and parse them (an upload or a file).
+
+    Refused with a clear :class:`DeckError` each: more than :data:`MAX_DECK_BYTES` bytes
+    (``deck_too_big``), a spreadsheet binary such as ``.xlsx`` (``deck_spreadsheet``), bytes that are
+    not UTF-8 (``deck_not_utf8``); then the rules of :func:`parse_deck`. ``.json`` files are JSON;
+    ``.csv``/``.tsv``/``.txt`` are rows; any other name is JSON when it starts with ``{``.
+    """
+    source = Path(filename or "deck").name or "deck"
+    suffix = Path(source).suffix.lower()
+    if len(data) > MAX_DECK_BYTES:
+        raise _too_big(source, len(data))
+    if suffix in _SPREADSHEET_SUFFIXES or data.startswith(_BINARY_MAGIC):
+        raise DeckError(f"{source}: this is a spreadsheet file, not text. In the spreadsheet, save it as "
+                        "\"CSV UTF-8\" (File, Save as), or copy the two columns and paste them.",
+                        code="deck_spreadsheet")
     try:
-        raw = path.read_bytes().decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise DeckError(f"{path.name}: the file is not UTF-8 text (byte {exc.start}).") from None
-    fmt = "csv" if path.suffix.lower() in (".csv", ".tsv", ".txt") else "json"
-    return parse_deck(raw, fmt=fmt, lang=lang, source=path.name)
+        raise DeckError(f"{source}: the file is not UTF-8 text (byte {exc.start}). Save it with the "
+                        "UTF-8 encoding (in a spreadsheet: \"CSV UTF-8\").", code="deck_not_utf8") from None
+    if suffix == ".json" or (suffix not in DECK_FILE_SUFFIXES and text.lstrip().startswith("{")):
+        fmt = "json"
+    else:
+        fmt = "csv"
+    return parse_deck(text, fmt=fmt, lang=lang, source=source, default_lang=default_lang)
 
 
-def parse_deck(text: str, fmt: str = "json", lang: str | None = None, source: str = "deck") -> Deck:
-    """Parse and validate deck text in the JSON or CSV format."""
+def _raise_problems(source: str, problems: list[str]) -> None:
+    shown = "\n".join(f"- {p}" for p in problems[:MAX_PROBLEMS_SHOWN])
+    more = len(problems) - MAX_PROBLEMS_SHOWN
+    tail = f"\n- ... and {more} more" if more > 0 else ""
+    err = DeckError(f"{source}: {len(problems)} problem(s) in the deck:\n{shown}{tail}")
+    err.problems = problems  # type: ignore[attr-defined]
+    raise err
+
+
+def parse_deck(text: str, fmt: str = "json", lang: str | None = None, source: str = "deck",
+               default_lang: str | None = "en") -> Deck:
+    """Parse and validate deck text in the JSON or CSV format.
+
+    The language is ``lang`` if given, else the deck's own (``# lang:`` or ``"lang"``), else
+    ``default_lang``; with ``default_lang=None`` a deck that names no language is refused
+    (``deck_lang_missing``) instead of being assumed to be English.
+    A refusal's ``problems`` attribute (when present) lists every problem, each with its line.
+    """
+    if len(text) > MAX_DECK_BYTES:
+        raise _too_big(source, len(text.encode("utf-8", "surrogatepass")))
     if fmt == "csv":
         name, deck_lang, cards = _parse_csv(text, source)
         description = ""
     else:
         name, deck_lang, description, cards = _parse_json(text, source)
-    deck_lang = (lang or deck_lang or "en").strip().lower()
+    deck_lang = (lang or deck_lang or default_lang or "").strip().lower()
+    if not deck_lang:
+        raise DeckError(f"{source}: the deck does not say its language. Choose it, or add a first line "
+                        "\"# lang: es\" (a list) or \"lang\": \"es\" (JSON).", code="deck_lang_missing")
+    if not _LANG_CODE.fullmatch(deck_lang):
+        raise DeckError(f"{source}: {deck_lang[:20]!r} is not a language code (such as en, es, fr, de).",
+                        code="deck_bad_lang")
     problems = _validate(cards, deck_lang)
     if problems:
-        shown = "\n".join(f"- {p}" for p in problems[:MAX_PROBLEMS_SHOWN])
-        more = len(problems) - MAX_PROBLEMS_SHOWN
-        tail = f"\n- ... and {more} more" if more > 0 else ""
-        err = DeckError(f"{source}: {len(problems)} problem(s) in the deck:\n{shown}{tail}")
-        err.problems = problems  # type: ignore[attr-defined]
-        raise err
+        _raise_problems(source, problems)
     return Deck(
         name=name or source,
         lang=deck_lang,
@@ -188,6 +253,9 @@ def _parse_json(text: str, source: str) -> tuple[str, str, str, list[_RawCard]]:
     for key in ("name", "lang", "description"):
         if key in data and not isinstance(data[key], str):
             raise DeckError(f'{source}: "{key}" must be text.')
+    pairs_given = sum(len(c) for c in data["cards"] if isinstance(c, list))
+    if pairs_given > MAX_DECK_ROWS:
+        raise _too_many_rows(source, pairs_given)
     offsets = _card_offsets(text)
     cards: list[_RawCard] = []
     for i, card in enumerate(data["cards"]):
@@ -207,10 +275,26 @@ def _parse_json(text: str, source: str) -> tuple[str, str, str, list[_RawCard]]:
     return data.get("name", ""), data.get("lang", ""), data.get("description", ""), cards
 
 
+def _too_many_rows(source: str, rows: int | None = None, line: int | None = None) -> DeckError:
+    where = f"{source}, line {line}" if line else source
+    count = f" ({rows:,})" if rows else ""
+    return DeckError(f"{where}: more than {MAX_DECK_ROWS:,} rows{count}; a deck has at most "
+                     f"{MAX_DECK_ROWS:,} target/foil pairs. Split it into smaller decks.", code="deck_too_many_rows")
+
+
+def _first_row(text: str) -> str:
+    """The first line that is neither blank nor a ``#`` comment (it decides commas or tabs)."""
+    for line in text.splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            return line
+    return ""
+
+
 def _parse_csv(text: str, source: str) -> tuple[str, str, list[_RawCard]]:
     lang, name = "", ""
     rows: list[tuple[str, str, int]] = []
-    dialect = "excel-tab" if "\t" in text.split("\n", 1)[0] else "excel"
+    problems: list[str] = []
+    dialect = "excel-tab" if "\t" in _first_row(text) else "excel"
     for line_no, row in enumerate(csv.reader(io.StringIO(text), dialect=dialect), start=1):
         cells = [c.strip() for c in row]
         if not any(cells):
@@ -224,10 +308,15 @@ def _parse_csv(text: str, source: str) -> tuple[str, str, list[_RawCard]]:
             continue
         if not rows and [c.lower() for c in cells[:2]] == ["target", "foil"]:
             continue
+        if len(rows) + len(problems) >= MAX_DECK_ROWS:
+            raise _too_many_rows(source, line=line_no)
         if len(cells) != 2 or not all(cells):
-            raise DeckError(f"{source}, line {line_no}: expected two cells, target,foil; got {len(cells)} "
-                            f"({'an empty cell' if len(cells) == 2 else 'wrong count'}).")
+            problems.append(f"line {line_no}: expected two cells, target,foil; got {len(cells)} "
+                            f"({'an empty cell' if len(cells) == 2 else 'wrong count'})")
+            continue
         rows.append((cells[0], cells[1], line_no))
+    if problems:
+        _raise_problems(source, problems)
     if not rows:
         raise DeckError(f"{source}: no target,foil rows found.")
     if len(rows) % PAIRS_PER_CARD:
@@ -246,6 +335,8 @@ def _word_problem(word: str) -> str | None:
         return f"a word longer than {MAX_WORD_LENGTH} characters"
     if any(unicodedata.category(ch).startswith("C") for ch in word):
         return "a control character"
+    if "<" in word or ">" in word:
+        return "HTML (< or >); words are plain text"
     return None
 
 

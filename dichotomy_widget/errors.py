@@ -13,6 +13,7 @@ __all__ = [
     "WrongPhase",
     "NotYourTurn",
     "NotAllowed",
+    "TeacherKeyRequired",
     "InvalidClue",
     "InvalidGuess",
     "InvalidAction",
@@ -70,6 +71,12 @@ class NotAllowed(RuleViolation):
     """This seat (or role) may not send that action."""
 
     code = "not_allowed"
+
+
+class TeacherKeyRequired(NotAllowed):
+    """Creating a table (or a class) needs the teacher key, and none or a wrong one was given."""
+
+    code = "teacher_key_required"
 
 
 class InvalidClue(RuleViolation):

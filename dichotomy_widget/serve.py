@@ -3,6 +3,8 @@
     dichotomy serve                       # all network interfaces, port 8866, store in the user's data dir
     dichotomy serve --ip 127.0.0.1        # this computer only (a trial run)
     dichotomy serve --store /srv/dichotomy/tables.sqlite3 --port 8900
+    dichotomy serve --decks ~/vocab       # also offer every valid deck file in ~/vocab
+    dichotomy serve --teacher-key-file ~/.dichotomy-key   # creating a table needs the key
     dichotomy pages ~/dichotomy           # copy host.ipynb and seat.ipynb (e.g. for JupyterHub)
 
 Voila runs as a child process in its own process group with: no tracebacks shown to students,
@@ -26,7 +28,8 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from .config import HOST_PAGE, PAGE_EXTENSIONS, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV
+from .config import (DECKS_DIR_ENV, HOST_PAGE, PAGE_EXTENSIONS, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV,
+                     TEACHER_KEY_ENV)
 from .ui import bounds
 
 __all__ = ["main", "voila_command", "host_url", "lan_address", "build_parser"]
@@ -127,6 +130,16 @@ def build_parser() -> argparse.ArgumentParser:
                             "join links and QR codes use it")
     serve.add_argument("--cull-idle-timeout", type=int, default=CULL_IDLE_TIMEOUT,
                        help=f"seconds before an idle, unconnected kernel is shut down (default {CULL_IDLE_TIMEOUT})")
+    serve.add_argument("--decks", default=None, metavar="DIR",
+                       help="a folder of deck files (.csv, .tsv, .txt, .json) to offer besides the packaged "
+                            "decks; invalid files are listed here with their first problem")
+    key = serve.add_mutually_exclusive_group()
+    key.add_argument("--teacher-key", default=None, metavar="KEY",
+                     help="creating a table needs this key, typed on the host page (without a key, anyone "
+                          "who can open the host page can create a table)")
+    key.add_argument("--teacher-key-file", default=None, metavar="PATH",
+                     help="like --teacher-key, the key read from the first line of a file (not visible in "
+                          "the process list)")
     bounds.add_arguments(serve)
     serve.add_argument("--voila-arg", action="append", default=[], metavar="ARG",
                        help="extra argument passed to voila (repeatable)")
@@ -150,6 +163,44 @@ def _resolve_store(store: str | None) -> str:
         path = str(Path(store).expanduser().resolve())
     open_store(path).close()  # create it now: a clear error here beats one inside a page
     return path
+
+
+def _resolve_decks(folder: str | None) -> str | None:
+    """The absolute deck folder; its invalid files are listed on stderr with their first problem."""
+    if not folder:
+        return None
+    from .deck_library import folder_decks
+    from .errors import DeckError
+
+    path = Path(folder).expanduser().resolve()
+    try:
+        valid, invalid = folder_decks(path)
+    except DeckError as exc:
+        raise SystemExit(f"--decks: {exc.message}") from None
+    for name, problem in invalid:
+        print(f"dichotomy serve: deck file not offered: {problem}", file=sys.stderr, flush=True)
+    print(f"Decks from {path}: {len(valid)} offered ({', '.join(valid) or 'none'}), {len(invalid)} "
+          "not offered.", file=sys.stderr, flush=True)
+    return str(path)
+
+
+def _resolve_teacher_key(args: argparse.Namespace) -> str | None:
+    """The teacher key from --teacher-key, --teacher-key-file or an inherited $DICHOTOMY_TEACHER_KEY
+    (never printed)."""
+    from .errors import DichotomyError
+    from .ui.teacher import check_key, read_key_file
+
+    try:
+        if getattr(args, "teacher_key_file", None):
+            return read_key_file(args.teacher_key_file)
+        if getattr(args, "teacher_key", None) is not None:
+            return check_key(args.teacher_key)
+        inherited = os.environ.get(TEACHER_KEY_ENV, "")
+        if inherited:
+            return check_key(inherited, TEACHER_KEY_ENV)
+    except DichotomyError as exc:
+        raise SystemExit(exc.message) from None
+    return None
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
@@ -217,8 +268,16 @@ def serve(args: argparse.Namespace) -> int:
         raise SystemExit(f"Port {args.port} is already in use on {args.ip}: is Dichotomy already running? "
                          "Choose another one with --port.")
     store = _resolve_store(args.store)
+    teacher_key = _resolve_teacher_key(args)
+    decks_dir = _resolve_decks(getattr(args, "decks", None))
     pages = _pages_dir()
     env = dict(os.environ)
+    env.pop(TEACHER_KEY_ENV, None)
+    env.pop(DECKS_DIR_ENV, None)
+    if teacher_key:
+        env[TEACHER_KEY_ENV] = teacher_key
+    if decks_dir:
+        env[DECKS_DIR_ENV] = decks_dir
     env[STORE_ENV] = store
     package_parent = Path(__file__).resolve().parent.parent
     if (package_parent / "pyproject.toml").exists():  # a source checkout: the kernels import this copy
@@ -244,7 +303,10 @@ def serve(args: argparse.Namespace) -> int:
         if _wait_listening(args.ip, args.port, proc, stopping):
             hint = (" (if their devices cannot open that address, restart with --public-url)"
                     if args.ip in ("0.0.0.0", "::") and not args.public_url else "")
+            who = ("the teacher key is needed" if teacher_key
+                   else "no teacher key: anyone who can open the host page")
             print(f"\nDichotomy is running. Table store: {_shown(store)}\n"
+                  f"  Creating tables: {who}.\n"
                   f"  Host page (open it on the teacher's computer): {url}\n"
                   f"  Students join with the link or QR code the host page shows{hint}.\n"
                   f"  Page bounds: {bounds_line}.\n"

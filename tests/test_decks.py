@@ -46,7 +46,8 @@ def test_csv_row_with_wrong_cell_count_names_the_line():
     text = csv_text(GOOD_ROWS).replace("cat,dog", "cat,dog,mouse")
     with pytest.raises(DeckError) as err:
         parse_deck(text, fmt="csv", source="vocab.csv")
-    assert "vocab.csv, line 4" in err.value.message
+    assert "vocab.csv: 1 problem(s)" in err.value.message and "- line 4: expected two cells" in err.value.message
+    assert err.value.problems == ["line 4: expected two cells, target,foil; got 3 (wrong count)"]
 
 
 def test_csv_variant_pair_and_duplicate_target_are_reported_with_lines():
@@ -123,3 +124,74 @@ def test_a_table_from_a_csv_deck_plays(tmp_path):
         table.join(name)
     table.start()
     assert table.state.dealt == 2 and table.view(None)["deck"] == "vocab.csv"
+
+
+# --- limits (one place: dichotomy_widget.decks) and the upload entry point -------------------------
+from dichotomy_widget.decks import MAX_DECK_BYTES, MAX_DECK_ROWS, deck_from_bytes  # noqa: E402
+
+
+def test_a_file_over_the_size_bound_is_refused_before_reading(tmp_path):
+    data = (csv_text(GOOD_ROWS) + "# padding " + "x" * MAX_DECK_BYTES + "\n").encode()
+    with pytest.raises(DeckError) as err:
+        deck_from_bytes(data, "big.csv")
+    assert err.value.code == "deck_too_big" and "at most 1,000,000 bytes" in err.value.message
+    (tmp_path / "big.csv").write_bytes(data)
+    with pytest.raises(DeckError) as err:
+        load_deck(tmp_path / "big.csv")
+    assert err.value.code == "deck_too_big"
+
+
+@pytest.mark.parametrize("name,data", [("vocab.xlsx", b"PK\x03\x04\x14\x00\x06\x00"),
+                                       ("vocab.csv", b"PK\x03\x04\x14\x00\x06\x00"),  # renamed xlsx
+                                       ("old.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00")])
+def test_spreadsheet_binaries_are_explained(name, data):
+    with pytest.raises(DeckError) as err:
+        deck_from_bytes(data, name)
+    assert err.value.code == "deck_spreadsheet" and "CSV UTF-8" in err.value.message
+
+
+def test_latin1_bytes_are_not_utf8():
+    with pytest.raises(DeckError) as err:
+        deck_from_bytes("# lang: es\ncafé,té\n".encode("latin-1"), "latin.csv")
+    assert err.value.code == "deck_not_utf8" and "latin.csv" in err.value.message
+
+
+def test_html_in_words_is_refused_with_its_line():
+    rows = list(GOOD_ROWS)
+    rows[1] = ("<b>coffee</b>", "tea")
+    rows[6] = ("doctor", "<img src=x onerror=alert(1)>")
+    with pytest.raises(DeckError) as err:
+        parse_deck(csv_text(rows), fmt="csv", source="x.csv")
+    assert [p.split(":")[0] for p in err.value.problems] == ["line 3", "line 8"]
+    assert all("HTML" in p for p in err.value.problems)
+
+
+def test_more_than_the_row_limit_is_refused_at_once():
+    rows = "\n".join(f"t{i},f{i}" for i in range(MAX_DECK_ROWS + 1))
+    with pytest.raises(DeckError) as err:
+        deck_from_bytes(f"# lang: en\n{rows}\n".encode(), "long.csv")
+    assert err.value.code == "deck_too_many_rows" and f"line {MAX_DECK_ROWS + 2}" in err.value.message
+    cards = [[[f"t{i}{j}", f"f{i}{j}"] for j in range(5)] for i in range(MAX_DECK_ROWS // 5 + 1)]
+    with pytest.raises(DeckError) as err:
+        deck_from_bytes(json.dumps({"lang": "en", "cards": cards}).encode(), "long.json")
+    assert err.value.code == "deck_too_many_rows"
+
+
+def test_a_missing_language_is_asked_for_not_assumed():
+    with pytest.raises(DeckError) as err:
+        deck_from_bytes(csv_text(GOOD_ROWS).encode(), "vocab.csv", default_lang=None)
+    assert err.value.code == "deck_lang_missing"
+    assert deck_from_bytes(csv_text(GOOD_ROWS).encode(), "vocab.csv", lang="es", default_lang=None).lang == "es"
+    with pytest.raises(DeckError) as err:
+        parse_deck(csv_text(GOOD_ROWS, lang="<script>"), fmt="csv")
+    assert err.value.code == "deck_bad_lang"
+
+
+def test_tab_separated_rows_after_a_language_line_and_every_bad_row_listed():
+    text = "# lang: en\n# name: Pasted\n" + "\n".join(f"{t}\t{f}" for t, f in GOOD_ROWS) + "\n"
+    deck = deck_from_bytes(text.encode(), "pasted list", default_lang=None)
+    assert deck.name == "Pasted" and deck.cards[0].pairs[1] == deck.cards[0].pairs[1].__class__("coffee", "tea")
+    bad = text.replace("cat\tdog", "cat").replace("lion\ttiger", "lion\ttiger\tbear")
+    with pytest.raises(DeckError) as err:
+        deck_from_bytes(bad.encode(), "pasted list", default_lang=None)
+    assert [p.split(":")[0] for p in err.value.problems] == ["line 5", "line 11"]

@@ -32,6 +32,7 @@ message and creates nothing. Names and codes are always rendered as text, never 
 from __future__ import annotations
 
 import html
+import logging
 import os
 import warnings
 from pathlib import Path
@@ -42,19 +43,25 @@ import anywidget
 import ipywidgets as W
 import traitlets
 
-from ..decks import load_deck, packaged_decks
-from ..errors import DichotomyError, SeatNotFound
-from ..config import (DEFAULT_DECK, DEFAULT_ROUNDS, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
+from ..config import (DEFAULT_ROUNDS, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
                       QUERY_ENV, REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV)
+from ..deck_library import DeckLibrary
+from ..decks import Deck
+from ..errors import DichotomyError, SeatNotFound, TeacherKeyRequired
 from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
+from .deck_form import DeckForm
+from .host_secrets import BrowserSecret, TeacherKeyBox
+from .teacher import key_required, require_teacher
 
 __all__ = ["host_page", "seat_page", "HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
 
+MAX_KEY_TRIES = 5  # wrong teacher keys one host page accepts before it must be reloaded
 MAX_QUERY_VALUE = 200  # a token is 24 characters; anything much longer is not ours
 
 _STORES: dict[str, TableStore] = {}
+log = logging.getLogger(__name__)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -388,17 +395,6 @@ def seat_page(query: str | None = None, store: "TableStore | str | None" = None)
 # Host page
 
 
-def _deck_options() -> list[tuple[str, str]]:
-    options = []
-    for key, title in packaged_decks().items():
-        try:
-            deck = load_deck(key)
-            options.append((f"{title} ({deck.lang}, {len(deck)} cards)", key))
-        except DichotomyError:
-            continue
-    return options
-
-
 class HostPage(W.VBox):
     """The whole host page. ``state``: ``"create"``, ``"host"`` or ``"refused"``."""
 
@@ -415,6 +411,9 @@ class HostPage(W.VBox):
         self.state = "create"
         self.message = ""
         self.link = ""
+        self.saved_note = ""
+        self._typed_key: str | None = None  # the teacher key typed on this page (kernel only)
+        self._key_failures = 0
         self._route(parse_query(query))
 
     def _route(self, params: dict[str, str]) -> None:
@@ -443,13 +442,6 @@ class HostPage(W.VBox):
     # -- create form ----------------------------------------------------------------------------
     def _show_create(self) -> None:
         self.state = "create"
-        options = _deck_options()
-        keys = [key for _label, key in options]
-        self.deck_input = W.Dropdown(options=options, description="Deck",
-                                     value=DEFAULT_DECK if DEFAULT_DECK in keys else (keys[0] if keys else None),
-                                     layout=W.Layout(width="28em"))
-        self.deck_input.add_class("dichotomy-deck")
-        self.lang_label = W.Label("")
         self.rounds_input = W.BoundedIntText(value=DEFAULT_ROUNDS, min=1, max=DEFAULT_ROUNDS,
                                              description="Cards")
         self.rounds_input.add_class("dichotomy-rounds")
@@ -460,48 +452,114 @@ class HostPage(W.VBox):
         self.create_button.add_class("dichotomy-create")
         self.feedback = W.Label("", style={"text_color": "#a40000", "font_weight": "bold"})
         self.feedback.add_class("dichotomy-feedback")
-        self.deck_input.observe(lambda _c: self._deck_changed(), names="value")
+        self.deck_form = DeckForm(env=self.env, on_change=self._deck_changed)
+        self.deck_input = self.deck_form.choice  # the list of decks (packaged, folder, saved)
+        self.lang_label = self.deck_form.lang_label
         self.create_button.on_click(lambda _b: self.create())
-        self._deck_changed()
+        self._deck_changed(self.deck_form.deck)
         self.url.title = page_title("Create a table")
-        self.children = [
-            self.url,
-            W.HTML("<h2>Create a Dichotomy table</h2>"
-                   "<p>Choose a deck and the number of cards (one card per round). "
-                   f"The clue time limit is optional: 0 means no limit (otherwise {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>"),
-            W.HBox([self.deck_input, self.lang_label]), self.rounds_input, self.limit_input,
-            self.create_button, self.feedback,
-        ]
+        self.form = W.VBox([self.deck_form, self.rounds_input, self.limit_input, self.create_button, self.feedback])
+        self.form.add_class("dichotomy-create-form")
+        intro = W.HTML("<h2>Create a Dichotomy table</h2>"
+                       "<p>Choose a deck (or upload or paste your own), and the number of cards (one card per "
+                       "round). The clue time limit is optional: 0 means no limit (otherwise "
+                       f"{MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>")
+        if key_required(self.env):
+            self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock)
+            self.key_box.status = "This server needs the teacher key to create a table."
+            self.form.layout.display = "none"
+            self.children = [self.url, intro, self.key_box, self.form]
+        else:
+            self.key_box = None
+            self.browser_secret = BrowserSecret(on_secret=self._open_browser_library)
+            notice = W.HTML('<p class="dichotomy-no-key" role="note">No teacher key is set: anyone who can '
+                            "open this page can create a table. Your saved decks are kept for this browser "
+                            "only. (Start the server with <code>--teacher-key</code> to require a key.)</p>")
+            self.children = [self.url, intro, notice, self.browser_secret, self.form]
 
-    def _deck_changed(self) -> None:
-        key = self.deck_input.value
-        if not key:
-            self.lang_label.value = "No deck is installed."
+    def unlock(self, typed: str) -> bool:
+        """Check the teacher key typed on this page; on success show the form and the key's saved decks.
+
+        The key is kept in this kernel only (to check again on create) and never shown, synced or logged.
+        """
+        if self._key_failures >= MAX_KEY_TRIES:
+            return self._key_refused("Too many wrong keys on this page. Reload the page to try again.")
+        try:
+            require_teacher(typed, self.env)
+        except TeacherKeyRequired as exc:
+            self._key_failures += 1
+            return self._key_refused(exc.message)
+        self._typed_key = typed
+        if self.key_box is not None:
+            self.key_box.status = "Teacher key accepted."
+            self.key_box.unlocked = True
+        self.form.layout.display = ""
+        try:
+            self.deck_form.set_library(DeckLibrary.for_secret(self.store, typed))
+        except DichotomyError as exc:
+            self.deck_form.library_note.value = f"<p>{html.escape(exc.message)}</p>"
+        return True
+
+    def _key_refused(self, text: str) -> bool:
+        self.message = text
+        if self.key_box is not None:
+            self.key_box.status = text
+        return False
+
+    def _open_browser_library(self, secret: str) -> None:
+        """No teacher key: the saved decks of this browser (its own random secret)."""
+        self.deck_form.set_library(DeckLibrary.for_secret(self.store, secret))
+
+    def _deck_changed(self, deck: "Deck | None") -> None:
+        if not hasattr(self, "create_button"):
+            return
+        if deck is None:
             self.create_button.disabled = True
             return
-        deck = load_deck(key)
-        self.lang_label.value = f"Language: {deck.lang}"
+        self.create_button.disabled = False
         self.rounds_input.max = len(deck)
-        self.rounds_input.value = min(max(1, self.rounds_input.value), len(deck))
+        self.rounds_input.value = min(max(1, self.rounds_input.value), len(deck), DEFAULT_ROUNDS)
 
-    def create(self, deck: str | None = None, rounds: int | None = None, time_limit: float | None = None,
-               seed: int | None = None) -> bool:
+    def create(self, deck: "str | Deck | None" = None, rounds: int | None = None,
+               time_limit: float | None = None, seed: int | None = None) -> bool:
         """Create the table from the form (or the arguments); True on success."""
         if self.state != "create":
             return False
-        deck = deck if deck is not None else self.deck_input.value
+        try:
+            require_teacher(self._typed_key, self.env)
+        except TeacherKeyRequired as exc:
+            return self._create_feedback(exc.message)
+        saved_note = ""
+        if deck is None:
+            deck = self.deck_form.deck or self.deck_form.check()  # the form re-checks on every change
+            if deck is None:
+                return self._create_feedback(
+                    "Fix the deck first (see the problems above)." if self.deck_form.problems
+                    else "Choose a deck first: pick one, upload a file or paste a list.")
         rounds = rounds if rounds is not None else int(self.rounds_input.value)
         if time_limit is None:
             time_limit = float(self.limit_input.value) or None
         try:
             table = Table.create(deck=deck, rounds=rounds, store=self.store, time_limit=time_limit, seed=seed)
         except DichotomyError as exc:
-            self.message = exc.message
-            self.feedback.value = exc.message
-            return False
+            return self._create_feedback(exc.message)
+        try:
+            saved_note = self.deck_form.save_current() if deck is self.deck_form.deck else ""
+        except DichotomyError as exc:  # the table exists; only the saving failed
+            log.warning("saving an uploaded deck failed: %s", exc.code)
+            saved_note = f"The deck was not saved: {exc.message}"
         assert table.host_token is not None
         self._show_host(table, table.host_token)
+        self.saved_note = saved_note
+        if saved_note:
+            note = W.HTML(f'<p class="dichotomy-saved-note" role="status">{html.escape(saved_note)}</p>')
+            self.children = [*self.children[:2], note, *self.children[2:]]
         return True
+
+    def _create_feedback(self, text: str) -> bool:
+        self.message = text
+        self.feedback.value = text
+        return False
 
     # -- hosting --------------------------------------------------------------------------------
     def _show_host(self, table: Table, token: str) -> None:

@@ -1,0 +1,210 @@
+"""Decks beyond the packaged ones: a teacher's saved decks (kept in the table store) and a folder of decks.
+
+Saved decks are an event-sourced stream in the ordinary :class:`~dichotomy_widget.stores.TableStore`
+(no change to the stores): the stream ``decks:<owner>`` holds ``DeckSaved`` and ``DeckDeleted``
+events, and replaying them gives the library. ``<owner>`` is :func:`owner_id` of a secret only the
+teacher has (the teacher key, or a random secret kept by the host's browser when no key is set), so
+one teacher's library is invisible to anyone without that secret. Such a stream can never be opened
+as a table: table codes use only the letters of :data:`dichotomy_widget.table.CODE_ALPHABET`.
+
+A folder of decks (``dichotomy serve --decks DIR``) is read with :func:`folder_decks`: every deck file
+that passes :func:`~dichotomy_widget.decks.load_deck` is offered, the others are reported with
+their first problem.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Iterable
+
+from .config import DECKS_DIR_ENV
+from .decks import DECK_FILE_SUFFIXES, Card, Deck, load_deck
+from .errors import DeckError, TableExists, TableNotFound, VersionConflict
+from .stores import TableStore
+
+__all__ = ["DeckLibrary", "SavedDeck", "owner_id", "folder_decks", "first_problem", "LIBRARY_PREFIX",
+           "DECKS_DIR_ENV", "MAX_SAVED_DECKS"]
+
+log = logging.getLogger(__name__)
+
+#: Store stream ids of deck libraries start with this (``decks:<owner>``).
+LIBRARY_PREFIX = "decks:"
+#: A library holds at most this many decks (a bound on what one page replays).
+MAX_SAVED_DECKS = 200
+DECK_SAVED = "DeckSaved"
+DECK_DELETED = "DeckDeleted"
+#: Schema version written into every library event (``"v"``); a later release upcasts older ones.
+EVENT_VERSION = 1
+_OWNER_SALT = b"dichotomy-deck-library/1"
+_OWNER_ROUNDS = 20_000
+_MAX_RETRIES = 50
+
+
+def owner_id(secret: str) -> str:
+    """The library owner for a secret (teacher key or browser secret): a slow salted hash, so the
+    store never holds the secret itself and a copy of the store does not reveal it cheaply."""
+    if not isinstance(secret, str) or not secret:
+        raise DeckError("A deck library needs a secret.", code="deck_library_owner")
+    digest = hashlib.pbkdf2_hmac("sha256", secret.encode("utf-8", "surrogatepass"), _OWNER_SALT, _OWNER_ROUNDS)
+    return digest.hex()[:40]
+
+
+@dataclass(frozen=True)
+class SavedDeck:
+    """One saved deck as listed (no words): its id, name, language, card count and when it was saved."""
+
+    id: str
+    name: str
+    lang: str
+    cards: int
+    saved_at: float
+
+
+def _deck_id(deck: Deck) -> str:
+    """Same content, same id: saving a deck twice keeps one copy."""
+    body = json.dumps([deck.name, deck.lang, [c.to_json() for c in deck.cards]], ensure_ascii=False)
+    return hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+class DeckLibrary:
+    """The saved decks of one owner in ``store`` (see the module docstring)."""
+
+    def __init__(self, store: TableStore, owner: str) -> None:
+        if not owner or not all(ch in "0123456789abcdef" for ch in owner):
+            raise DeckError("A deck library owner is an owner_id().", code="deck_library_owner")
+        self.store = store
+        self.stream = f"{LIBRARY_PREFIX}{owner}"
+        self._seq = 0
+        self._decks: dict[str, dict] = {}
+
+    @classmethod
+    def for_secret(cls, store: TableStore, secret: str) -> "DeckLibrary":
+        """The library of whoever knows ``secret``."""
+        return cls(store, owner_id(secret))
+
+    # -- reading ------------------------------------------------------------------------------
+    def _refresh(self) -> None:
+        try:
+            records = self.store.load(self.stream, after_seq=self._seq)
+        except TableNotFound:
+            return
+        for record in records:
+            payload = record.payload
+            if int(payload.get("v", 1)) > EVENT_VERSION:
+                raise DeckError("Your saved decks were written by a newer version of Dichotomy; update it to "
+                                "use them.", code="deck_library_version")
+            if record.type == DECK_SAVED and isinstance(payload.get("id"), str):
+                self._decks[payload["id"]] = payload
+            elif record.type == DECK_DELETED:
+                self._decks.pop(str(payload.get("id")), None)
+            else:
+                log.warning("deck library %s: skipped an event of unknown type %r (seq %d)",
+                            self.stream[:16], record.type, record.seq)
+            self._seq = record.seq
+
+    def list(self) -> list[SavedDeck]:
+        """The saved decks, newest first."""
+        self._refresh()
+        out = [SavedDeck(id=d["id"], name=str(d.get("name", "")), lang=str(d.get("lang", "")),
+                         cards=len(d.get("cards", ())), saved_at=float(d.get("saved_at", 0.0)))
+               for d in self._decks.values()]
+        return sorted(out, key=lambda s: (-s.saved_at, s.name))
+
+    def get(self, deck_id: str) -> Deck:
+        """The saved deck ``deck_id``; :class:`DeckError` (``deck_not_found``) if there is none."""
+        self._refresh()
+        data = self._decks.get(deck_id)
+        if data is None:
+            raise DeckError("That saved deck is not in your library any more.", code="deck_not_found")
+        return Deck(name=data["name"], lang=data["lang"], description=data.get("description", ""),
+                    cards=tuple(Card.from_json(c) for c in data["cards"]), source=data.get("source", ""))
+
+    # -- writing ------------------------------------------------------------------------------
+    def save(self, deck: Deck, name: str | None = None) -> SavedDeck:
+        """Keep a validated deck (under ``name`` if given); saving the same deck again keeps one copy."""
+        if name:
+            deck = replace(deck, name=name)
+        deck_id = _deck_id(deck)
+        payload = {"v": EVENT_VERSION, "id": deck_id, "name": deck.name, "lang": deck.lang, "description": deck.description,
+                   "cards": [c.to_json() for c in deck.cards], "source": deck.source, "saved_at": time.time()}
+
+        def decide() -> list[tuple[str, dict]]:
+            if deck_id in self._decks:
+                return []
+            if len(self._decks) >= MAX_SAVED_DECKS:
+                raise DeckError(f"Your library already holds {MAX_SAVED_DECKS} decks; delete one first.",
+                                code="deck_library_full")
+            return [(DECK_SAVED, payload)]
+
+        self._write(decide)
+        saved = self._decks[deck_id]
+        return SavedDeck(id=deck_id, name=saved["name"], lang=saved["lang"], cards=len(saved["cards"]),
+                         saved_at=float(saved["saved_at"]))
+
+    def delete(self, deck_id: str) -> None:
+        """Delete a saved deck; :class:`DeckError` (``deck_not_found``) if it is not there."""
+
+        def decide() -> list[tuple[str, dict]]:
+            if deck_id not in self._decks:
+                raise DeckError("That saved deck is not in your library any more.", code="deck_not_found")
+            return [(DECK_DELETED, {"v": EVENT_VERSION, "id": deck_id, "deleted_at": time.time()})]
+
+        self._write(decide)
+
+    def _write(self, decide) -> None:
+        """Reload, decide, append; on a conflict with another page, reload and decide again."""
+        for _ in range(_MAX_RETRIES):
+            self._refresh()
+            events = decide()
+            if not events:
+                return
+            if self._seq == 0 and not self.store.table_exists(self.stream):
+                try:
+                    self.store.create_table(self.stream, {"kind": "deck-library"})
+                except TableExists:
+                    pass
+            try:
+                self.store.append(self.stream, self._seq, events)
+            except VersionConflict:
+                continue
+            self._refresh()
+            return
+        raise DeckError("The deck library is busy; try again.", code="deck_library_busy")
+
+
+def first_problem(exc: DeckError) -> str:
+    """The first problem of a refused deck, on one line."""
+    problems = getattr(exc, "problems", None)
+    if problems:
+        return f"{exc.message.splitlines()[0].split(':')[0]}: {problems[0]}"
+    return exc.message.splitlines()[0]
+
+
+def folder_decks(folder: "str | Path", files: Iterable[Path] | None = None) -> tuple[dict[str, Deck], list[tuple[str, str]]]:
+    """Every deck file in ``folder``: ``({file name: Deck}, [(file name, first problem)])``.
+
+    A file must name its language (``# lang:`` or ``"lang"``); dot files and files whose ending is not
+    a deck's (or a spreadsheet's) are ignored.
+    """
+    root = Path(folder)
+    if not root.is_dir():
+        raise DeckError(f"{folder}: not a folder of decks.", code="deck_folder_missing")
+    valid: dict[str, Deck] = {}
+    invalid: list[tuple[str, str]] = []
+    spreadsheet = (".xlsx", ".xlsm", ".xls", ".ods")
+    for path in sorted(files if files is not None else root.iterdir(), key=lambda p: p.name):
+        suffix = path.suffix.lower()
+        if path.name.startswith(".") or not path.is_file() or suffix not in DECK_FILE_SUFFIXES + spreadsheet:
+            continue
+        try:
+            valid[path.name] = load_deck(path.resolve(), default_lang=None)
+        except DeckError as exc:
+            invalid.append((path.name, first_problem(exc)))
+        except OSError as exc:
+            invalid.append((path.name, f"{path.name}: cannot be read ({exc.strerror or exc})."))
+    return valid, invalid

@@ -1,0 +1,330 @@
+"""The deck part of the host page's create form: a deck from the list, an uploaded file or a pasted list.
+
+The list holds the packaged decks, the decks of ``dichotomy serve --decks DIR`` and the teacher's saved
+decks (:class:`~dichotomy_widget.deck_library.DeckLibrary`, visible only once the page knows the
+teacher's secret). An upload or a pasted list is checked by
+:func:`~dichotomy_widget.decks.deck_from_bytes`, the same limits, rules and messages as ``load_deck``;
+every problem is shown as text with its line, and a valid deck shows a preview of its cards. The
+language comes from the deck (``# lang:``) or the form's choice, never assumed.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import os
+from dataclasses import replace
+from typing import Callable, Mapping
+
+import ipywidgets as W
+
+from ..config import DECKS_DIR_ENV, DEFAULT_DECK
+from ..deck_library import DeckLibrary, folder_decks
+from ..decks import DECK_FILE_SUFFIXES, MAX_DECK_BYTES, Deck, deck_from_bytes, load_deck, packaged_decks
+from ..errors import DeckError, DichotomyError
+from ..words import SUPPORTED_LANGUAGES
+
+__all__ = ["DeckForm", "LANGUAGE_NAMES", "PREVIEW_CARDS"]
+
+log = logging.getLogger(__name__)
+
+LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German"}
+#: How many cards the preview shows (the rest are counted).
+PREVIEW_CARDS = 20
+PASTED = "pasted list"
+_FROM_DECK = ""
+
+
+def _problems_of(exc: DeckError) -> tuple[str, list[str]]:
+    """A refusal as (headline, problems), each problem naming its line when it has one."""
+    problems = list(getattr(exc, "problems", None) or [])
+    if problems:
+        return exc.message.splitlines()[0].rstrip(":") + ":", problems
+    return exc.message, []
+
+
+class DeckForm(W.VBox):
+    """Choose, upload or paste a deck; ``deck`` is the current valid deck (or None) and ``on_change``
+    is called whenever it changes."""
+
+    def __init__(self, env: Mapping[str, str] | None = None,
+                 on_change: Callable[[Deck | None], None] | None = None) -> None:
+        super().__init__(layout=W.Layout(width="100%"))
+        self.add_class("dichotomy-deck-form")
+        self.env = dict(os.environ if env is None else env)
+        self.on_change = on_change or (lambda _deck: None)
+        self.library: DeckLibrary | None = None
+        self.deck: Deck | None = None
+        self._parsed: Deck | None = None  # the checked upload/paste before the form's name
+        self.problems: list[str] = []
+        self.headline = ""
+        folder = self.env.get(DECKS_DIR_ENV, "").strip()
+        self.folder_decks: dict[str, Deck] = {}
+        if folder:
+            try:
+                self.folder_decks, _invalid = folder_decks(folder)  # the server printed the invalid ones
+            except DeckError:
+                log.warning("the --decks folder is missing")
+        self.source = W.RadioButtons(
+            options=[("A deck from the list", "list"), ("Upload a deck file", "upload"), ("Paste a list", "paste")],
+            value="list", description="Deck", layout=W.Layout(width="auto"))
+        self.source.add_class("dichotomy-deck-source")
+        self.choice = W.Dropdown(options=[], description="Deck", layout=W.Layout(width="28em", max_width="100%"))
+        self.choice.add_class("dichotomy-deck")
+        self.lang_label = W.Label("")
+        self.lang_label.add_class("dichotomy-deck-lang")
+        self.delete_button = W.Button(description="Delete this saved deck", button_style="danger",
+                                      layout=W.Layout(display="none", width="auto"))
+        self.delete_button.add_class("dichotomy-deck-delete")
+        self.library_note = W.HTML("")
+        self.library_note.add_class("dichotomy-library-note")
+        accept = ",".join(DECK_FILE_SUFFIXES)
+        self.upload = W.FileUpload(accept=accept, multiple=False, description="Choose a file",
+                                   layout=W.Layout(width="16em"))
+        self.upload.add_class("dichotomy-deck-upload")
+        self.paste = W.Textarea(placeholder="target,foil\nsea,ocean\ncoffee,tea\n... (or paste two columns "
+                                            "copied from a spreadsheet)", rows=8,
+                                description="List", layout=W.Layout(width="100%", max_width="40em"))
+        self.paste.add_class("dichotomy-deck-paste")
+        self.check_button = W.Button(description="Check the list", layout=W.Layout(width="auto"))
+        self.check_button.add_class("dichotomy-deck-check")
+        self.name_input = W.Text(placeholder="from the file (# name:)", description="Deck name",
+                                 style={"description_width": "initial"}, layout=W.Layout(width="28em", max_width="100%"))
+        self.name_input.add_class("dichotomy-deck-name")
+        langs = [("From the deck (# lang: line)", _FROM_DECK)] + [
+            (f"{LANGUAGE_NAMES.get(code, code)} ({code})", code) for code in SUPPORTED_LANGUAGES]
+        self.lang_input = W.Dropdown(options=langs, value=_FROM_DECK, description="Language",
+                                     layout=W.Layout(width="28em", max_width="100%"))
+        self.lang_input.add_class("dichotomy-deck-lang-choice")
+        self.keep = W.Checkbox(value=True, description="Keep this deck in my saved decks",
+                               indent=False, layout=W.Layout(width="auto"))
+        self.keep.add_class("dichotomy-deck-keep")
+        self.problems_box = W.HTML("")
+        self.problems_box.add_class("dichotomy-deck-problems")
+        self.preview = W.HTML("")
+        self.preview.add_class("dichotomy-deck-preview")
+        self.upload_help = W.HTML(
+            f"<p>A <b>.csv</b>, <b>.tsv</b> or <b>.txt</b> list of <code>target,foil</code> rows (five rows "
+            "make a card; a first line <code># lang: es</code> names the language), or a <b>.json</b> deck. "
+            f"At most {MAX_DECK_BYTES // 1_000_000} MB. A spreadsheet: save it as “CSV UTF-8” first, or copy "
+            "its two columns and paste them.</p>")
+        self.source.observe(lambda _c: self._layout(), names="value")
+        self._quiet = False
+        self.choice.observe(lambda _c: None if self._quiet else self.check(), names="value")
+        self.upload.observe(lambda _c: self.check(), names="value")
+        self.lang_input.observe(lambda _c: self.check() if self.source.value != "list" else None, names="value")
+        self.name_input.observe(lambda _c: self._rename(), names="value")
+        self.paste.observe(lambda _c: self._paste_changed(), names="value")
+        self.check_button.on_click(lambda _b: self.check())
+        self.delete_button.on_click(lambda _b: self.delete_selected())
+        self.refresh_choices()
+        self._layout()
+
+    # -- where decks come from ----------------------------------------------------------------
+    def _packaged(self) -> dict[str, tuple[str, Deck]]:
+        """The packaged decks that load, read once per form: {key: (title, deck)}."""
+        if not hasattr(self, "_packaged_cache"):
+            self._packaged_cache: dict[str, tuple[str, Deck]] = {}
+            for key, title in packaged_decks().items():
+                try:
+                    self._packaged_cache[key] = (title, load_deck(key))
+                except DichotomyError as exc:
+                    log.warning("packaged deck %s does not load: %s", key, exc.code)
+        return self._packaged_cache
+
+    def set_library(self, library: DeckLibrary | None) -> None:
+        """Show ``library``'s saved decks in the list (None: no saved decks on this page)."""
+        self.library = library
+        self.refresh_choices()
+
+    def _saved(self):
+        if self.library is None:
+            return []
+        try:
+            return self.library.list()
+        except DichotomyError as exc:
+            log.warning("listing saved decks failed: %s", exc.code)
+            self.library_note.value = f"<p>Saved decks cannot be listed now: {html.escape(exc.message)}</p>"
+            return []
+
+    def refresh_choices(self, select: str | None = None) -> None:
+        """Rebuild the list: packaged decks, the folder's decks, then saved decks."""
+        options: list[tuple[str, str]] = []
+        for key, (title, deck) in self._packaged().items():
+            options.append((f"{title} ({deck.lang}, {len(deck)} cards)", key))
+        for fname, deck in self.folder_decks.items():
+            options.append((f"{deck.name} ({deck.lang}, {len(deck)} cards) · folder", f"dir:{fname}"))
+        for saved in self._saved():
+            options.append((f"{saved.name} ({saved.lang}, {saved.cards} cards) · saved", f"saved:{saved.id}"))
+        keys = [k for _l, k in options]
+        current = select if select in keys else self.choice.value if self.choice.value in keys else None
+        if current is None:
+            current = DEFAULT_DECK if DEFAULT_DECK in keys else (keys[0] if keys else None)
+        self._quiet = True
+        try:
+            self.choice.options = options
+            self.choice.value = current
+        finally:
+            self._quiet = False
+        if self.source.value == "list":
+            self.check()
+
+    # -- layout -------------------------------------------------------------------------------
+    def _layout(self) -> None:
+        mode = self.source.value
+        rows: list[W.Widget] = [self.source]
+        if mode == "list":
+            rows += [W.HBox([self.choice, self.lang_label]), self.delete_button, self.library_note]
+        elif mode == "upload":
+            rows += [self.upload_help, self.upload, self.lang_input, self.name_input, self.keep]
+        else:
+            rows += [W.HTML("<p>Paste <code>target,foil</code> rows, or two columns copied from a "
+                            "spreadsheet (tab-separated). Five rows make a card.</p>"),
+                     self.paste, self.lang_input, self.name_input, self.keep, self.check_button]
+        rows += [self.problems_box, self.preview]
+        self.children = rows
+        self.check()
+
+    # -- checking -----------------------------------------------------------------------------
+    def _read(self) -> Deck | None:
+        """The deck the form describes (DeckError if it is refused), or None when nothing is given yet."""
+        mode = self.source.value
+        lang = self.lang_input.value or None
+        if mode == "list":
+            key = self.choice.value
+            if not key:
+                return None
+            if key.startswith("dir:"):
+                return self.folder_decks[key[4:]]
+            if key.startswith("saved:"):
+                if self.library is None:
+                    raise DeckError("That saved deck is not available on this page.", code="deck_not_found")
+                return self.library.get(key[6:])
+            if key in self._packaged():
+                return self._packaged()[key][1]
+            return load_deck(key)
+        if mode == "upload":
+            files = self.upload.value
+            if not files:
+                return None
+            item = files[0]
+            data = bytes(item.get("content", b""))
+            name = str(item.get("name") or "deck")
+            deck = deck_from_bytes(data, name, lang=lang, default_lang=None)
+        else:
+            text = self.paste.value
+            if not text.strip():
+                return None
+            deck = deck_from_bytes(text.encode("utf-8", "surrogatepass"), PASTED, lang=lang, default_lang=None)
+            if deck.name == PASTED:
+                deck = replace(deck, name="Pasted list")
+        self._parsed = deck
+        return self._named(deck)
+
+    def _paste_changed(self) -> None:
+        """An edited list must be checked again before a table is made of it."""
+        if self.source.value != "paste" or (self.deck is None and not self.problems):
+            return
+        self.deck, self._parsed, self.problems, self.headline = None, None, [], ""
+        self.problems_box.value = ""
+        self.preview.value = '<p role="status">The list changed: press “Check the list”.</p>'
+        self.on_change(None)
+
+    def _named(self, deck: Deck) -> Deck:
+        name = self.name_input.value.strip()
+        return replace(deck, name=name[:80]) if name else deck
+
+    def _rename(self) -> None:
+        """A new deck name changes the current deck's name only (no second check of every word)."""
+        if self.deck is None or self._parsed is None or self.source.value == "list":
+            return
+        self.deck = self._named(self._parsed)
+        self._show_preview(self.deck)
+        self.on_change(self.deck)
+
+    def check(self) -> Deck | None:
+        """Check what the form holds; show its problems or its preview; return the valid deck or None."""
+        self._parsed = None
+        if self.source.value != "list" and (self.upload.value or self.paste.value.strip()):
+            self.preview.value = '<p role="status" class="dichotomy-deck-checking">Checking the deck...</p>'
+        try:
+            deck = self._read()
+        except DeckError as exc:
+            self._show_problems(exc)
+            deck = None
+        except UnicodeEncodeError:
+            self._show_problems(DeckError("The list holds characters that are not valid text."))
+            deck = None
+        else:
+            self.problems, self.headline = [], ""
+            self.problems_box.value = ""
+            if deck is None:
+                self.preview.value = ""
+            else:
+                self._show_preview(deck)
+        self.deck = deck
+        mode = self.source.value
+        self.lang_label.value = f"Language: {deck.lang}" if deck is not None and mode == "list" else ""
+        is_saved = mode == "list" and str(self.choice.value or "").startswith("saved:")
+        self.delete_button.layout.display = "" if is_saved else "none"
+        self.on_change(deck)
+        return deck
+
+    def _show_problems(self, exc: DeckError) -> None:
+        headline, problems = _problems_of(exc)
+        self.headline, self.problems = headline, problems or [headline]
+        items = "".join(f"<li>{html.escape(p)}</li>" for p in problems)
+        ask = ""
+        if exc.code == "deck_lang_missing":
+            ask = "<p><b>Which language is this deck in?</b> Choose it under “Language”.</p>"
+        self.problems_box.value = (
+            '<div role="alert" style="border-left:6px solid #a40000;padding:0.4em 1em;margin:0.5em 0">'
+            f'<p style="margin:0;color:#a40000;font-weight:bold">{html.escape(headline)}</p>'
+            f'{"<ul>" + items + "</ul>" if items else ""}{ask}'
+            "<p style=\"margin:0\">Nothing was created or saved. Fix the deck and try again.</p></div>")
+        self.preview.value = ""
+
+    def _show_preview(self, deck: Deck) -> None:
+        """The cards as a text table (escaped); collapsed for list decks (the screen may be projected)."""
+        rows = []
+        for number, card in enumerate(deck.cards[:PREVIEW_CARDS], start=1):
+            pairs = "".join(f"<li>{html.escape(p.target)} / {html.escape(p.foil)}</li>" for p in card.pairs)
+            rows.append(f'<li class="dichotomy-preview-card" style="break-inside:avoid">Card {number}<ol>{pairs}</ol></li>')
+        more = len(deck) - PREVIEW_CARDS
+        tail = f"<p>... and {more} more card(s).</p>" if more > 0 else ""
+        opened = "" if self.source.value == "list" else " open"
+        summary = (f"{html.escape(deck.name)}: {len(deck)} card(s), language {html.escape(deck.lang)}"
+                   " (show the cards)")
+        self.preview.value = (
+            f'<details{opened} class="dichotomy-preview"><summary role="status">{summary}</summary>'
+            '<p>Target / Foil pairs (keep them off a projected screen).</p>'
+            f'<ol class="dichotomy-preview-cards" style="columns:16em;list-style:none;padding:0">'
+            f'{"".join(rows)}</ol>{tail}</details>')
+
+    # -- saving and deleting ------------------------------------------------------------------
+    def wants_saving(self) -> bool:
+        """Whether the current deck is an upload or a pasted list the teacher wants kept."""
+        return self.deck is not None and self.source.value in ("upload", "paste") and bool(self.keep.value)
+
+    def save_current(self) -> str:
+        """Keep the current upload/pasted deck in the library; a short note of what happened."""
+        if not self.wants_saving() or self.deck is None:
+            return ""
+        if self.library is None:
+            return "The deck was not saved: this page has no deck library yet (reload the page)."
+        saved = self.library.save(self.deck)
+        return f"Saved “{saved.name}” in your decks."
+
+    def delete_selected(self) -> bool:
+        """Delete the saved deck chosen in the list."""
+        key = str(self.choice.value or "")
+        if self.library is None or not key.startswith("saved:"):
+            return False
+        try:
+            self.library.delete(key[6:])
+        except DeckError as exc:
+            self._show_problems(exc)
+            return False
+        self.refresh_choices()
+        self.library_note.value = '<p role="status">The saved deck was deleted.</p>'
+        return True
