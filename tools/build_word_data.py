@@ -3,7 +3,8 @@
 
     apt-get install wordnet-base hunspell-fr hunspell-es   # WordNet 3.0, French and Spanish dictionaries
     pip install -e ".[wordsdata]"          # simplemma 2.0.0, lemminflect 0.2.3, spylls 0.1.7
-    python tools/build_word_data.py       # writes dichotomy_widget/wordsdata/{en,es,fr,de}.sqlite
+    python tools/build_word_data.py       # writes dichotomy_widget/wordsdata/{en,es,fr,de,it,pt}.sqlite
+    python tools/build_word_data.py --langs it,pt   # only those two (apt-get install hunspell-pt-pt)
     python tools/build_word_data.py --langs de --out /tmp/wd   # one language, elsewhere
 
 Each language gets one read-only SQLite file with these tables:
@@ -20,9 +21,11 @@ Each language gets one read-only SQLite file with these tables:
 Sources: simplemma 2.0.0 lemma lists (MIT code; data from lemmatization-lists (ODbL),
 Wiktionary/Kaikki, FreeLing, spaCy lookups, UniMorph, Wikinflection (CC BY 4.0)),
 lemminflect 0.2.3 (MIT; NIH SPECIALIST Lexicon), Princeton WordNet 3.0 (WordNet licence) and
-the French (Grammalecte/Dicollecte, MPL 2.0) and Spanish (RLA-ES, used under MPL 1.1+) hunspell
-dictionaries, whose entries are expanded with their suffix classes (read with spylls):
-inflections become forms of the headword, Spanish derivation classes become family links.
+the French (Grammalecte/Dicollecte, MPL 2.0), Spanish (RLA-ES, used under MPL 1.1+) and European
+Portuguese (pt_PT, used under MPL 1.1+) hunspell dictionaries, whose entries are expanded with
+their suffix classes (read with spylls): inflections become forms of the headword, Spanish and
+Portuguese derivation classes become family links.  Italian and Portuguese regular verb forms
+are left out where the matcher's rule finds them again (``prune_rule_verbs``).
 See ``dichotomy_widget/wordsdata/README.md``.  Nothing here reads the project's dev pairs.
 """
 
