@@ -2,11 +2,11 @@
 
 Quick start::
 
-    from dichotomy_widget import Table
+    from dichotomy_widget import PassAndPlayWidget, Table
     table = Table.create(deck="en", rounds=13)
     for name in ("Ada", "Ben", "Cy"):
         table.join(name)
-    table.pass_and_play()      # one screen for the whole table (in a notebook)
+    PassAndPlayWidget(table)   # one screen for the whole table (in a notebook)
 
 Widgets (``SeatWidget``, ``TableWidget``, ``PassAndPlayWidget``) are imported on first use, so the
 engine stays cheap to import.
@@ -18,7 +18,7 @@ from typing import Any
 
 from .deck_library import DeckLibrary, SavedDeck
 from .decks import Card, Deck, Pair, deck_from_bytes, load_deck, packaged_decks, parse_deck
-from .errors import (DeckError, DichotomyError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
+from .errors import (DeckError, DichotomyError, HubIdentityError, InvalidAction, InvalidClue, InvalidGuess, NameTaken,
                      NotAllowed, NotYourTurn, RuleViolation, SeatNotFound, StoreError, TableFull,
                      TableNotFound, TeacherKeyRequired, VersionConflict, WrongPhase)
 from .rules import GameState, rank_band
@@ -37,7 +37,7 @@ __all__ = [
     "SeatWidget", "TableWidget", "PassAndPlayWidget",
     "DichotomyError", "RuleViolation", "WrongPhase", "NotYourTurn", "NotAllowed", "InvalidClue",
     "InvalidGuess", "InvalidAction", "TableFull", "NameTaken", "DeckError", "StoreError", "TeacherKeyRequired",
-    "VersionConflict", "TableNotFound", "SeatNotFound",
+    "VersionConflict", "TableNotFound", "SeatNotFound", "HubIdentityError",
     "__version__",
 ]
 

@@ -14,6 +14,8 @@ __all__ = [
     "PAIRS_PER_CARD", "MIN_TIME_LIMIT", "MAX_TIME_LIMIT", "DEFAULT_ROUNDS", "DEFAULT_DECK", "LIMITS",
     "MAX_DECK_BYTES", "MAX_DECK_ROWS",
     "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV", "TEACHER_KEY_ENV", "DECKS_DIR_ENV",
+    "HUB_ENV", "HUB_SECRET_ENV", "HUB_SECRET_FILE_ENV", "HUB_HOST_GROUPS_ENV", "HUB_ADMINS_HOST_ENV",
+    "HUB_IDENTITY_HEADER", "HUB_IDENTITY_ENV",
     "MEMORY_STORE_NAMES", "STORE_FILE_NAME", "DATA_DIR_NAME", "HOST_PAGE", "SEAT_PAGE",
     "KERNEL_MB", "DEFAULT_PAGES_PER_DEVICE", "DEFAULT_HOST_RESERVE", "DEFAULT_CONNECT_TIMEOUT",
     "KERNEL_MEMORY_SHARE", "MIN_DEFAULT_KERNELS", "FALLBACK_KERNELS",
@@ -56,6 +58,17 @@ TEACHER_KEY_ENV = "DICHOTOMY_TEACHER_KEY"
 DECKS_DIR_ENV = "DICHOTOMY_DECKS_DIR"
 #: Optional (tests): the folder with the PostgreSQL server binaries.
 PG_BIN_ENV = "DICHOTOMY_PG_BIN"
+#: JupyterHub service (docs/jupyterhub.md): ``1`` when the pages run behind the hub (set by hub-service),
+HUB_ENV = "DICHOTOMY_HUB"
+#: the service's signing secret, or a file holding it,
+HUB_SECRET_ENV = "DICHOTOMY_HUB_SECRET"
+HUB_SECRET_FILE_ENV = "DICHOTOMY_HUB_SECRET_FILE"
+#: the hub groups whose members may host (comma separated), and ``0`` to stop hub admins hosting,
+HUB_HOST_GROUPS_ENV = "DICHOTOMY_HUB_HOST_GROUPS"
+HUB_ADMINS_HOST_ENV = "DICHOTOMY_HUB_ADMINS_HOST"
+#: the request header with the signed hub identity, and its name in a page kernel's environment.
+HUB_IDENTITY_HEADER = "X-Dichotomy-Identity"
+HUB_IDENTITY_ENV = "HTTP_X_DICHOTOMY_IDENTITY"
 
 # --- store names ---------------------------------------------------------------------------------
 MEMORY_STORE_NAMES = frozenset({"", "memory", ":memory:", "memory://", "mem://"})

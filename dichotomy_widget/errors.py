@@ -26,6 +26,7 @@ __all__ = [
     "TableExists",
     "SeatNotFound",
     "PageRefused",
+    "HubIdentityError",
 ]
 
 
@@ -158,3 +159,9 @@ class PageRefused(DichotomyError):
     def status(self) -> int:
         """The HTTP status the refused page is sent with."""
         return 429 if self.code == "too_many_pages" else 503
+
+
+class HubIdentityError(DichotomyError):
+    """A JupyterHub service page without a valid hub identity (missing or forged), or no usable secret."""
+
+    code = "hub_identity"

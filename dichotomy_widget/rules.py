@@ -15,10 +15,10 @@ import random
 import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from . import words
-from .config import MAX_CLUE_LENGTH, MAX_GUESS_LENGTH, MAX_NAME_LENGTH, MAX_SEATS, MIN_SEATS
+from .config import MAX_CLUE_LENGTH, MAX_GUESS_LENGTH, MAX_NAME_LENGTH, MAX_SEATS, MIN_SEATS, PAIRS_PER_CARD
 from .errors import (InvalidAction, InvalidClue, InvalidGuess, NameTaken, NotAllowed, NotYourTurn,
                      RuleViolation, TableFull, WrongPhase)
 from .events import (ClueSubmitted, CluesPurged, Event, GameEnded, GameStarted, GuessJudged,
@@ -27,7 +27,8 @@ from .events import (ClueSubmitted, CluesPurged, Event, GameEnded, GameStarted, 
 __all__ = [
     "MIN_SEATS", "MAX_SEATS", "MAX_CLUE_LENGTH", "MAX_GUESS_LENGTH", "MAX_NAME_LENGTH",
     "Seat", "ClueResult", "RoundRecord", "GameState", "Command", "Join", "Act",
-    "initial_state", "decide", "evolve", "replay", "parse_action", "allowed_actions",
+    "initial_state", "decide", "evolve", "replay", "parse_action", "allowed_actions", "action_types",
+    "Move", "MOVES",
     "writer_order", "left_of", "rank_band", "clean_name",
 ]
 
@@ -97,7 +98,7 @@ class GameState:
     score_pile: tuple = ()
     discard_pile: tuple = ()
     current: Pairs | None = None  # the card in play (drawn; in recap: the next round's card)
-    pair: int | None = None  # locked pair index of ``current`` (None until locked)
+    pair_index: int | None = None  # index in ``current`` of the locked pair (None until locked)
     guesser: int | None = None
     clues: tuple = ()  # of ClueResult for the current round, writing order
     turn_since: float = 0.0
@@ -106,21 +107,29 @@ class GameState:
     history: tuple = ()  # of RoundRecord
     ended_by_host: bool = False
     version: int = 0  # number of events folded
-    # derived from ``order`` and ``guesser`` whenever either changes (see ``_with``)
-    writers: tuple = ()  # Clue-Givers in writing order, the Drawer first
-    drawer: int | None = None
 
     # --- derived -----------------------------------------------------------------------------
-    def seat(self, seat_id: int) -> Seat | None:
+    def seat_record(self, seat_id: int) -> Seat | None:
         for s in self.seats:
             if s.id == seat_id:
                 return s
         return None
 
     def name(self, seat_id: int | None) -> str:
-        s = self.seat(seat_id) if seat_id is not None else None
+        s = self.seat_record(seat_id) if seat_id is not None else None
         return s.name if s else "?"
 
+
+    @property
+    def writers(self) -> tuple:
+        """Clue-Givers in writing order, the Drawer first (from ``order`` and ``guesser``)."""
+        return writer_order(self.order, self.guesser) if self.guesser in self.order else ()
+
+    @property
+    def drawer(self) -> int | None:
+        """The seat left of the Guesser: picks the pair and writes the first clue."""
+        writers = self.writers
+        return writers[0] if writers else None
 
     @property
     def current_writer(self) -> int | None:
@@ -131,11 +140,17 @@ class GameState:
 
     @property
     def target(self) -> str | None:
-        return self.current[self.pair][0] if self.current is not None and self.pair is not None else None
+        locked = self._locked()
+        return locked[0] if locked else None
 
     @property
     def foil(self) -> str | None:
-        return self.current[self.pair][1] if self.current is not None and self.pair is not None else None
+        locked = self._locked()
+        return locked[1] if locked else None
+
+    def _locked(self) -> tuple | None:
+        """The locked (target, foil) of the card in play, or None."""
+        return self.current[self.pair_index] if self.current is not None and self.pair_index is not None else None
 
     @property
     def in_play(self) -> int:
@@ -144,7 +159,7 @@ class GameState:
     @property
     def drawer_can_pick(self) -> bool:
         """True while the card in play waits for its pair (reveal, or the recap before it)."""
-        return self.current is not None and self.pair is None and self.phase in ("reveal", "recap")
+        return self.current is not None and self.pair_index is None and self.phase in ("reveal", "recap")
 
 
 # --- commands ------------------------------------------------------------------------------------
@@ -172,24 +187,19 @@ class Act(Command):
     args: dict = field(default_factory=dict)
 
 
-SEAT_ACTIONS = ("pick", "clue", "guess", "pass", "continue")
-HOST_ACTIONS = ("start", "reorder", "remove", "timeout", "confirm_absent", "random_pick", "end", "expire")
-
-
 def parse_action(seat: int | None, action: Any, now: float = 0.0) -> Act:
     """Check the JSON shape of an action (``{"type": ..., ...}``) and make it a command."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise InvalidAction('An action is an object like {"type": "clue", "text": "..."}.')
     kind = action["type"]
-    allowed = HOST_ACTIONS if seat is None else SEAT_ACTIONS + ("expire",)
-    if kind not in allowed:
+    if kind not in action_types("host" if seat is None else "seat"):
         who = "the host" if seat is None else "a seat"
         raise InvalidAction(f"{kind[:30]!r} is not an action {who} can send.", code="unknown_action")
     args = {k: v for k, v in action.items() if k not in ("type", "id")}
     if kind == "pick":
-        pair = args.get("pair")
-        if isinstance(pair, bool) or not isinstance(pair, int) or not 1 <= pair <= 5:
-            raise InvalidAction("Pick a pair by its number, 1 to 5.", code="invalid_pair")
+        number = args.get("pair")
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= PAIRS_PER_CARD:
+            raise InvalidAction(f"Pick a pair by its number, 1 to {PAIRS_PER_CARD}.", code="invalid_pair")
     if kind in ("clue", "guess"):
         text = args.get("text", "")
         if text is None:
@@ -308,11 +318,6 @@ def initial_state() -> GameState:
     return GameState()
 
 
-def _need_phase(state: GameState, *phases: str) -> None:
-    if state.phase not in phases:
-        raise WrongPhase(_phase_message(state))
-
-
 def _phase_message(state: GameState) -> str:
     return {
         "lobby": "The game has not started yet.",
@@ -330,10 +335,15 @@ def decide(state: GameState, command: Command) -> list[Event]:
         return _decide_join(state, command)
     if not isinstance(command, Act):
         raise InvalidAction("Unknown command.")
-    if command.seat is not None and state.seat(command.seat) is None:
+    if command.seat is not None and state.seat_record(command.seat) is None:
         raise NotAllowed("That seat is not at this table.", code="unknown_seat")
-    handler = _HANDLERS[command.kind]
-    return handler(state, command)
+    move = MOVES.get(command.kind)
+    if move is None:
+        raise InvalidAction(f"{command.kind[:30]!r} is not an action.", code="unknown_action")
+    refusal = move.refusal(state, command.seat)
+    if refusal is not None:
+        raise refusal()
+    return move.apply(state, command)
 
 
 def _decide_join(state: GameState, cmd: Join) -> list[Event]:
@@ -343,38 +353,122 @@ def _decide_join(state: GameState, cmd: Join) -> list[Event]:
                         code="game_started")
     if len(state.seats) >= MAX_SEATS:
         raise TableFull(f"This table is full ({MAX_SEATS} players).")
+    if cmd.token_hash and any(s.token_hash == cmd.token_hash for s in state.seats):
+        raise NotAllowed("You already have a seat at this table.", code="already_seated")
     if any(words.normalize(s.name) == words.normalize(name) for s in state.seats):
         raise NameTaken(f"Someone at this table is already called {name}. Pick another name.")
     new_id = max((s.id for s in state.seats), default=-1) + 1
     return [SeatJoined(seat=new_id, name=name, token_hash=cmd.token_hash)]
 
 
-def _host_only(cmd: Act) -> None:
-    if cmd.seat is not None:
-        raise NotAllowed("Only the host can do that.", code="host_only")
+# --- the move table ------------------------------------------------------------------------------
+# Each row says who may send an action (the host or a seat), in which phases, and when (``check``:
+# ``None`` if ``seat`` may send it now, else a function making the refusal). ``decide`` raises that
+# refusal before a handler sees the command; ``allowed_actions`` lists the rows with no refusal, so a
+# view's ``actions`` and ``decide`` cannot disagree. Handlers then check only the action's arguments.
+# Refusals are built only when raised: listing actions for every view stays cheap.
+Refusal = Callable[[], RuleViolation]
+Check = Callable[[GameState, "int | None"], "Refusal | None"]
+Apply = Callable[[GameState, Act], "list[Event]"]
 
 
-def _start(state: GameState, cmd: Act) -> list[Event]:
-    _host_only(cmd)
-    _need_phase(state, "lobby")
+def _anytime(_state: GameState, _seat: int | None) -> Refusal | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Move:
+    """One row of the move table."""
+
+    kind: str
+    actor: str  # "host", "seat" or "any"
+    phases: frozenset
+    apply: Apply
+    check: Check = _anytime
+    listed: bool = True  # False: sent by a clock (``expire``), never shown as a control
+
+    def refusal(self, state: GameState, seat: int | None) -> Refusal | None:
+        """Why ``seat`` (``None``: the host) may not send this action now (a function making the
+        error), or ``None``."""
+        if self.actor == "host" and seat is not None:
+            return lambda: NotAllowed("Only the host can do that.", code="host_only")
+        if self.actor == "seat" and seat is None:
+            return lambda: NotAllowed("Only a player at the table can do that.", code="seat_only")
+        if state.phase not in self.phases:
+            return lambda: WrongPhase(_phase_message(state))
+        return self.check(state, seat)
+
+
+def _seat_count(state: GameState, _seat: int | None) -> Refusal | None:
     n = len(state.seats)
     if not MIN_SEATS <= n <= MAX_SEATS:
-        raise RuleViolation(f"Dichotomy needs {MIN_SEATS} to {MAX_SEATS} players; {n} joined.",
-                            code="seat_count")
+        return lambda: RuleViolation(f"Dichotomy needs {MIN_SEATS} to {MAX_SEATS} players; {n} joined.",
+                                     code="seat_count")
     if len(state.deck) < state.rounds:
-        raise RuleViolation(f"The deck has {len(state.deck)} cards but the round deck needs {state.rounds}.",
-                            code="deck_too_small")
+        return lambda: RuleViolation(
+            f"The deck has {len(state.deck)} cards but the round deck needs {state.rounds}.", code="deck_too_small")
+    return None
+
+
+def _someone_seated(state: GameState, _seat: int | None) -> Refusal | None:
+    return None if state.seats else lambda: InvalidAction("Nobody has joined yet.", code="no_seats")
+
+
+def _no_card() -> RuleViolation:
+    return WrongPhase("There is no card waiting for a pair right now.")
+
+
+def _card_waiting(state: GameState, _seat: int | None) -> Refusal | None:
+    return None if state.drawer_can_pick else _no_card
+
+
+def _drawer(state: GameState, seat: int | None) -> Refusal | None:
+    if not state.drawer_can_pick:
+        return _no_card
+    if seat == state.drawer:
+        return None
+    return lambda: NotYourTurn(f"{state.name(state.drawer)} picks the pair this round.")
+
+
+def _writer(state: GameState, seat: int | None) -> Refusal | None:
+    if seat == state.current_writer:
+        return None
+    if seat == state.guesser:
+        return lambda: NotAllowed("You are guessing this round: wait for the clues.", code="guesser_cannot_clue")
+    if any(c.seat == seat for c in state.clues):
+        return lambda: NotYourTurn("You already gave your clue this round.", code="already_submitted")
+    return lambda: NotYourTurn(f"Wait for your turn: {state.name(state.current_writer)} is writing.")
+
+
+def _guesser(state: GameState, seat: int | None) -> Refusal | None:
+    if seat == state.guesser:
+        return None
+    return lambda: NotAllowed(f"Only {state.name(state.guesser)} guesses this round.", code="not_guesser")
+
+
+def _not_confirmed(state: GameState, seat: int | None) -> Refusal | None:
+    if seat not in state.confirmed:
+        return None
+    return lambda: RuleViolation("You already pressed Continue.", code="already_confirmed")
+
+
+def _timed(state: GameState, _seat: int | None) -> Refusal | None:
+    if state.time_limit is not None:
+        return None
+    return lambda: NotAllowed("This table has no time limit.", code="no_time_limit")
+
+
+# --- handlers: the action's arguments and its events (the row's checks have passed) ---------------
+def _start(state: GameState, cmd: Act) -> list[Event]:
     rng = random.Random(state.seed)
     indices = list(range(len(state.deck)))
     rng.shuffle(indices)
     dealt = tuple(state.deck[i] for i in indices[: state.rounds])
-    first = state.order[rng.randrange(n)]
+    first = state.order[rng.randrange(len(state.seats))]
     return [GameStarted(round_deck=dealt, first_guesser=first)]
 
 
 def _reorder(state: GameState, cmd: Act) -> list[Event]:
-    _host_only(cmd)
-    _need_phase(state, "lobby")
     order = cmd.args.get("order")
     if not isinstance(order, list) or sorted(order) != sorted(state.order):
         raise InvalidAction("The new order must list every seat exactly once.", code="invalid_order")
@@ -382,8 +476,6 @@ def _reorder(state: GameState, cmd: Act) -> list[Event]:
 
 
 def _remove(state: GameState, cmd: Act) -> list[Event]:
-    _host_only(cmd)
-    _need_phase(state, "lobby")
     seat = cmd.args.get("seat")
     if seat not in state.order:
         raise InvalidAction("No such seat.", code="unknown_seat")
@@ -391,17 +483,10 @@ def _remove(state: GameState, cmd: Act) -> list[Event]:
 
 
 def _pick(state: GameState, cmd: Act) -> list[Event]:
-    if not state.drawer_can_pick:
-        raise WrongPhase("There is no card waiting for a pair right now.")
-    if cmd.seat != state.drawer:
-        raise NotYourTurn(f"{state.name(state.drawer)} picks the pair this round.")
     return [PairLocked(pair=cmd.args["pair"] - 1, by=cmd.seat, at=cmd.now)]
 
 
 def _random_pick(state: GameState, cmd: Act) -> list[Event]:
-    _host_only(cmd)
-    if not state.drawer_can_pick:
-        raise WrongPhase("There is no card waiting for a pair right now.")
     rng = random.Random(f"{state.seed}:pick:{state.round}:{len(state.history)}")
     return [PairLocked(pair=rng.randrange(len(state.current)), by=None, random=True, at=cmd.now)]
 
@@ -415,13 +500,6 @@ def _clue_events(state: GameState, seat: int, text: str | None, cause: str, now:
 
 
 def _clue(state: GameState, cmd: Act) -> list[Event]:
-    _need_phase(state, "clues")
-    if cmd.seat == state.guesser:
-        raise NotAllowed("You are guessing this round: wait for the clues.", code="guesser_cannot_clue")
-    if cmd.seat != state.current_writer:
-        if any(c.seat == cmd.seat for c in state.clues):
-            raise NotYourTurn("You already gave your clue this round.", code="already_submitted")
-        raise NotYourTurn(f"Wait for your turn: {state.name(state.current_writer)} is writing.")
     clue = _clean_clue(cmd.args["text"])
     if not clue:
         return _clue_events(state, cmd.seat, None, "empty", cmd.now)
@@ -435,18 +513,12 @@ def _clue(state: GameState, cmd: Act) -> list[Event]:
 
 
 def _timeout(state: GameState, cmd: Act) -> list[Event]:
-    _host_only(cmd)
     if state.phase == "clues":
         return _clue_events(state, state.current_writer, None, "host", cmd.now)
-    if state.phase == "guess":
-        return _judge(state, None, "host")
-    raise WrongPhase("Nobody is writing or guessing right now.")
+    return _judge(state, None, "host")
 
 
 def _expire(state: GameState, cmd: Act) -> list[Event]:
-    _need_phase(state, "clues")
-    if state.time_limit is None:
-        raise NotAllowed("This table has no time limit.", code="no_time_limit")
     if cmd.now < state.turn_since + state.time_limit:
         raise RuleViolation("The writer still has time.", code="time_left")
     return _clue_events(state, state.current_writer, None, "time_limit", cmd.now)
@@ -465,82 +537,65 @@ def _judge(state: GameState, guess: str | None, cause: str) -> list[Event]:
 
 
 def _guess(state: GameState, cmd: Act) -> list[Event]:
-    _need_phase(state, "guess")
-    if cmd.seat != state.guesser:
-        raise NotAllowed(f"Only {state.name(state.guesser)} guesses this round.", code="not_guesser")
     guess = _clean_guess(cmd.args["text"])
     return _judge(state, guess or None, "guess" if guess else "empty")
 
 
 def _pass(state: GameState, cmd: Act) -> list[Event]:
-    _need_phase(state, "guess")
-    if cmd.seat != state.guesser:
-        raise NotAllowed(f"Only {state.name(state.guesser)} can pass this round.", code="not_guesser")
     return _judge(state, None, "pass")
 
 
 def _continue(state: GameState, cmd: Act) -> list[Event]:
-    _need_phase(state, "recap")
-    if cmd.seat in state.confirmed:
-        raise RuleViolation("You already pressed Continue.", code="already_confirmed")
     return [RecapConfirmed(seats=(cmd.seat,))]
 
 
 def _confirm_absent(state: GameState, cmd: Act) -> list[Event]:
-    _host_only(cmd)
-    _need_phase(state, "recap")
     missing = tuple(s for s in state.order if s not in state.confirmed)
     return [RecapConfirmed(seats=missing, by_host=True)]
 
 
 def _end(state: GameState, cmd: Act) -> list[Event]:
-    _host_only(cmd)
-    if state.phase == "over":
-        raise WrongPhase("The game is already over.")
     return [GameEnded(by_host=True)]
 
 
-_HANDLERS = {
-    "start": _start, "reorder": _reorder, "remove": _remove, "pick": _pick, "random_pick": _random_pick,
-    "clue": _clue, "timeout": _timeout, "expire": _expire, "guess": _guess, "pass": _pass,
-    "continue": _continue, "confirm_absent": _confirm_absent, "end": _end,
-}
+_PLAYING = frozenset({"lobby", "reveal", "clues", "guess", "recap"})
+
+#: The move table, in the order a view lists the actions (and the host's buttons appear).
+MOVES: dict[str, Move] = {m.kind: m for m in (
+    Move("start", "host", frozenset({"lobby"}), _start, _seat_count),
+    Move("reorder", "host", frozenset({"lobby"}), _reorder, _someone_seated),
+    Move("remove", "host", frozenset({"lobby"}), _remove, _someone_seated),
+    Move("pick", "seat", frozenset({"reveal", "recap"}), _pick, _drawer),
+    Move("clue", "seat", frozenset({"clues"}), _clue, _writer),
+    Move("guess", "seat", frozenset({"guess"}), _guess, _guesser),
+    Move("pass", "seat", frozenset({"guess"}), _pass, _guesser),
+    Move("continue", "seat", frozenset({"recap"}), _continue, _not_confirmed),
+    Move("timeout", "host", frozenset({"clues", "guess"}), _timeout),
+    Move("random_pick", "host", frozenset({"reveal", "recap"}), _random_pick, _card_waiting),
+    Move("confirm_absent", "host", frozenset({"recap"}), _confirm_absent),
+    Move("end", "host", _PLAYING, _end),
+    Move("expire", "any", frozenset({"clues"}), _expire, _timed, listed=False),
+)}
+
+
+def action_types(actor: str) -> tuple[str, ...]:
+    """Every action type the ``"host"`` or a ``"seat"`` can ever send."""
+    return tuple(kind for kind, m in MOVES.items() if m.actor in (actor, "any"))
+
+
+_LISTED = {actor: tuple(m for m in MOVES.values() if m.listed and m.actor in (actor, "any"))
+           for actor in ("host", "seat")}
 
 
 def allowed_actions(state: GameState, seat: int | None) -> list[str]:
-    """The action types ``seat`` (``None``: the host) may send now, as a view lists them."""
-    if seat is None:
-        return _host_actions(state)
-    phase = state.phase
-    if phase == "clues":
-        return ["clue"] if seat == state.current_writer else []
-    if phase == "guess":
-        return ["guess", "pass"] if seat == state.guesser else []
-    if phase not in ("reveal", "recap"):
-        return []
-    out = ["pick"] if state.pair is None and state.current is not None and seat == state.drawer else []
-    if phase == "recap" and seat not in state.confirmed:
-        out.append("continue")
-    return out
+    """The action types ``seat`` (``None``: the host) may send now, as a view lists them.
 
-
-def _host_actions(state: GameState) -> list[str]:
+    Exactly the listed moves of :data:`MOVES` that :func:`decide` would not refuse (given valid
+    arguments). ``expire`` is never listed: a clock sends it once the view's ``deadline`` has passed.
+    """
     phase = state.phase
-    out: list[str] = []
-    if phase == "lobby":
-        if MIN_SEATS <= len(state.seats) <= MAX_SEATS and len(state.deck) >= state.rounds:
-            out.append("start")
-        if state.seats:
-            out += ["reorder", "remove"]
-    if phase in ("clues", "guess"):
-        out.append("timeout")
-    if state.drawer_can_pick:
-        out.append("random_pick")
-    if phase == "recap":
-        out.append("confirm_absent")
-    if phase != "over":
-        out.append("end")
-    return out
+    return [m.kind for m in _LISTED["host" if seat is None else "seat"]
+            if phase in m.phases and m.check(state, seat) is None]  # ``Move.refusal`` without building errors
 
 
 # --- evolve --------------------------------------------------------------------------------------
@@ -552,18 +607,13 @@ def _with(state: GameState, **changes: Any) -> GameState:
     """A copy of ``state`` with ``changes``: ``dataclasses.replace`` without re-running ``__init__``."""
     new = object.__new__(GameState)
     object.__setattr__(new, "__dict__", {**state.__dict__, **changes})
-    fields_ = new.__dict__
-    if "guesser" in changes or "order" in changes:
-        guesser, order = fields_["guesser"], fields_["order"]
-        writers = writer_order(order, guesser) if guesser in order else ()
-        fields_["writers"], fields_["drawer"] = writers, (writers[0] if writers else None)
     return new
 
 
 def _draw(state: GameState) -> GameState:
     if not state.round_deck:
-        return _with(state, current=None, pair=None)
-    return _with(state, current=state.round_deck[0], round_deck=state.round_deck[1:], pair=None)
+        return _with(state, current=None, pair_index=None)
+    return _with(state, current=state.round_deck[0], round_deck=state.round_deck[1:], pair_index=None)
 
 
 def evolve(state: GameState, event: Event) -> GameState:
@@ -602,7 +652,7 @@ def _on_started(s: GameState, e: GameStarted) -> GameState:
 
 def _on_locked(s: GameState, e: PairLocked) -> GameState:
     next_round = s.round + 1 if s.phase == "recap" else s.round
-    return _with(s, phase="clues", pair=e.pair, round=next_round, clues=(), recap=None,
+    return _with(s, phase="clues", pair_index=e.pair, round=next_round, clues=(), recap=None,
                    confirmed=frozenset(), turn_since=e.at)
 
 
@@ -631,7 +681,7 @@ def _on_judged(s: GameState, e: GuessJudged) -> GameState:
         if e.outcome == "foil" and score:
             discard, score, removed = discard + (score[-1],), score[:-1], True
     record = RoundRecord(
-        number=s.round, guesser=s.guesser, drawer=s.drawer, pair_number=s.pair + 1,
+        number=s.round, guesser=s.guesser, drawer=s.drawer, pair_number=s.pair_index + 1,
         target=s.target, foil=s.foil, clues=s.clues, guess=e.guess, outcome=e.outcome, reason=e.reason,
         cause=e.cause, penalty_discarded=penalty, score_card_removed=removed, score=len(score),
         discard=len(discard), deck_left=len(deck))

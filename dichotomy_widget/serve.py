@@ -5,7 +5,8 @@
     dichotomy serve --store /srv/dichotomy/tables.sqlite3 --port 8900
     dichotomy serve --decks ~/vocab       # also offer every valid deck file in ~/vocab
     dichotomy serve --teacher-key-file ~/.dichotomy-key   # creating a table needs the key
-    dichotomy pages ~/dichotomy           # copy host.ipynb and seat.ipynb (e.g. for JupyterHub)
+    dichotomy pages ~/dichotomy           # copy host.ipynb and seat.ipynb
+    dichotomy hub-config                  # run it as a JupyterHub service instead (docs/jupyterhub.md)
 
 Voila runs as a child process in its own process group with: no tracebacks shown to students,
 idle kernels culled, no browser opened, and the store path in ``$DICHOTOMY_STORE`` for the pages.
@@ -143,8 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
     bounds.add_arguments(serve)
     serve.add_argument("--voila-arg", action="append", default=[], metavar="ARG",
                        help="extra argument passed to voila (repeatable)")
-    pages = sub.add_parser("pages", help="copy host.ipynb and seat.ipynb into a folder (e.g. for JupyterHub)")
+    pages = sub.add_parser("pages", help="copy host.ipynb and seat.ipynb into a folder")
     pages.add_argument("dest", help="folder to copy the pages into")
+    from .hub import add_commands  # hub-config, hub-service (docs/jupyterhub.md)
+
+    add_commands(sub)
     return parser
 
 
@@ -352,6 +356,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve(args)
     if args.command == "pages":
         return copy_pages(args.dest)
+    from .hub import run_command
+
+    if (done := run_command(args)) is not None:
+        return done
     parser.print_help()
     return 0
 

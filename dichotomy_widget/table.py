@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ if TYPE_CHECKING:  # asyncio is imported only when a table is watched
     import asyncio
 
 __all__ = ["Table", "SeatTicket", "new_table_code", "normalize_code"]
+
+log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no O/0, I/1
 CODE_LENGTH = 6
@@ -157,9 +160,15 @@ class Table:
         raise SeatNotFound("This seat link is not valid for this table. Ask the host for the join link.")
 
     # --- commands ----------------------------------------------------------------------------
-    def join(self, name: str) -> SeatTicket:
-        """Claim a seat in the lobby; returns the seat with its secret token."""
-        token = secrets.token_urlsafe(18)
+    def join(self, name: str, token: str | None = None) -> SeatTicket:
+        """Claim a seat in the lobby; returns the seat with its secret token.
+
+        ``token`` (default: a fresh random one) is for a caller that derives seat keys itself, such as
+        the JupyterHub service (one key per hub user and table); it must be secret and unguessable.
+        """
+        if token is not None and (not isinstance(token, str) or len(token) < 16):
+            raise SeatNotFound("A seat token is at least 16 characters.", code="invalid_token")
+        token = token if token is not None else secrets.token_urlsafe(18)
         events = self._execute(rules.Join(seat=None, now=time.time(), name=name, token_hash=_hash(token)))
         joined = events[0]
         return SeatTicket(seat=joined.seat, name=joined.name, token=token)  # type: ignore[attr-defined]
@@ -221,7 +230,7 @@ class Table:
     def view(self, seat: "int | SeatTicket | None" = None) -> dict[str, Any]:
         """The JSON-ready view of ``seat`` (``None``: the public projector / host view)."""
         seat_id = seat.seat if isinstance(seat, SeatTicket) else seat
-        if seat_id is not None and self.state.seat(seat_id) is None:
+        if seat_id is not None and self.state.seat_record(seat_id) is None:
             raise SeatNotFound("No such seat at this table.")
         out = seat_view(self.state, seat_id)
         out["table"] = self.code
@@ -232,12 +241,12 @@ class Table:
         records = self.store.load(self.code)
         return rules.replay(event_from_dict(r.type, r.payload) for r in records)
 
-    # --- widgets (imported lazily: the engine does not need anywidget) -----------------------
+    # --- seats --------------------------------------------------------------------------------
     def seat_id(self, who: "int | str | SeatTicket") -> int:
         """Resolve a seat id, a :class:`SeatTicket` or a player's name to a seat id."""
         if isinstance(who, SeatTicket):
             who = who.seat
-        if isinstance(who, int) and not isinstance(who, bool) and self.state.seat(who) is not None:
+        if isinstance(who, int) and not isinstance(who, bool) and self.state.seat_record(who) is not None:
             return who
         if isinstance(who, str):
             from .words import normalize
@@ -246,24 +255,6 @@ class Table:
                 if normalize(seat.name) == normalize(who):
                     return seat.id
         raise SeatNotFound(f"No seat {who!r} at this table.")
-
-    def seat(self, who: "int | str | SeatTicket"):
-        """One seat's widget (by seat id, name or ticket): shows only what that seat may see."""
-        from .ui.widgets import SeatWidget
-
-        return SeatWidget(self, self.seat_id(who))
-
-    def projector(self):
-        """The public view for a big screen, with the host's buttons (never shows hidden words)."""
-        from .ui.widgets import TableWidget
-
-        return TableWidget(self)
-
-    def pass_and_play(self):
-        """One widget for the whole table on one screen, with a curtain before private screens."""
-        from .ui.widgets import PassAndPlayWidget
-
-        return PassAndPlayWidget(self)
 
     # --- change feed -------------------------------------------------------------------------
     def subscribe(self, listener: Callable[["Table"], None]) -> Callable[[], None]:
@@ -281,7 +272,7 @@ class Table:
             try:
                 listener(self)
             except Exception:  # a broken widget must not break the table  # noqa: BLE001
-                pass
+                log.exception("table %s: a change listener failed", self.code)
 
     async def watch(self, timeout: float = 5.0) -> None:
         """Follow the store forever: refresh and notify when another kernel appends."""
@@ -309,12 +300,6 @@ class Table:
                 return None
         self._watch_task = loop.create_task(self.watch())
         return self._watch_task
-
-    def stop_watching(self) -> None:
-        """Cancel the watch task, if any."""
-        if self._watch_task is not None:
-            self._watch_task.cancel()
-            self._watch_task = None
 
     def __repr__(self) -> str:
         s = self.state

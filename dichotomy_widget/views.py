@@ -33,41 +33,52 @@ OUTCOME_TEXT = {
 }
 
 
+_PLAYING = ("reveal", "clues", "guess")  # the phases of a round in play: it has a Guesser and a Drawer
+
+
 def _role(state: GameState, seat: int | None) -> str:
     if seat is None:
         return "host"
-    if state.phase in ("lobby", "over"):
+    if state.phase not in _PLAYING:  # a recap names the next round's roles in ``next``
         return "player"
     if seat == state.guesser:
         return "guesser"
     return "drawer" if seat == state.drawer else "writer"
 
 
-def _clue_status(state: GameState, seat: int) -> str:
-    if state.phase not in ("clues", "guess") or seat == state.guesser:
-        return ""
-    for clue in state.clues:
-        if clue.seat == seat:
-            return "timeout" if clue.text is None else "submitted"
-    return "writing" if seat == state.current_writer else "waiting"
+def _clue_statuses(state: GameState) -> dict[int, str]:
+    """Each Clue-Giver's mark while clues are written or guessed: submitted, timeout, writing, waiting."""
+    if state.phase not in ("clues", "guess"):
+        return {}
+    done = {clue.seat: "timeout" if clue.text is None else "submitted" for clue in state.clues}
+    writer = state.current_writer
+    return {seat: done.get(seat) or ("writing" if seat == writer else "waiting") for seat in state.writers}
 
 
 def _players(state: GameState, you: int | None) -> list[dict[str, Any]]:
     # A Guesser and a Drawer are marked while a round is played; a recap names the next ones in ``next``.
-    playing = state.phase in ("reveal", "clues", "guess")
+    playing = state.phase in _PLAYING
+    guesser, drawer, writer = (state.guesser, state.drawer, state.current_writer) if playing else (None,) * 3
+    marks = _clue_statuses(state)
+    recap = state.phase == "recap"
+    names = {s.id: s.name for s in state.seats}
     return [
         {
             "seat": sid,
-            "name": state.name(sid),
+            "name": names.get(sid, "?"),
             "you": sid == you,
-            "guesser": playing and sid == state.guesser,
-            "drawer": playing and sid == state.drawer,
-            "turn": sid == state.current_writer,
-            "clue": _clue_status(state, sid),
-            "confirmed": state.phase == "recap" and sid in state.confirmed,
+            "guesser": sid == guesser,
+            "drawer": sid == drawer,
+            "turn": sid == writer,
+            "clue": marks.get(sid, ""),
+            "confirmed": recap and sid in state.confirmed,
         }
         for sid in state.order
     ]
+
+
+def _pick_status(state: GameState, seat: int | None) -> str:
+    return "Pick a pair for this round." if seat == state.drawer else f"{state.name(state.drawer)} is picking a pair…"
 
 
 def _status(state: GameState, seat: int | None) -> str:
@@ -75,20 +86,20 @@ def _status(state: GameState, seat: int | None) -> str:
     name, phase = state.name, state.phase
     if phase == "lobby":
         return f"Waiting for players: {len(state.seats)} joined ({MIN_SEATS} to {MAX_SEATS} can play)."
-    if phase == "recap" and seat is not None and seat in state.confirmed and state.current is not None:
-        phase = "reveal"  # this seat has read the recap: the next round's pick is what it waits for
     if phase == "reveal":
-        return "Pick a pair for this round." if seat == state.drawer else f"{name(state.drawer)} is picking a pair…"
+        return _pick_status(state, seat)
     if phase == "clues":
         writer = state.current_writer
         return "Your turn: write one clue." if seat == writer else f"{name(writer)} is writing a clue…"
     if phase == "guess":
         return "Your turn to guess." if seat == state.guesser else f"{name(state.guesser)} is guessing…"
     if phase == "recap":
+        if seat is None or seat not in state.confirmed:
+            return "Round over: read the recap, then Continue."
+        if state.current is not None:  # this seat has read the recap: it waits for the next round's pick
+            return _pick_status(state, seat)
         waiting = [name(s) for s in state.order if s not in state.confirmed]
-        if seat is not None and seat in state.confirmed:
-            return "Waiting for " + ", ".join(waiting) + " to continue…"
-        return "Round over: read the recap, then Continue."
+        return "Waiting for " + ", ".join(waiting) + " to continue…"
     return "Game over." if not state.ended_by_host else "The host ended the game."
 
 
@@ -185,14 +196,14 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
         "history": _history(state),
         "final": None,
         "next": _next_round(state),
-        "limits": LIMITS,
+        "limits": dict(LIMITS),
         "deadline": None,
         "version": state.version,
     }
     if state.drawer_can_pick and seat is not None and seat == state.drawer:
         view["card"] = [{"number": i + 1, "target": t, "foil": f} for i, (t, f) in enumerate(state.current)]
     if giver:
-        view["pair"] = {"number": state.pair + 1, "target": state.target, "foil": state.foil}
+        view["pair"] = {"number": state.pair_index + 1, "target": state.target, "foil": state.foil}
         mine = next((c for c in state.clues if c.seat == seat), None)
         if mine is not None:
             view["slate"] = {"text": mine.text, "timeout": mine.text is None,

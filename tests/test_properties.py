@@ -1,8 +1,9 @@
 """Property-based playthroughs: thousands of random games of 3 to 7 seats, checked after every event.
 
 After every event: cards are conserved; folding the event's JSON round-trip gives the same state
-(replay equals state); no view holds a word its seat may not see yet. Every game ends. Refused
-actions change nothing.
+(replay equals state); no view holds a word its seat may not see yet; every action a view lists is
+accepted by ``decide`` and every action it does not list is refused with a code that says why.
+Every game ends. Refused actions change nothing.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from dataclasses import asdict
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -56,11 +58,11 @@ class Game:
             self.check()
 
     def act(self, seat, action, now: float = 0.0) -> bool:
-        before = self.state
+        before = asdict(self.state)  # a deep copy: a refusal must not have changed any field
         try:
             events = rules.decide(self.state, rules.parse_action(seat, action, now))
         except RuleViolation as err:
-            assert self.state is before
+            assert asdict(self.state) == before
             assert err.code and err.message
             self.check_error(err)
             return False
@@ -74,17 +76,33 @@ class Game:
         if s.dealt:
             assert len(s.round_deck) + len(s.score_pile) + len(s.discard_pile) + s.in_play == s.dealt
         for seat in (None, *s.order):
-            self.check_view(seat, json.dumps(seat_view(s, seat)))
+            view = seat_view(s, seat)
+            self.check_view(seat, json.dumps(view))
+            self.check_actions(seat, view["actions"])
+
+    def check_actions(self, seat, listed: list[str]) -> None:
+        """A view lists exactly the actions ``decide`` accepts from that seat now (with valid arguments)."""
+        s = self.state
+        assert len(set(listed)) == len(listed)
+        for kind in ALL_ACTIONS:
+            now = s.turn_since  # the instant the view describes: a clue's time limit has not run out
+            try:
+                rules.decide(s, rules.parse_action(seat, valid_action(kind, s), now))
+            except RuleViolation as err:
+                assert kind not in listed, (seat, kind, s.phase, err.code)
+                assert err.code in REFUSALS[kind], (seat, kind, s.phase, err.code)
+            else:
+                assert kind in listed, (seat, kind, s.phase)
 
     def hidden_words(self, seat) -> set[str]:
         """Words ``seat`` must not see in the current state."""
         s = self.state
         hidden: set[str] = set()
         if s.current is not None:
-            locked = s.pair is not None and s.phase in ("clues", "guess")
+            locked = s.pair_index is not None and s.phase in ("clues", "guess")
             for i, (t, f) in enumerate(s.current):
                 sees_card = s.drawer_can_pick and seat == s.drawer
-                sees_pair = locked and i == s.pair and seat is not None and seat != s.guesser
+                sees_pair = locked and i == s.pair_index and seat is not None and seat != s.guesser
                 if not (sees_card or sees_pair):
                     hidden |= {t, f}
         if s.phase == "clues":
@@ -112,6 +130,43 @@ class Game:
         for c in s.clues:
             if c.text:
                 assert c.text not in err.message
+
+
+ALL_ACTIONS = ("start", "reorder", "remove", "pick", "random_pick", "clue", "timeout", "expire", "guess",
+               "pass", "continue", "confirm_absent", "end")
+_ACTOR = {"unknown_action", "host_only", "seat_only", "wrong_phase"}  # wrong sender or wrong phase
+#: Why each action may be refused with valid arguments (written here, apart from the move table).
+REFUSALS = {
+    "start": _ACTOR | {"seat_count", "deck_too_small"},
+    "reorder": _ACTOR | {"no_seats"},
+    "remove": _ACTOR | {"no_seats"},
+    "pick": _ACTOR | {"not_your_turn"},
+    "random_pick": _ACTOR,
+    "clue": _ACTOR | {"guesser_cannot_clue", "already_submitted", "not_your_turn"},
+    "timeout": _ACTOR,
+    "expire": _ACTOR | {"no_time_limit", "time_left"},
+    "guess": _ACTOR | {"not_guesser"},
+    "pass": _ACTOR | {"not_guesser"},
+    "continue": _ACTOR | {"already_confirmed"},
+    "confirm_absent": _ACTOR,
+    "end": _ACTOR,
+}
+
+
+def valid_action(kind: str, s: rules.GameState) -> dict:
+    """``kind`` with arguments the rules accept whenever the action itself is allowed."""
+    action: dict = {"type": kind}
+    if kind == "pick":
+        action["pair"] = 1
+    elif kind == "clue":
+        action["text"] = "fresh"
+    elif kind == "guess":
+        action["text"] = "nothingmatches"
+    elif kind == "reorder":
+        action["order"] = list(reversed(s.order))
+    elif kind == "remove":
+        action["seat"] = s.order[0] if s.order else 0
+    return action
 
 
 def clue_text(rng: random.Random, s: rules.GameState) -> str:
@@ -178,4 +233,4 @@ def test_random_games_keep_every_invariant(seats, rounds, seed, choices, limited
     game = play(seats, rounds, seed, random.Random(choices), 30.0 if limited else None)
     s = game.state
     assert len(s.history) <= rounds
-    assert len(s.score_pile) == (s.history[-1].score if s.history and not s.ended_by_host else len(s.score_pile))
+    assert len(s.score_pile) == (s.history[-1].score if s.history else 0)  # the last recap's score stands

@@ -492,7 +492,7 @@ def test_host_random_pick_for_an_absent_drawer_is_seeded():
     def picked(seed):
         table, _ = new_game(3, seed=seed)
         table.act(None, {"type": "random_pick"})
-        return table.state.pair, table.events[-1].random
+        return table.state.pair_index, table.events[-1].random
 
     assert picked(5) == picked(5)
     assert picked(5)[1] is True
@@ -527,3 +527,17 @@ def test_unknown_actions_are_refused_with_a_code():
             table.act(table.state.drawer, bad)
         assert err.value.code in ("invalid_action", "unknown_action", "invalid_pair")
     assert table.state.phase == "reveal"
+
+
+def test_writers_and_drawer_follow_the_guesser_and_order():
+    """Derived, not stored: a replaced Guesser or order cannot leave a stale Drawer behind."""
+    from dataclasses import replace
+
+    table, _ = new_game(4, rounds=3)
+    s = table.state
+    other = next(seat for seat in s.order if seat != s.guesser)
+    moved = replace(s, guesser=other)
+    assert moved.writers == writer_order(s.order, other) and moved.drawer == moved.writers[0]
+    assert moved.drawer != s.drawer
+    flipped = replace(s, order=tuple(reversed(s.order)))
+    assert flipped.drawer == left_of(flipped.order, s.guesser) != s.drawer

@@ -114,7 +114,7 @@ def roles(table):
 
 def test_seat_widget_syncs_only_its_own_view(deck):
     table = make_table(deck)
-    widgets = [table.seat(name) for name in ("Ada", "Ben", "Cy")]
+    widgets = [SeatWidget(table, name) for name in ("Ada", "Ben", "Cy")]
     table.start()
     for seat, w in enumerate(widgets):
         assert isinstance(w, SeatWidget)
@@ -129,7 +129,7 @@ def test_seat_widget_syncs_only_its_own_view(deck):
 
 def test_intents_get_acks_and_every_seat_updates(deck):
     table = make_table(deck)
-    widgets = [table.seat(i) for i in range(3)]
+    widgets = [SeatWidget(table, i) for i in range(3)]
     table.start()
     guesser, drawer = roles(table)
     reply = intent(widgets[drawer], type="pick", pair=3)
@@ -148,7 +148,7 @@ def test_intents_get_acks_and_every_seat_updates(deck):
 
 def test_refusals_carry_code_and_student_message_and_change_nothing(deck):
     table = make_table(deck)
-    widgets = [table.seat(i) for i in range(3)]
+    widgets = [SeatWidget(table, i) for i in range(3)]
     table.start()
     guesser, drawer = roles(table)
     writer_not_drawer = next(s for s in range(3) if s not in (guesser, drawer))
@@ -178,7 +178,7 @@ def test_refusals_carry_code_and_student_message_and_change_nothing(deck):
 
 def test_refusal_never_echoes_the_refused_clue(deck):
     table = make_table(deck)
-    widgets = [table.seat(i) for i in range(3)]
+    widgets = [SeatWidget(table, i) for i in range(3)]
     table.start()
     _, drawer = roles(table)
     intent(widgets[drawer], type="pick", pair=2)
@@ -189,7 +189,7 @@ def test_refusal_never_echoes_the_refused_clue(deck):
 
 def test_malformed_messages_are_refused_politely(deck):
     table = make_table(deck)
-    w = table.seat(0)
+    w = SeatWidget(table, 0)
     box = Outbox(w)
     w._handle_custom_msg("not a dict", [])
     assert box.last["code"] == "invalid_action"
@@ -203,7 +203,7 @@ def test_malformed_messages_are_refused_politely(deck):
 
 def test_internal_errors_are_not_leaked(deck, monkeypatch):
     table = make_table(deck)
-    w = table.seat(0)
+    w = SeatWidget(table, 0)
     box = Outbox(w)
 
     def boom(*args, **kwargs):
@@ -220,7 +220,7 @@ def test_internal_errors_are_not_leaked(deck, monkeypatch):
 
 def test_forged_trait_updates_change_nothing(deck):
     table = make_table(deck)
-    widgets = [table.seat(i) for i in range(3)]
+    widgets = [SeatWidget(table, i) for i in range(3)]
     table.start()
     guesser, drawer = roles(table)
     g = widgets[guesser]
@@ -246,7 +246,7 @@ def test_forged_trait_updates_change_nothing(deck):
 
 def test_forged_update_is_answered_with_the_true_state(deck):
     table = make_table(deck)
-    w = table.seat(1)
+    w = SeatWidget(table, 1)
     sent = []
     w.send_state = lambda key=None: sent.append(key)
     w.set_state({"view": {}})
@@ -259,8 +259,8 @@ def test_forged_update_is_answered_with_the_true_state(deck):
 
 def test_seat_state_never_holds_hidden_words_too_early(deck):
     table = make_table(deck, rounds=3, seed=11, seats=("Ada", "Ben", "Cy", "Dee"))
-    widgets = [table.seat(i) for i in range(4)]
-    projector = table.projector()
+    widgets = [SeatWidget(table, i) for i in range(4)]
+    projector = TableWidget(table)
     table.start()
     for round_no in range(3):
         guesser, drawer = roles(table)
@@ -329,7 +329,7 @@ def test_seat_state_never_holds_hidden_words_too_early(deck):
 
 def test_projector_host_buttons_work_without_hidden_words(deck):
     table = make_table(deck)
-    pj = table.projector()
+    pj = TableWidget(table)
     assert isinstance(pj, TableWidget) and pj.host is True and pj.kind == "table"
     assert "start" in pj.view["actions"]
     assert intent(pj, type="start").get("ack")
@@ -364,7 +364,7 @@ def test_projector_without_host_refuses_host_actions(deck):
 
 def test_pass_and_play_curtain_holds_nothing_private(deck):
     table = make_table(deck, rounds=2, seed=3)
-    pp = table.pass_and_play()
+    pp = PassAndPlayWidget(table)
     assert isinstance(pp, PassAndPlayWidget) and pp.kind == "pass"
     assert pp.view["phase"] == "lobby" and pp.curtain == {}
     assert intent(pp, type="start").get("ack")
@@ -410,7 +410,7 @@ def test_pass_and_play_curtain_holds_nothing_private(deck):
 
 def test_pass_and_play_hide_drops_the_curtain(deck):
     table = make_table(deck)
-    pp = table.pass_and_play()
+    pp = PassAndPlayWidget(table)
     intent(pp, type="start")
     seat = pp.curtain["seat"]
     intent(pp, type="lift", seat=seat)
@@ -427,7 +427,7 @@ def test_pass_and_play_hide_drops_the_curtain(deck):
 def test_close_unsubscribes(deck):
     table = make_table(deck)
     before = len(table._listeners)
-    w = table.seat("Ben")
+    w = SeatWidget(table, "Ben")
     assert len(table._listeners) == before + 1
     w.close()
     assert len(table._listeners) == before
@@ -437,9 +437,9 @@ def test_close_unsubscribes(deck):
 def test_reprs_are_deterministic(deck):
     table = make_table(deck)
     for w, expected in (
-        (table.seat("Ada"), "SeatWidget(table='WDGT23', seat=0, name='Ada', phase='lobby')"),
-        (table.projector(), "TableWidget(table='WDGT23', players=['Ada', 'Ben', 'Cy'], phase='lobby', host=True)"),
-        (table.pass_and_play(), "PassAndPlayWidget(table='WDGT23', players=['Ada', 'Ben', 'Cy'], phase='lobby')"),
+        (SeatWidget(table, "Ada"), "SeatWidget(table='WDGT23', seat=0, name='Ada', phase='lobby')"),
+        (TableWidget(table), "TableWidget(table='WDGT23', players=['Ada', 'Ben', 'Cy'], phase='lobby', host=True)"),
+        (PassAndPlayWidget(table), "PassAndPlayWidget(table='WDGT23', players=['Ada', 'Ben', 'Cy'], phase='lobby')"),
     ):
         assert repr(w) == expected
         bundle = w._repr_mimebundle_()
@@ -459,12 +459,28 @@ def test_front_end_files_ship_and_never_use_html_injection():
     assert "export default" in str(w_esm)
 
 
+def test_the_front_end_takes_limits_and_actions_from_the_view(deck):
+    """The JS reads its text-box lengths and seat counts from ``view.limits`` (config.py), not literals,
+    and keeps no list of action types of its own."""
+    import re
+
+    from dichotomy_widget import config
+
+    view = SeatWidget(make_table(deck), "Ada").view
+    assert view["limits"]["clue"] == config.MAX_CLUE_LENGTH and view["limits"]["max_seats"] == config.MAX_SEATS
+    js = (JS_DIR / "widget.js").read_text(encoding="utf-8")
+    assert "maxlength: view.limits.clue" in js and "maxlength: view.limits.guess" in js
+    assert not re.search(r"maxlength:\s*\d", js)
+    assert "3 to 7" not in js
+    assert not re.search(r"\[\s*\"pick\",\s*\"clue\"", js)  # no copy of the seat actions
+
+
 def test_unknown_seat_is_refused_before_any_widget(deck):
     from dichotomy_widget import SeatNotFound
 
     table = make_table(deck)
     with pytest.raises(SeatNotFound):
-        table.seat("Zed")
+        SeatWidget(table, "Zed")
     with pytest.raises(SeatNotFound):
         SeatWidget(table, 9)
 
@@ -490,7 +506,7 @@ def test_writer_widget_reports_an_expired_time_limit(deck, monkeypatch):
     table = Table.create(deck=deck, rounds=2, seed=5, code="TMLT23", time_limit=30)
     for name in ("Ada", "Ben", "Cy"):
         table.join(name)
-    widgets = [table.seat(i) for i in range(3)]
+    widgets = [SeatWidget(table, i) for i in range(3)]
     table.start()
     _, drawer = roles(table)
     intent(widgets[drawer], type="pick", pair=1)
@@ -507,7 +523,7 @@ def test_writer_widget_reports_an_expired_time_limit(deck, monkeypatch):
 
 def test_a_removed_seat_says_so(deck):
     table = make_table(deck, seats=("Ada", "Ben", "Cy", "Dee"))
-    dee = table.seat("Dee")
+    dee = SeatWidget(table, "Dee")
     table.act(None, {"type": "remove", "seat": dee.seat})
     assert dee.view["phase"] == "gone" and "no longer" in dee.view["status"]
     assert repr(dee) == "SeatWidget(table='WDGT23', seat=3, name=None, phase='gone')"
@@ -516,7 +532,7 @@ def test_a_removed_seat_says_so(deck):
 
 def test_pass_and_play_can_end_the_game(deck):
     table = make_table(deck)
-    pp = table.pass_and_play()
+    pp = PassAndPlayWidget(table)
     intent(pp, type="start")
     assert pp.curtain  # ending is allowed from the curtain: it reveals nothing
     assert intent(pp, type="end").get("ack")

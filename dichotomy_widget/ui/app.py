@@ -1,6 +1,6 @@
 """The logic of the two voila pages (host and seat), importable and testable without voila.
 
-The packaged notebooks (``dichotomy_widget/pages/host.ipynb`` and ``seat.ipynb``) are two lines each::
+The packaged notebooks (``dichotomy_widget/ui/pages/host.ipynb`` and ``seat.ipynb``) are two lines each::
 
     from dichotomy_widget.ui.app import seat_page
     seat_page()
@@ -52,6 +52,7 @@ from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
+from .hub_identity import hub_mode as _hub_mode
 from .teacher import key_required, require_teacher
 
 __all__ = ["host_page", "seat_page", "HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
@@ -332,7 +333,7 @@ class SeatPage(W.VBox):
         self.state = "seat"
         self.message = ""
         self.url.query = urlencode({"table": self.table.code, "seat": token})
-        player = self.table.state.seat(seat)
+        player = self.table.state.seat_record(seat)
         name = player.name if player is not None else f"Seat {seat}"
         self.url.title = page_title(f"{name} · table {self.table.code}")
         self.widget = _widgets().SeatWidget(self.table, seat)
@@ -342,7 +343,7 @@ class SeatPage(W.VBox):
 
     def _check_removed(self, table: Table) -> None:
         """The host removed this seat in the lobby: say so and offer the join form again."""
-        if self.state != "seat" or self.seat is None or table.state.seat(self.seat) is not None:
+        if self.state != "seat" or self.seat is None or table.state.seat_record(self.seat) is not None:
             return
         self._unsubscribe()
         if self.widget is not None:
@@ -388,6 +389,10 @@ def seat_page(query: str | None = None, store: "TableStore | str | None" = None)
     """The seat page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
     if query is None:
         query = os.environ.get(QUERY_ENV, "")
+    if _hub_mode():  # a JupyterHub service: the hub says who this is (hub_pages.py)
+        from .hub_pages import HubSeatPage
+
+        return HubSeatPage(query, store=store)
     return SeatPage(query, store=store)
 
 
@@ -600,6 +605,10 @@ def host_page(query: str | None = None, store: "TableStore | str | None" = None,
     """The host page for ``query`` (default: ``$QUERY_STRING``, set by voila)."""
     if query is None:
         query = os.environ.get(QUERY_ENV, "")
+    if _hub_mode(env):
+        from .hub_pages import HubHostPage
+
+        return HubHostPage(query, store=store, env=env)
     return HostPage(query, store=store, env=env)
 
 

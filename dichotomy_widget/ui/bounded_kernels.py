@@ -111,10 +111,10 @@ class BoundedKernelManager(AsyncMappingKernelManager):
     def admit(self, handler: tornado.web.RequestHandler, notebook: Any = None, cwd: str | None = None) -> Any:
         """Admit this page request or answer it with the refusal page (raises ``tornado.web.Finish``)."""
         request = handler.request
-        address = client_address(request.remote_ip or "", request.headers, self.trusted_proxies)
+        address, exempt = self.device(handler)
         page = posixpath.basename(request.path) or "page"
         page_request = PageRequest(address=address, page=page,
-                                   key=page_key(page, request.query_arguments), exempt=address in self._exempt)
+                                   key=page_key(page, request.query_arguments), exempt=exempt)
         try:
             admission = self.ledger.admit(page_request)
         except PageRefused as refusal:
@@ -145,6 +145,13 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         if self._previous_hook is not None:
             return self._previous_hook(handler, notebook=notebook, cwd=cwd)
         return None
+
+    def device(self, handler: tornado.web.RequestHandler) -> tuple[str, bool]:
+        """Whom a page request counts against (its client address), and whether that one is exempt
+        from the per-device bound (this computer's own addresses). The hub service counts per hub user."""
+        request = handler.request
+        address = client_address(request.remote_ip or "", request.headers, self.trusted_proxies)
+        return address, address in self._exempt
 
     def claim(self, kernel_id: str) -> None:
         """Count ``kernel_id`` for the page request being served (start_kernel does this; a pool would

@@ -18,6 +18,7 @@ are shown once to everybody and one **Continue** confirms the recap for every se
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,11 @@ import anywidget
 import traitlets
 
 from ..errors import DichotomyError, SeatNotFound
+from ..rules import action_types
 
 __all__ = ["SeatWidget", "TableWidget", "PassAndPlayWidget", "JS_DIR"]
+
+log = logging.getLogger(__name__)
 
 
 def _js_dir() -> Path:
@@ -38,8 +42,6 @@ def _js_dir() -> Path:
 
 JS_DIR = _js_dir()
 
-SEAT_ACTIONS = ("pick", "clue", "guess", "pass", "continue", "expire")
-HOST_ACTIONS = ("start", "reorder", "remove", "timeout", "confirm_absent", "random_pick", "end")
 INTERNAL_ERROR = "Something went wrong in the kernel; please try again."
 
 
@@ -62,7 +64,7 @@ def _start_watching(table: Any) -> None:
     try:
         table.start_watching()
     except Exception:  # noqa: BLE001 - a store without a change feed still plays in one kernel
-        pass
+        log.warning("table %s: not following other kernels", table.code, exc_info=True)
 
 
 class _DichotomyWidget(anywidget.AnyWidget):
@@ -170,11 +172,14 @@ class _DichotomyWidget(anywidget.AnyWidget):
 
 
 class SeatWidget(_DichotomyWidget):
-    """One seat's screen: syncs only ``table.view(seat)``; the seat id never leaves the kernel."""
+    """One seat's screen: syncs only ``table.view(seat)``; the seat id never leaves the kernel.
 
-    def __init__(self, table: Any, seat: int) -> None:
-        self._seat = int(seat)
-        table.view(self._seat)  # SeatNotFound for an unknown seat, before any widget exists
+    ``who`` is the seat's id, its player's name or its :class:`~dichotomy_widget.SeatTicket`:
+    ``SeatWidget(table, "Ada")``.
+    """
+
+    def __init__(self, table: Any, who: Any) -> None:
+        self._seat = table.seat_id(who)  # SeatNotFound for an unknown seat, before any widget exists
         super().__init__(table, kind="seat")
 
     @property
@@ -190,7 +195,7 @@ class SeatWidget(_DichotomyWidget):
                              "you": None, "players": [], "actions": []}}
 
     def _handle(self, content: dict[str, Any]) -> None:
-        if content["type"] not in SEAT_ACTIONS:
+        if content["type"] not in action_types("seat"):
             raise DichotomyError("That is not something a player can do.", code="not_allowed")
         self._table.act(self._seat, self._action(content))
 
@@ -217,7 +222,7 @@ class TableWidget(_DichotomyWidget):
         return {"view": self._table.view(None), "host": self._host}
 
     def _handle(self, content: dict[str, Any]) -> None:
-        if content["type"] not in HOST_ACTIONS:
+        if content["type"] not in action_types("host"):
             raise DichotomyError("The projector screen only has the host's buttons.", code="not_allowed")
         if not self._host:
             raise DichotomyError("This screen is a projector without host buttons.", code="host_only")
@@ -303,7 +308,7 @@ class PassAndPlayWidget(_DichotomyWidget):
                     self._table.act(player["seat"], {"type": "continue"})
         elif kind in ("start", "end"):
             self._table.act(None, {"type": kind})
-        elif kind in SEAT_ACTIONS:
+        elif kind in action_types("seat"):
             if self._lifted is None:
                 raise DichotomyError("Tap the screen with your name first.", code="curtain_down")
             self._table.act(self._lifted, self._action(content))

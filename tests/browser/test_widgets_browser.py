@@ -202,8 +202,16 @@ def test_three_seats_update_each_other(page, voila_server, screenshots):
     expect(projector.get_by_test_id("recap")).to_be_visible()
     screenshots("14-seats-recap", page, full_page=True)
     screenshots("15-projector-recap", projector)
+    # the recap names the next round (view.next): the Drawer guesses next, the third seat picks next
+    expect(projector.locator(f"[data-testid='player-{drawer}'] .dw-badge-guesser")).to_have_text("Next guesser")
+    expect(projector.locator(f"[data-testid='player-{writer}'] .dw-badge-drawer")).to_have_text("Next drawer")
     seat(page, "Ada").locator("button[data-action=continue]").click()
     expect(projector.locator("[data-testid='player-Ada'] [data-mark=confirmed]")).to_be_visible()
+    # Ada has read the recap: her screen moves on to the next round while the others still read
+    next_screen = {writer: ".dw-pairs", drawer: ".dw-guesser-wait", guesser: ".dw-wait"}["Ada"]
+    expect(seat(page, "Ada").locator(next_screen)).to_be_visible()
+    expect(seat(page, "Ada").get_by_test_id("recap")).to_have_count(0)
+    expect(seat(page, "Ben").get_by_test_id("recap")).to_be_visible()
     no_errors(page)
 
 

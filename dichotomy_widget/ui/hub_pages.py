@@ -1,0 +1,252 @@
+"""The seat and host pages in hub mode (``dichotomy hub-service``): identity comes from the hub.
+
+:func:`dichotomy_widget.ui.app.seat_page` and ``host_page`` use these classes when ``$DICHOTOMY_HUB``
+is set. What changes from ``dichotomy serve``:
+
+* The page's hub user is :func:`.hub_identity.current_identity` (signed by the service; a page without
+  a valid signature is refused). There is no name box: the seat's name is the hub display name (the
+  hub user name if that is taken or unusable).
+* A seat's token is derived from the hub user and the table (:func:`.hub_identity.hub_seat_token`).
+  ``?table=CODE`` brings the user's own seat back on any device; ``?table=CODE&seat=TOKEN`` is refused
+  unless TOKEN is the signed-in user's own, so a copied seat link is useless to anyone else.
+* Only hosts (hub admins or members of the configured host groups) can create or host tables; the
+  host link's token is still needed to host a given table. A host's saved decks belong to their hub
+  account (:func:`.hub_identity.hub_library_secret`), not to one browser.
+"""
+
+from __future__ import annotations
+
+import hmac
+import html
+import logging
+import os
+import re
+from typing import Mapping
+from urllib.parse import urlencode
+
+import ipywidgets as W
+
+from ..deck_library import DeckLibrary
+from ..errors import DichotomyError, NameTaken, SeatNotFound
+from ..rules import MAX_NAME_LENGTH, clean_name
+from ..table import Table
+from .app import HostPage, SeatPage, _error_text, _message_box, _on_enter, page_title
+from .hub_identity import (HubIdentity, HubIdentityError, current_identity, hub_library_secret, hub_secret,
+                           hub_seat_token)
+
+__all__ = ["HubSeatPage", "HubHostPage", "hub_seat_name"]
+
+log = logging.getLogger(__name__)
+
+_NO_IDENTITY = ("Open Dichotomy through the hub",
+                "This page did not come through the hub's sign-in. Open the game from the hub "
+                "(Services → Dichotomy) or with the join link again.")
+
+
+def hub_seat_name(identity: HubIdentity) -> list[str]:
+    """Names to try for the seat, best first: the display name, then the hub user name."""
+    names: list[str] = []
+    for candidate in (identity.display_name, identity.name):
+        try:
+            name = clean_name(candidate[:MAX_NAME_LENGTH])
+        except DichotomyError:
+            continue
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def _signed_in_bar(identity: HubIdentity | None, env: Mapping[str, str] | None) -> W.HTML:
+    """"Signed in to the hub as Ana · Sign out" (a classroom computer is often shared)."""
+    prefix = (os.environ if env is None else env).get("JUPYTERHUB_SERVICE_PREFIX", "/")
+    who = html.escape(identity.display_name if identity else "nobody")
+    logout = html.escape(prefix.rstrip("/") + "/logout", quote=True)
+    bar = W.HTML(f'<p class="dichotomy-hub-user" style="margin:0 0 0.5em 0;font-size:0.95em">Signed in to '
+                 f'the hub as <b>{who}</b> · <a href="{logout}">Sign out</a></p>')
+    return bar
+
+
+_HUB_LOOPBACK = ('<p class="dichotomy-warning" style="color:#a40000">This link points to this computer only '
+                 "(localhost). For students on other devices, open the hub by its network name, or set "
+                 "<code>c.JupyterHub.public_url</code> in the hub's configuration.</p>")
+
+
+def _identity(env: Mapping[str, str] | None) -> tuple[HubIdentity | None, bytes | None]:
+    try:
+        return current_identity(env), hub_secret(env)
+    except HubIdentityError as exc:
+        log.warning("page without a valid hub identity: %s", exc.code)
+        return None, None
+
+
+class HubSeatPage(SeatPage):
+    """The seat page of a signed-in hub user (no name box; the seat belongs to the hub user)."""
+
+    def __init__(self, query: str | None = None, store=None, env: Mapping[str, str] | None = None) -> None:
+        self.identity, self._secret = _identity(env)
+        self.hub_bar = _signed_in_bar(self.identity, env)
+        super().__init__(query, store=store)
+
+    def _with_bar(self) -> None:
+        self.children = [self.url, self.hub_bar, *(c for c in self.children if c not in (self.url, self.hub_bar))]
+
+    def _refuse(self, title: str, body: str) -> None:
+        super()._refuse(title, body)
+        self._with_bar()
+
+    def _show_seat(self, seat: int, token: str) -> None:
+        super()._show_seat(seat, token)
+        self._with_bar()
+
+    def _token(self, table: Table) -> str:
+        assert self.identity is not None and self._secret is not None
+        return hub_seat_token(self._secret, table.code, self.identity.name)
+
+    def _route(self, params: dict[str, str]) -> None:
+        if self.identity is None:
+            self._refuse(*_NO_IDENTITY)
+            return
+        code = params.get("table")
+        if not code:
+            self._show_form(ask_code=True)
+            return
+        try:
+            self.table = Table.open(code, self.store)
+        except DichotomyError as exc:
+            self._refuse("No such table", _error_text(exc))
+            return
+        mine = self._token(self.table)
+        named = params.get("seat")
+        if named is not None and not hmac.compare_digest(named.encode(), mine.encode()):
+            log.info("refused: hub user %s opened a seat link that is not theirs", self.identity.name)
+            self._refuse("This seat link is not yours",
+                         "This link belongs to another player's seat. You are signed in as "
+                         f"{self.identity.display_name}: open the table's join link to play as yourself.")
+            self.children = [*self.children, W.HTML(
+                f'<p><a class="dichotomy-own-seat" href="?{html.escape(urlencode({"table": self.table.code}))}">'
+                f"Open table {html.escape(self.table.code)} as {html.escape(self.identity.display_name)}</a></p>")]
+            return
+        if self._resume(mine):
+            return
+        super()._route({"table": self.table.code})
+
+    def _resume(self, token: str) -> bool:
+        assert self.table is not None
+        try:
+            seat = self.table.seat_for_token(token)
+        except SeatNotFound:
+            return False
+        self._show_seat(seat, token)
+        return True
+
+    def _show_form(self, ask_code: bool) -> None:
+        assert self.identity is not None
+        self.state = "form"
+        who = html.escape(self.identity.display_name)
+        rows: list[W.Widget] = [self.url]
+        self.join_button.description = f"Join as {self.identity.display_name}"[:60]
+        if ask_code:
+            self.code_input = W.Text(placeholder="Table code, e.g. K7QX2M", description="Table",
+                                     layout=W.Layout(width="22em"))
+            self.code_input.add_class("dichotomy-code")
+            _on_enter(self.code_input, lambda _t: self.join(""))
+            rows += [W.HTML(f"<h2>Join a Dichotomy table</h2><p>You play as <b>{who}</b> "
+                            "(your hub name).</p>"), self.code_input]
+            self.url.title = page_title("Join a table")
+        else:
+            assert self.table is not None
+            rows.append(W.HTML(f"<h2>Join table {html.escape(self.table.code)}</h2>"
+                               f"<p>You play as <b>{who}</b> (your hub name).</p>"))
+            self.url.title = page_title(f"Join table {self.table.code}")
+        rows += [self.join_button, self.feedback]
+        self.children = rows
+        self._with_bar()
+
+    def join(self, name: str = "") -> bool:
+        """Claim this hub user's seat (``name`` is ignored: the hub decides it)."""
+        if self.state != "form" or self.identity is None:
+            return False
+        if self.code_input is not None:
+            try:
+                self.table = Table.open(self.code_input.value, self.store)
+            except DichotomyError as exc:
+                self.table = None
+                return self._feedback(_error_text(exc))
+        if self.table is None:
+            return self._feedback("Type the table code first.")
+        token = self._token(self.table)
+        if self._resume(token):
+            return True
+        names = hub_seat_name(self.identity)
+        if not names:
+            return self._feedback("Your hub name cannot be used at a table; ask the host.")
+        for seat_name in names:
+            try:
+                ticket = self.table.join(seat_name, token=token)
+            except NameTaken as exc:
+                last: DichotomyError = exc
+                continue
+            except DichotomyError as exc:
+                return self._feedback(_error_text(exc))
+            except Exception:  # noqa: BLE001 - never show a traceback to a student
+                log.exception("joining a table failed")
+                return self._feedback("Something went wrong. Please try again.")
+            self._show_seat(ticket.seat, ticket.token)
+            return True
+        return self._feedback(_error_text(last))
+
+
+class HubHostPage(HostPage):
+    """The host page for hub admins and members of the host groups."""
+
+    def __init__(self, query: str | None = None, store=None, env: Mapping[str, str] | None = None) -> None:
+        self.identity, self._secret = _identity(env)
+        self.hub_bar = _signed_in_bar(self.identity, env)
+        super().__init__(query, store=store, env=env)
+
+    def _with_bar(self) -> None:
+        self.children = [self.url, self.hub_bar, *(c for c in self.children if c not in (self.url, self.hub_bar))]
+
+    def _refuse(self, title: str, body: str) -> None:
+        super()._refuse(title, body)
+        self._with_bar()
+
+    def _show_create(self) -> None:
+        super()._show_create()
+        if self.key_box is None and self.identity is not None and self._secret is not None:
+            # Behind the hub, the hub decides who may create tables (no "no teacher key" warning), and a
+            # teacher's saved decks follow their hub account to any device instead of one browser.
+            intro = self.children[1]
+            note = W.HTML('<p class="dichotomy-hub-decks" role="note">Decks you upload are saved with your hub '
+                          "account: they are listed here on any device you sign in from.</p>")
+            self.children = [self.url, intro, note, self.form]
+            self.deck_form.set_library(DeckLibrary.for_secret(
+                self.store, hub_library_secret(self._secret, self.identity.name)))
+        self._with_bar()
+
+    def _show_host(self, table: Table, token: str) -> None:
+        super()._show_host(table, token)
+        # the localhost advice of ``dichotomy serve`` does not apply behind a hub
+        self.join_info.value = re.sub(r'<p class="dichotomy-warning".*?</p>', _HUB_LOOPBACK,
+                                      self.join_info.value, flags=re.S)
+        self._with_bar()
+
+    def _route(self, params: dict[str, str]) -> None:
+        if self.identity is None:
+            self._refuse_plain(*_NO_IDENTITY)
+            return
+        if not self.identity.host:
+            log.info("refused: hub user %s may not host", self.identity.name)
+            self._refuse_plain("Hosting is for teachers",
+                               f"You are signed in as {self.identity.display_name}, who may not host tables. "
+                               "Students join with the link or QR code the host shows; a hub admin can add "
+                               "teachers to the host group.")
+            return
+        super()._route(params)
+
+    def _refuse_plain(self, title: str, body: str) -> None:
+        self.state = "refused"
+        self.message = body
+        self.url.title = page_title(title)
+        self.children = [self.url, _message_box(title, body)]
+        self._with_bar()

@@ -1,0 +1,376 @@
+"""Dichotomy as a JupyterHub managed service, against a real JupyterHub, in a real Chromium.
+
+The hub (``jupyterhub`` with configurable-http-proxy, the dummy authenticator with a shared password,
+users ``teacher`` in group ``teachers``, ``ana``, ``ben``, ``cy`` in ``students`` and ``dee`` in none) is configured with
+the output of ``dichotomy hub-config`` itself and starts the game service at /services/dichotomy/.
+Each user is a separate browser context (own cookies) that signs in at the hub. Skipped only when the
+hub cannot start here (no ``jupyterhub`` or no ``configurable-http-proxy``).
+Screenshots go to ``artifacts/screenshots/hub-*.png``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+
+def _shared():
+    """tests/browser/conftest.py's helpers, loaded by path (a bare ``import conftest`` is ambiguous)."""
+    import importlib.util
+    from pathlib import Path
+
+    name = "dichotomy_browser_conftest"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("conftest.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+ServerProcess, free_port, server_env = _shared().ServerProcess, _shared().free_port, _shared().server_env
+
+pytestmark = pytest.mark.browser
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+PASSWORD = "classroom-password"
+RENDER_TIMEOUT = 90_000
+CLUES = ["zebra", "quartz", "nimbus", "tulip", "saffron", "kayak", "origami", "lantern", "mosaic", "glacier"]
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def _service_redirects_to_oauth(base: str) -> bool:
+    """The proxy routes /services/dichotomy/ to the running service, which sends a stranger to the hub."""
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        opener.open(base + "/services/dichotomy/voila/render/seat.ipynb", timeout=3)
+    except urllib.error.HTTPError as err:
+        return err.code == 302 and "oauth2/authorize" in (err.headers.get("Location") or "")
+    except (urllib.error.URLError, OSError):
+        return False
+    return False
+
+
+def _kill_service_leftovers(tmp) -> None:
+    """SIGKILL any process still running with this hub's store (the service, its kernels)."""
+    import os
+    import signal
+
+    marker = f"DICHOTOMY_STORE={tmp / 'tables.sqlite3'}"
+    for pid, env in _process_environments(with_pids=True):
+        if marker in env and pid != os.getpid():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def _stop_hub(server, tmp) -> None:
+    """Stop the hub's process group, then its proxy: JupyterHub starts configurable-http-proxy in a
+    session of its own and stops it only if its own shutdown finishes in time."""
+    import os
+    import signal
+    from pathlib import Path
+
+    server.stop()
+    _kill_service_leftovers(tmp)
+    try:
+        pid = int((tmp / "proxy.pid").read_text().strip())
+        alive = b"configurable-http-proxy" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        return  # the hub removed its pid file: the proxy is gone
+    if alive:
+        os.kill(pid, signal.SIGTERM)
+        for _ in range(50):
+            try:
+                if b"configurable-http-proxy" not in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    return
+            except OSError:
+                return
+            time.sleep(0.1)
+        os.kill(pid, signal.SIGKILL)
+
+
+def _start_hub(tmp):
+    """Write a hub config (``dichotomy hub-config`` output + test users) and start JupyterHub on free ports."""
+    ports: set[int] = set()
+    while len(ports) < 4:
+        ports.add(free_port())
+    proxy_port, hub_port, api_port, service_port = ports
+    snippet = subprocess.run(
+        [sys.executable, "-m", "dichotomy_widget.serve", "hub-config", "--port", str(service_port),
+         "--store", str(tmp / "tables.sqlite3")],
+        capture_output=True, text=True, check=True, env=server_env()).stdout
+    (tmp / "jupyterhub_config.py").write_text(f"""c = get_config()  # noqa
+c.JupyterHub.bind_url = "http://127.0.0.1:{proxy_port}"
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = {hub_port}
+c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{api_port}"
+c.ConfigurableHTTPProxy.pid_file = {str(tmp / "proxy.pid")!r}
+c.JupyterHub.pid_file = {str(tmp / "hub.pid")!r}
+c.JupyterHub.db_url = "sqlite:///{tmp / 'hub.sqlite'}"
+c.JupyterHub.cookie_secret_file = {str(tmp / "cookie_secret")!r}
+c.JupyterHub.authenticator_class = "dummy"
+c.DummyAuthenticator.password = {PASSWORD!r}
+c.Authenticator.allowed_users = {{"teacher", "ana", "ben", "cy", "dee"}}  # dee: in no group
+c.JupyterHub.spawner_class = "simple"  # nobody spawns a server: the game is a service
+{snippet}
+c.JupyterHub.load_groups.update({{"teachers": {{"users": ["teacher"]}}, "students": {{"users": ["ana", "ben", "cy"]}}}})
+""")
+    server = ServerProcess([sys.executable, "-m", "jupyterhub", "-f", str(tmp / "jupyterhub_config.py")],
+                           proxy_port, cwd=tmp, env=server_env(), log_name="jupyterhub")
+    server.store = str(tmp / "tables.sqlite3")  # type: ignore[attr-defined]
+    server.secret = re.search(r"'DICHOTOMY_HUB_SECRET': '([^']+)'", snippet).group(1)  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 120
+    while not _service_redirects_to_oauth(server.base):
+        if server.proc.poll() is not None or time.monotonic() > deadline:
+            _stop_hub(server, tmp)
+            return None, server.log_path.read_text(errors="replace")
+        time.sleep(0.5)
+    return server, ""
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    """A real JupyterHub (own process group, free ports, temp dir) running the Dichotomy service."""
+    if shutil.which("configurable-http-proxy") is None:
+        pytest.skip("the hub cannot start: configurable-http-proxy is not installed (npm install -g "
+                    "configurable-http-proxy; .ci/run does)")
+    if importlib.util.find_spec("jupyterhub") is None:
+        pytest.skip("the hub cannot start: jupyterhub is not installed (the [test] extra has it)")
+    for _attempt in range(3):  # a free port can be taken by another process before the hub binds it
+        tmp = tmp_path_factory.mktemp("hub")
+        server, log = _start_hub(tmp)
+        if server is not None or "EADDRINUSE" not in log and "address already in use" not in log:
+            break
+    if server is None:
+        raise RuntimeError(f"JupyterHub or the Dichotomy service did not come up:\n{log[-6000:]}")
+    try:
+        yield server
+    finally:
+        _stop_hub(server, tmp)
+
+
+def signed_in(browser, hub, user: str, url: str, landing: str | None = None, **context_kw):
+    """A new device (browser context, own cookies) opening ``url``: the hub asks ``user`` to sign in,
+    then sends them back to the page (OAuth, no confirmation). Returns (context, page)."""
+    ctx = browser.new_context(**{"viewport": {"width": 1000, "height": 800}, **context_kw})
+    ctx.set_default_timeout(30_000)
+    page = ctx.new_page()
+    page.goto(url)
+    expect(page).to_have_url(re.compile(r"/hub/login\?next="))
+    page.locator("input[name=username]").fill(user)
+    page.locator("input[name=password]").fill(PASSWORD)
+    page.locator("input[name=password]").press("Enter")
+    page.wait_for_url(lambda u: urlsplit(u).path == (landing or urlsplit(url).path), timeout=60_000)
+    return ctx, page
+
+
+def ready(page) -> None:
+    page.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=RENDER_TIMEOUT)
+
+
+def click_until(page, button: str, done: str, tries: int = 6) -> None:
+    """Click until ``done`` shows: a click made before the page's kernel connection is up is lost."""
+    for _ in range(tries):
+        page.locator(button).first.click()
+        try:
+            page.locator(done).first.wait_for(state="visible", timeout=5_000)
+            return
+        except playwright_api.TimeoutError:
+            if page.locator(done).count():
+                return
+    raise AssertionError(f"{done} never appeared after clicking {button}")
+
+
+def find(pages: dict, selector: str, timeout: float = 60.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for name, p in pages.items():
+            if p.locator(selector).count() and p.locator(selector).first.is_visible():
+                return name, p
+        time.sleep(0.1)
+    raise AssertionError(f"no page shows {selector}")
+
+
+PROBE_OTHER_KERNEL = """async (kernelId) => {
+  const config = JSON.parse(document.getElementById("jupyter-config-data").textContent);
+  // the hub's cookie counts for a script's request only with the page's XSRF token (JupyterHub >= 4.1)
+  const xsrf = decodeURIComponent((document.cookie.match(/(?:^|; )_xsrf=([^;]*)/) || ["", ""])[1]);
+  const api = (await fetch(`${config.baseUrl}api/kernels/${kernelId}`, {headers: {"X-XSRFToken": xsrf}})).status;
+  const url = `ws://${location.host}${config.baseUrl}api/kernels/${kernelId}/channels?session_id=probe`;
+  const ws = await new Promise((resolve) => {
+    const ws = new WebSocket(url);
+    ws.onopen = () => { ws.close(); resolve("open"); };
+    ws.onerror = () => resolve("refused");
+    setTimeout(() => resolve("timeout"), 15000);
+  });
+  return `${api} ${ws}`;
+}"""
+
+
+PROBE_EXECUTE = """async () => {
+  const config = JSON.parse(document.getElementById("jupyter-config-data").textContent);
+  const ws = new WebSocket(`ws://${location.host}${config.baseUrl}api/kernels/${config.kernelId}/channels?session_id=probe`);
+  const parents = [];
+  ws.onmessage = (event) => {
+    try { const msg = JSON.parse(event.data); parents.push(msg.parent_header && msg.parent_header.msg_id); } catch (e) {}
+  };
+  await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject; });
+  const send = (id, type, content) => ws.send(JSON.stringify({
+    header: {msg_id: id, msg_type: type, username: "probe", session: "probe", version: "5.3", date: new Date().toISOString()},
+    parent_header: {}, metadata: {}, content, channel: "shell", buffers: [],
+  }));
+  send("probe-exec", "execute_request", {code: "import os; print(os.environ['DICHOTOMY_HUB_SECRET'])", silent: false,
+    store_history: false, user_expressions: {}, allow_stdin: false, stop_on_error: true});
+  send("probe-info", "kernel_info_request", {});
+  await new Promise((resolve) => setTimeout(resolve, 4000));
+  ws.close();
+  return parents;
+}"""
+
+
+def _process_environments(with_pids: bool = False) -> list:
+    """The environment of every process we may read (Linux /proc), or (pid, environment) pairs."""
+    from pathlib import Path
+
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                env = (entry / "environ").read_bytes().decode(errors="replace").split("\0")
+            except OSError:
+                continue
+            out.append((int(entry.name), env) if with_pids else env)
+    return out
+
+
+def kernel_id(page) -> str:
+    return page.evaluate('JSON.parse(document.getElementById("jupyter-config-data").textContent).kernelId')
+
+
+def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(browser, hub, screenshots):
+    from dichotomy_widget.ui.hub_identity import IDENTITY_HEADER, HubIdentity, sign_identity
+
+    service = hub.base + "/services/dichotomy/voila/render/"
+    # The teacher signs in at the hub and creates a table.
+    teacher, host = signed_in(browser, hub, "teacher", service + "host.ipynb", viewport={"width": 800, "height": 700})
+    host.locator("button.dichotomy-create").wait_for(timeout=RENDER_TIMEOUT)
+    ready(host)
+    rounds = host.locator(".dichotomy-rounds input")
+    rounds.fill("1")
+    rounds.press("Tab")
+    host.wait_for_timeout(300)
+    click_until(host, "button.dichotomy-create", ".dichotomy-table-code")
+    code = host.locator(".dichotomy-table-code").inner_text().strip()
+    link = host.locator(".dichotomy-join-link").get_attribute("href")
+    assert link == f"{service}seat.ipynb?table={code}"
+    host.locator(".dw-kind-table").wait_for(timeout=RENDER_TIMEOUT)
+
+    # Three students sign in and join by the link: no name box, the seat is their hub name.
+    # Ana's browser also sends a correctly signed "I am the teacher, a host" header: the service drops it.
+    forged = sign_identity(HubIdentity("teacher", "teacher", host=True), hub.secret.encode())
+    contexts, pages = {}, {}
+    for name in ("ana", "ben", "cy"):
+        extra = {"extra_http_headers": {IDENTITY_HEADER: forged}} if name == "ana" else {}
+        contexts[name], page = signed_in(browser, hub, name, link, **extra)
+        page.locator("button.dichotomy-join").wait_for(timeout=RENDER_TIMEOUT)
+        ready(page)
+        assert page.locator(".dichotomy-name input").count() == 0
+        expect(page.locator("button.dichotomy-join")).to_have_text(f"Join as {name}")
+        if name == "cy":
+            screenshots("hub-seat-join", page)
+        click_until(page, "button.dichotomy-join", f".dw-root[data-you='{name}']")
+        expect(page).to_have_url(re.compile(rf"seat\.ipynb\?table={code}&seat=[\w-]+$"))
+        expect(page.locator(".dichotomy-hub-user")).to_contain_text(f"Signed in to the hub as {name}")
+        expect(host.locator(f".dw-kind-table [data-testid='player-{name}']")).to_be_visible()
+        pages[name] = page
+    expect(pages["ben"].locator(".dw-players li")).to_have_count(3)
+    screenshots("hub-seat-lobby", pages["ben"], clip={"x": 0, "y": 0, "width": 900, "height": 420})
+    screenshots("hub-host-lobby", host, full_page=True)
+
+    # Ben opens Ana's copied seat link in his own session: refused, nothing of Ana's seat is shown.
+    stolen = contexts["ben"].new_page()
+    stolen.goto(pages["ana"].url)
+    expect(stolen.locator(".dichotomy-message")).to_contain_text("not yours", timeout=RENDER_TIMEOUT)
+    assert stolen.locator(".dw-root").count() == 0
+    # ... nor can his browser reach the kernel behind Ana's page, even knowing its id.
+    assert stolen.evaluate(PROBE_OTHER_KERNEL, kernel_id(pages["ana"])) == "403 refused"
+    assert pages["ben"].evaluate(PROBE_OTHER_KERNEL, kernel_id(pages["ben"])) == "200 open"
+    stolen.close()
+    # Ben's own kernel answers his browser, but runs no code it sends (voila drops execute_request).
+    parents = pages["ben"].evaluate(PROBE_EXECUTE)
+    assert "probe-info" in parents and "probe-exec" not in parents
+    assert hub.secret not in pages["ben"].inner_text("body")
+    # Dee has a hub account but no role with access:services!service=dichotomy: the hub itself refuses
+    # to sign her in to the service (no page, no kernel).
+    outsider, refused = signed_in(browser, hub, "dee", link, landing="/hub/api/oauth2/authorize")
+    expect(refused.locator("body")).to_contain_text("do not have permission to access JupyterHub service dichotomy")
+    assert refused.locator(".dichotomy-message, .dw-root").count() == 0
+    outsider.close()
+    # Ana (a student, despite her forged header) may not host.
+    not_host = contexts["ana"].new_page()
+    not_host.goto(service + "host.ipynb")
+    expect(not_host.locator(".dichotomy-message")).to_contain_text("may not host", timeout=RENDER_TIMEOUT)
+    assert not_host.locator("button.dichotomy-create").count() == 0
+    not_host.close()
+
+    # A round to the recap; the Guesser reloads mid-round and gets the same seat back.
+    click_until(host, ".dw-kind-table button[data-action=start]", ".dw-root.dw-kind-table[data-phase=reveal]")
+    _drawer, dpage = find(pages, ".dw-pairs")
+    dpage.locator(".dw-pair[data-pair='1']").click()
+    guesser, gpage = find(pages, ".dw-guesser-wait")
+    token = parse_qs(urlsplit(gpage.url).query)["seat"][0]
+    gpage.reload()
+    gpage.locator(f".dw-root[data-you='{guesser}']").wait_for(timeout=RENDER_TIMEOUT)
+    gpage.locator(".dw-guesser-wait").wait_for(timeout=RENDER_TIMEOUT)
+    ready(gpage)
+    assert parse_qs(urlsplit(gpage.url).query)["seat"][0] == token
+    writers = [n for n in pages if n != guesser]
+    target = pages[writers[0]].locator("[data-testid=target]").first.inner_text().strip()
+    words = iter(CLUES)
+    for _ in writers:
+        _writer, wpage = find(pages, "[data-testid=clue-input]")
+        box = wpage.locator("[data-testid=clue-input]")
+        for _attempt in range(4):
+            box.fill(next(words))
+            box.press("Enter")
+            try:
+                expect(wpage.locator("[data-testid=clue-input]")).to_have_count(0, timeout=8_000)
+                break
+            except AssertionError:
+                continue  # refused (a variant of the pair) or lost: type another word
+    gpage.locator("[data-testid=guess-input]").wait_for()
+    assert target.lower() not in gpage.inner_text("body").lower()
+    gpage.locator("[data-testid=guess-input]").fill(target)
+    gpage.locator("[data-testid=guess-input]").press("Enter")
+    for p in pages.values():
+        p.locator("[data-testid=recap]").first.wait_for(timeout=60_000)
+    expect(host.locator("[data-outcome=correct]")).to_be_visible()
+    screenshots("hub-seat-recap", pages[writers[0]], full_page=True)
+
+    # Another device: Ben signs in afresh and opens the plain join link: his own seat comes back.
+    phone, again = signed_in(browser, hub, "ben", link)
+    again.locator(".dw-root[data-you='ben']").wait_for(timeout=RENDER_TIMEOUT)
+    again.locator("[data-testid=recap]").first.wait_for(timeout=RENDER_TIMEOUT)
+    # The page kernels (started by the service for this hub) never hold the service's hub API token.
+    kernels = [env for env in _process_environments() if f"DICHOTOMY_STORE={hub.store}" in env
+               and "DICHOTOMY_HUB=1" in env and any(v.startswith("HTTP_X_DICHOTOMY_IDENTITY=") for v in env)]
+    assert kernels and not any(v.startswith("JUPYTERHUB_API_TOKEN=") for env in kernels for v in env)
+    for ctx in (teacher, phone, *contexts.values()):
+        ctx.close()
+    assert "jupyterhub-singleuser" not in hub.log_path.read_text(errors="replace")  # students' own servers are not involved

@@ -1,0 +1,147 @@
+"""The package's import layering, read from the source with ``ast`` (nothing is imported).
+
+- The engine (``errors``, ``events``, ``config``, ``decks``, ``rules``, ``views`` and ``words/``)
+  imports nothing from ``stores/``, ``ui/``, ``table`` or ``serve``: the rules run without a store or
+  a widget.
+- ``table`` and ``stores/`` import nothing from ``ui/``: a table does not build widgets (the widget
+  side takes a table).
+- No module imports a private (``_name``) name from another module.
+- The module graph has no cycle, counting imports inside functions (lazy imports) too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = "dichotomy_widget"
+ROOT = Path(__file__).resolve().parent.parent / PACKAGE
+ENGINE = ("errors", "events", "config", "decks", "rules", "views", "words")
+OUTER = ("stores", "ui", "table", "serve")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+
+
+def resolve(module: str, node: ast.ImportFrom) -> str:
+    """The absolute module an ``ImportFrom`` names (``from ..x import y`` inside ``module``)."""
+    if not node.level:
+        return node.module or ""
+    is_package = MODULES[module].name == "__init__.py"
+    base = module.split(".")
+    base = base if is_package else base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def imports(module: str) -> list[tuple[str, str | None, int]]:
+    """``(target module, imported name or None, line)`` for every import in ``module``, lazy ones too."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    found: list[tuple[str, str | None, int]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, None, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            target = resolve(module, node)
+            for alias in node.names:
+                sub = f"{target}.{alias.name}"
+                # ``from . import rules`` imports a module; ``from .rules import decide`` a name
+                found.append((sub, None, node.lineno) if sub in MODULES else (target, alias.name, node.lineno))
+    return found
+
+
+def internal(target: str) -> str | None:
+    """The package module ``target`` is, or lives in (``dichotomy_widget.rules.decide`` -> rules)."""
+    while target and target not in MODULES:
+        target = target.rpartition(".")[0]
+    return target or None
+
+
+def graph() -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {m: set() for m in MODULES}
+    for module in MODULES:
+        for target, _name, _line in imports(module):
+            dep = internal(target) if target.startswith(PACKAGE) else None
+            if dep and dep != module:
+                edges[module].add(dep)
+    return edges
+
+
+def layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_the_parser_sees_the_package():
+    """Guards the test itself: it reads real modules and real edges, so the checks below can fail."""
+    assert {f"{PACKAGE}.rules", f"{PACKAGE}.views", f"{PACKAGE}.stores.sqlite", f"{PACKAGE}.ui.widgets",
+            f"{PACKAGE}.words.matcher"} <= set(MODULES)
+    edges = graph()
+    assert f"{PACKAGE}.rules" in edges[f"{PACKAGE}.views"]
+    assert f"{PACKAGE}.stores" in edges[f"{PACKAGE}.table"]
+    assert f"{PACKAGE}.ui.widgets" in edges[PACKAGE]  # the lazy widget import in __init__ is counted
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if layer(m) in ENGINE])
+def test_engine_imports_no_store_or_ui(module):
+    bad = [(target, line) for target, _name, line in imports(module)
+           if target.startswith(PACKAGE) and layer(internal(target) or "") in OUTER]
+    assert not bad, f"{module} is engine code but imports {bad}"
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if layer(m) in ("table", "stores")])
+def test_tables_and_stores_build_no_widgets(module):
+    bad = [(target, line) for target, _name, line in imports(module) if layer(internal(target) or "") == "ui"]
+    assert not bad, f"{module} imports the UI: {bad}"
+
+
+def test_no_module_imports_a_private_name():
+    bad = [(module, target, name, line) for module in MODULES for target, name, line in imports(module)
+           if name and name.startswith("_") and not name.startswith("__")]
+    assert not bad, bad
+
+
+def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle as a list of modules (first == last), or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state:
+                cycle = visit(nxt)
+                if cycle:
+                    return cycle
+        path.pop()
+        state[node] = 2
+        return None
+
+    for start in sorted(edges):
+        if start not in state:
+            cycle = visit(start)
+            if cycle:
+                return cycle
+    return None
+
+
+def test_find_cycle_finds_one():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
+
+
+def test_no_import_cycle_in_the_package():
+    cycle = find_cycle(graph())
+    assert cycle is None, " -> ".join(cycle or [])
