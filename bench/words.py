@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark dichotomy_widget.words: import time, per-language load time and memory, pairs per second.
 
-    python bench/words.py                # all four languages, one fresh subprocess each
+    python bench/words.py                # all six languages, one fresh subprocess each
     python bench/words.py --langs en,de --pairs 20000
 
 For each language a fresh interpreter imports the package, measures its RSS, answers one pair
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-LANGS = ("en", "es", "fr", "de")
+LANGS = ("en", "es", "fr", "de", "it", "pt")
 
 
 def rss_mb() -> float:

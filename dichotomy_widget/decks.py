@@ -70,7 +70,8 @@ _LANG_CODE = re.compile(r"[a-z]{2,3}(-[a-z0-9]{1,8})?")
 DETECT = "detect"
 #: CSV separators understood, with how a message names them.
 SEPARATORS = {",": "a comma", ";": "a semicolon", "\t": "a tab"}
-LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German"}
+LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German", "it": "Italian",
+                  "pt": "Portuguese"}
 _LANGUAGE_SAMPLE = 200  # distinct words looked up per language when a deck names no language
 _NOT_ONE_WORD = re.compile(r"[\s,;|/]")
 _MARK_NAMES = {",": "a comma", ";": "a semicolon", "|": "a bar", "/": "a slash"}

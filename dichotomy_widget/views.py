@@ -25,10 +25,12 @@ from .words import REASON_TEXT
 
 __all__ = ["seat_view", "stage", "OUTCOME_TEXT"]
 
+# The headline of a recap. The penalties that really happened (a penalty card, a lost scored card)
+# are flags of the recap (``penalty_discarded``, ``score_card_removed``), said once by the screen.
 OUTCOME_TEXT = {
     "correct": "Right! The card goes on the score pile.",
-    "wrong": "Not it. The card is discarded, and the next card too as a penalty.",
-    "foil": "That was the Foil! Card discarded, a penalty card discarded, and one scored card lost.",
+    "wrong": "Not it. The card is discarded.",
+    "foil": "That was the Foil! The card is discarded.",
     "pass": "Passed. The card is discarded, with no penalty.",
 }
 

@@ -79,6 +79,13 @@ const MARK = /** @type {Record<string, [string, string]>} */ ({
 // --- small helpers ---------------------------------------------------------------------------------
 
 /**
+ * Controls that can hold focus. Lumino (JupyterLab, Notebook 7) matches a notebook shortcut's selector
+ * (".jp-Notebook.jp-mod-commandMode :focus") on the focused element itself before it looks at its
+ * ancestors, so ``data-lm-suppress-shortcuts`` must be on every such control, not only on the root.
+ */
+const FOCUSABLE_TAGS = new Set(["button", "input", "select", "textarea", "a"]);
+
+/**
  * Create an element. Children that are strings become text nodes (never parsed as HTML).
  * @param {string} tag
  * @param {Record<string, any>} [attrs]
@@ -87,6 +94,7 @@ const MARK = /** @type {Record<string, [string, string]>} */ ({
  */
 function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
+  if (FOCUSABLE_TAGS.has(tag)) el.setAttribute("data-lm-suppress-shortcuts", "true"); // see App.installKeys
   for (const [key, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") el.className = String(value);
@@ -209,9 +217,8 @@ function entry(act, opts) {
   const form = h("form", { class: "dw-entry", novalidate: true },
     h("label", { class: "dw-label", for: id, text: opts.label }),
     h("div", { class: "dw-entry-row" }, input, button, ...(opts.extra || [])), slot);
-  form.addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const text = input.value.trim();
+  const submit = () => {
+    const text = input.value.trim(); // exactly what the box holds now
     if (!text && !armed) {
       armed = true;
       label();
@@ -221,6 +228,23 @@ function entry(act, opts) {
     armed = false;
     act(opts.action(text), { button, slot, input });
     label();
+  };
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    submit();
+  });
+  // Enter submits through its own handler: JupyterLab stops the browser's implicit form submit.
+  // Escape takes back an armed "nothing typed" confirmation.
+  input.addEventListener("keydown", (ev) => {
+    if (ev.isComposing || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+    if (ev.key === "Enter") {
+      ev.preventDefault();
+      if (!input.readOnly) submit();
+    } else if (ev.key === "Escape" && armed) {
+      armed = false;
+      slot.textContent = "";
+      label();
+    }
   });
   return { form, input, slot, button };
 }
@@ -262,12 +286,10 @@ function lobbyScreen(view, act, kind) {
   return box;
 }
 
-/** The Drawer's five pairs; keys 1 to 5 pick. @param {View} view @param {Act} act */
+/** The Drawer's five pairs; keys 1 to 5 pick (App.onKey, anywhere in the widget). @param {View} view @param {Act} act */
 function pickScreen(view, act) {
   const slot = errorSlot();
   const list = h("ol", { class: "dw-pairs", "aria-label": "Pairs on this card" });
-  /** @type {HTMLButtonElement[]} */
-  const buttons = [];
   for (const pair of view.card || []) {
     const b = /** @type {HTMLButtonElement} */ (h("button", {
       class: "dw-pair", type: "button", "data-pair": pair.number,
@@ -277,13 +299,8 @@ function pickScreen(view, act) {
     h("span", { class: "dw-pair-number", text: String(pair.number) }),
     h("span", { class: "dw-pair-words" }, wordChip("target", pair.target), wordChip("foil", pair.foil))));
     b.addEventListener("click", () => act({ type: "pick", pair: pair.number }, { button: b, slot }));
-    buttons.push(b);
     list.append(h("li", {}, b));
   }
-  list.addEventListener("keydown", (ev) => {
-    const n = Number(/** @type {KeyboardEvent} */ (ev).key);
-    if (n >= 1 && n <= buttons.length) buttons[n - 1].click();
-  });
   return h("div", { class: "dw-panel" },
     h("h2", { class: "dw-h", text: "You are the Drawer: pick one pair" }),
     h("p", { class: "dw-help", text: "Your team writes clues for the Target. The Guesser must not say the Foil. Press 1 to 5 or click a pair." }),
@@ -307,10 +324,9 @@ function guesserWaitScreen() {
     progressSlot());
 }
 
-/** @param {View} view @param {string} kind @param {string} text */
+/** On the projector the status line above is the headline: not repeated here. @param {View} view @param {string} kind @param {string} text */
 function waitScreen(view, kind, text) {
   return h("div", { class: "dw-panel dw-wait" },
-    kind === "table" ? h("p", { class: "dw-big-status", text: view.status }) : "",
     h("p", { class: "dw-help", text }),
     view.phase === "clues" ? progressSlot() : "");
 }
@@ -556,11 +572,17 @@ class App {
     /** @type {Act} */
     this.send = (action, ui) => this.act(action, ui);
 
-    this.root = h("div", { class: `dw-root dw-kind-${this.kind}`, "data-testid": "dw-root" });
+    // data-lm-suppress-shortcuts: JupyterLab / Notebook 7 (Lumino) run no notebook shortcut for a key
+    // pressed on the root (focused by a click inside it) or on a control (h() marks every one).
+    this.root = h("div", {
+      class: `dw-root dw-kind-${this.kind}`, "data-testid": "dw-root", "data-lm-suppress-shortcuts": "true",
+      tabindex: "-1", role: "region", "aria-label": "Dichotomy", // focused as a whole: a short name, not all its text
+    });
     this.header = h("header", { class: "dw-header" });
     this.players = h("ul", { class: "dw-players", "aria-label": "Players" });
     this.statusEl = h("p", {
-      class: "dw-status", role: "status", "aria-live": "polite", "aria-atomic": "true",
+      // on the projector the status line is the headline (said once, not repeated in the screen)
+      class: this.kind === "table" ? "dw-status dw-big-status" : "dw-status", role: "status", "aria-live": "polite", "aria-atomic": "true",
       "data-testid": "dw-status",
     });
     this.notice = h("p", { class: "dw-notice", role: "alert" });
@@ -568,6 +590,10 @@ class App {
     this.hostBar = h("div", { class: "dw-host", role: "group", "aria-label": "Host controls" });
     this.root.append(this.header, this.statusEl, this.players, this.notice, this.main, this.hostBar);
     el.append(this.root);
+    /** The user acted in this widget, so its next screen may take focus (see mayTakeFocus). */
+    this.focusOwed = false;
+    this.hadFocus = false;
+    this.installKeys();
 
     this.onChange = () => this.render();
     this.onMsg = (/** @type {any} */ msg) => this.receive(msg);
@@ -601,6 +627,7 @@ class App {
       button.classList.add("dw-busy");
     }
     if (input) input.readOnly = true;
+    if (action.type !== "expire") this.focusOwed = true; // a user's action: its result may take focus
     if (ui.slot) ui.slot.textContent = "";
     this.notice.textContent = "";
     const timer = window.setTimeout(() => {
@@ -634,6 +661,7 @@ class App {
       p.button.classList.remove("dw-busy");
     }
     if (p.input) p.input.readOnly = false;
+    if (error) this.focusOwed = false; // refused: nothing changes, no new screen owes focus
     if (!error || p.type === "expire") return;
     const slot = p.slot && p.slot.isConnected ? p.slot : this.notice;
     slot.textContent = error;
@@ -646,6 +674,7 @@ class App {
   // --- rendering ----------------------------------------------------------------------------------
 
   render() {
+    this.hadFocus = this.root.contains(document.activeElement); // before anything is replaced
     const view = /** @type {View} */ (this.model.get("view") || {});
     const curtain = /** @type {Curtain} */ (this.model.get("curtain") || {});
     const curtainDown = this.kind === "pass" && curtain && typeof curtain.seat === "number";
@@ -681,31 +710,68 @@ class App {
       this.kind, view.phase, view.round, view.you && view.you.role, view.actions, view.card, view.pair,
       view.slate, view.clues, view.recap && view.recap.round, view.final, view.deadline !== null, nextRoundStarted(view),
       this.kind === "table" ? view.players.map((p) => p.confirmed) : null,
-      this.kind === "table" ? view.status : null, // the projector's headline names whose turn it is
     ]);
     if (key !== this.screenKey) {
-      const mayFocus = this.mayTakeFocus();
       this.screenKey = key;
       this.notice.textContent = "";
       this.main.replaceChildren(buildScreen(view, this.send, this.kind));
-      const target = /** @type {HTMLElement|null} */ (this.main.querySelector("[data-autofocus]"));
-      if (target && mayFocus) target.focus({ preventScroll: true });
+      this.takeFocus(/** @type {HTMLElement|null} */ (this.main.querySelector("[data-autofocus]")));
     }
     this.fillProgress(view);
     this.renderHost(view);
     this.startClock(view);
   }
 
-  /**
-   * Move focus to this screen's input only when it will not steal it from someone typing elsewhere
-   * (a notebook cell, another text box): focus inside this widget, or on nothing, or on a non-editable
-   * element.
-   */
+  // --- keyboard and focus -------------------------------------------------------------------------
+  //
+  // In JupyterLab and Notebook 7 a notebook's command-mode shortcuts would act on keys pressed in an
+  // output (b inserts a cell, d d deletes this one, m turns it into Markdown); the root and every
+  // control carry data-lm-suppress-shortcuts, so the widget handles its keys itself: digits pick a
+  // pair wherever focus is in the widget (not in a text box), Enter submits a text box (an explicit
+  // handler, see entry), Enter and Space press the focused button (the browser), Escape takes back an
+  // armed "nothing typed" confirmation.
+  //
+  // Focus moves only in response to this widget's own user: when focus is in this widget as its screen
+  // changes, or when the user acted here and the result removed the focused control (focus fell to the
+  // page). Never because a view changed under someone working elsewhere: a notebook cell, another
+  // widget (another seat in a shared kernel), another client, or a Run All.
+
+  installKeys() {
+    this.root.addEventListener("keydown", (ev) => this.onKey(/** @type {KeyboardEvent} */ (ev)));
+  }
+
+  /** @param {KeyboardEvent} ev */
+  onKey(ev) {
+    if (ev.defaultPrevented || ev.isComposing || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const target = /** @type {HTMLElement} */ (ev.target);
+    const typing = target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+    if (typing || !/^[1-9]$/.test(ev.key)) return;
+    const pair = /** @type {HTMLButtonElement|null} */ (this.main.querySelector(`.dw-pairs button[data-pair="${ev.key}"]`));
+    if (pair) {
+      ev.preventDefault();
+      pair.focus({ preventScroll: true });
+      pair.click();
+    }
+  }
+
+  /** May this render move focus onto its new screen? (The rule above.) */
   mayTakeFocus() {
-    const active = /** @type {HTMLElement|null} */ (document.activeElement);
-    if (!active || active === document.body || this.root.contains(active)) return true;
-    const editable = active.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(active.tagName);
-    return !editable;
+    const active = document.activeElement;
+    const fell = !active || active === document.body;
+    return Boolean(this.hadFocus || this.root.contains(active) || (this.focusOwed && fell));
+  }
+
+  /**
+   * Focus the new screen's first control when the rule allows (a screen without one keeps focus on
+   * the widget itself, not the page); the user's action is then answered.
+   * @param {HTMLElement|null} target
+   */
+  takeFocus(target) {
+    if (this.mayTakeFocus()) {
+      const el = target || (this.root.contains(document.activeElement) ? null : this.root);
+      if (el) el.focus({ preventScroll: true });
+    }
+    this.focusOwed = false;
   }
 
   /**
@@ -730,7 +796,9 @@ class App {
       ? h("button", { class: "dw-button dw-quiet", type: "button", onclick: () => this.act({ type: "hide" }) }, "Hide my screen")
       : "";
     const stats = h("span", { class: "dw-stats" },
-      stat("Round", lobby ? `– of ${view.rounds}` : `${view.round} of ${view.rounds}`, "round"),
+      view.phase === "over" // a penalty can end the game before its last round: no "Round 2 of 3"
+        ? stat("Rounds played", (view.history || []).length, "round")
+        : stat("Round", lobby ? `– of ${view.rounds}` : `${view.round} of ${view.rounds}`, "round"),
       stat("Score", view.score, "score"),
       stat("Discarded", view.discard, "discard"),
       stat("Cards left", lobby ? view.rounds : view.deck_left, "deck"));
@@ -810,7 +878,6 @@ class App {
     this.renderEndOnly(false);
     this.setStatus(`Hand the screen to ${curtain.name}.`, false);
     if (key === this.screenKey) return;
-    const mayFocus = this.mayTakeFocus();
     this.screenKey = key;
     this.notice.textContent = "";
     const slot = errorSlot();
@@ -824,7 +891,7 @@ class App {
       ? h("p", { class: "dw-curtain-note", text: `${curtain.guesser} is guessing this round: ${curtain.guesser}, look away until you are called.` })
       : "";
     this.main.replaceChildren(h("div", { class: "dw-curtain" }, lift, guesserNote, slot));
-    if (mayFocus) lift.focus({ preventScroll: true });
+    this.takeFocus(lift);
   }
 
   /** @param {View} view */

@@ -224,7 +224,7 @@ def test_dashboard_reaches_each_tables_host_controls(store):
 
 
 def test_the_single_table_host_page_links_a_read_only_projector(tmp_path):
-    from dichotomy_widget.ui.app import host_page
+    from dichotomy_widget.ui.entry import host_page
 
     store = str(tmp_path / "t.sqlite3")
     host = host_page("", store=store, env={})

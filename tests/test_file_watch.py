@@ -75,10 +75,10 @@ def test_an_idle_waiter_does_not_read_the_store(tmp_path: Path, monkeypatch) -> 
 def test_closing_the_store_stops_its_watch_thread(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "tables.sqlite3")
     asyncio.run(store.wait_for_change(store.change_marker(), timeout=0.05))
-    names = {t.name for t in threading.enumerate()}
-    assert any(n.startswith("dichotomy-watch:") for n in names)
+    mine = f"dichotomy-watch:{tmp_path.name}"  # other tests' stores may still be watching their folders
+    assert any(t.name == mine for t in threading.enumerate())
     store.close()
-    assert not any(t.name.startswith("dichotomy-watch:") and t.is_alive() for t in threading.enumerate())
+    assert not any(t.name == mine and t.is_alive() for t in threading.enumerate())
 
 
 def test_file_watch_reports_only_the_named_files(tmp_path: Path) -> None:

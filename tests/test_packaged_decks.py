@@ -11,7 +11,7 @@ import pytest
 from dichotomy_widget import words
 from dichotomy_widget.decks import PAIRS_PER_CARD, load_deck, packaged_decks
 
-MIN_CARDS = {"en": 110, "es": 40, "fr": 40, "de": 40}
+MIN_CARDS = {"en": 110, "es": 40, "fr": 40, "de": 40, "it": 60, "pt": 60}
 
 
 def _raw(lang: str) -> tuple[str, dict]:

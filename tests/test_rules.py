@@ -326,6 +326,9 @@ def test_foil_costs_a_scored_card_too():
     assert piles(table) == (2, 0, 3, 1)
     recap = table.view(None)["recap"]
     assert recap["outcome"] == "foil" and recap["score_card_removed"] is True and recap["score"] == 0
+    # the headline names the outcome; the two penalties are said once, by their flags
+    assert recap["outcome_text"] == "That was the Foil! The card is discarded."
+    assert recap["penalty_discarded"] is True
 
 
 def test_foil_with_an_empty_score_pile_skips_that_penalty():

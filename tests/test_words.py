@@ -1,4 +1,4 @@
-"""Table-driven tests for dichotomy_widget.words (variant matching in en, es, fr, de)."""
+"""Table-driven tests for dichotomy_widget.words (variant matching in en, es, fr, de, it, pt)."""
 
 from __future__ import annotations
 
@@ -52,6 +52,38 @@ VARIANTS = [
     ("analyse", "analyze", "en", "spelling"),
     ("catalogue", "catalog", "en", "spelling"),
     ("defence", "defense", "en", "spelling"),
+    # Italian: number and gender, regular verbs (found by rule, not listed), strong verbs, clitics
+    ("gatti", "gatto", "it", "inflection"),
+    ("case", "casa", "it", "inflection"),
+    ("uova", "uovo", "it", "inflection"),
+    ("tremende", "tremendo", "it", "inflection"),
+    ("parlavamo", "parlare", "it", "inflection"),
+    ("mangerò", "mangiare", "it", "inflection"),
+    ("cerchi", "cercare", "it", "inflection"),
+    ("finisco", "finire", "it", "inflection"),
+    ("divisi", "dividere", "it", "inflection"),
+    ("lessi", "leggere", "it", "inflection"),
+    ("andai", "andare", "it", "inflection"),
+    ("presentarsi", "presentare", "it", "inflection"),
+    ("felicemente", "felice", "it", "family"),
+    ("lavoratore", "lavorare", "it", "family"),
+    ("incapace", "capace", "it", "family"),
+    ("città", "citta", "it", "accents"),
+    # Portuguese
+    ("gatos", "gato", "pt", "inflection"),
+    ("gata", "gato", "pt", "inflection"),
+    ("professora", "professor", "pt", "inflection"),
+    ("canções", "canção", "pt", "inflection"),
+    ("animais", "animal", "pt", "inflection"),
+    ("falámos", "falar", "pt", "inflection"),
+    ("cantássemos", "cantar", "pt", "inflection"),
+    ("fique", "ficar", "pt", "inflection"),
+    ("conheço", "conhecer", "pt", "inflection"),
+    ("fiz", "fazer", "pt", "inflection"),
+    ("lembrar-se", "lembrar", "pt", "inflection"),
+    ("rapidamente", "rápido", "pt", "family"),
+    ("trabalhador", "trabalhar", "pt", "family"),
+    ("infeliz", "feliz", "pt", "family"),
     # Spanish
     ("tengo", "tener", "es", "inflection"),
     ("casas", "casa", "es", "inflection"),
@@ -159,6 +191,27 @@ NOT_VARIANTS = [
     ("soupir", "soupe", "fr"),
     ("Weinglas", "Weinkeller", "de"),  # same first part, different heads  # a third-group -ir is no suffix
     ("avenir", "aven", "fr"),
+    # Italian and Portuguese false friends: gender or vowel pairs of unrelated nouns (checked in
+    # the Zingarelli / Priberam sense lists), and Italian invariant words unknown to the lexicon
+    ("pasta", "pasto", "it"),
+    ("colla", "collo", "it"),
+    ("caso", "casa", "it"),
+    ("mela", "melo", "it"),
+    ("foglia", "foglio", "it"),
+    ("moda", "modo", "it"),
+    ("testa", "testo", "it"),
+    ("punta", "punto", "it"),
+    ("pero", "pera", "it"),
+    ("così", "coso", "it"),
+    ("legenda", "legare", "it"),
+    ("porta", "porto", "pt"),
+    ("bola", "bolo", "pt"),
+    ("casa", "caso", "pt"),
+    ("cola", "colo", "pt"),
+    ("pasta", "pasto", "pt"),
+    ("sela", "selo", "pt"),
+    ("conta", "conto", "pt"),
+    ("parte", "parto", "pt"),
     ("", "", "en"),
     ("", "river", "en"),
     ("   ", "river", "en"),
@@ -213,6 +266,10 @@ def test_not_variants(a: str, b: str, lang: str) -> None:
         ("martyre", "martyr", "fr", "inflection"),
         ("castorcillo", "castor", "es", None),  # a diminutive is another word
         ("casas", "casa", "es", "inflection"),
+        ("parlavano", "parlare", "it", "inflection"),
+        ("lavoratore", "lavorare", "it", None),
+        ("falaremos", "falar", "pt", "inflection"),
+        ("trabalhador", "trabalhar", "pt", None),
         ("casar", "casa", "es", None),  # the card's "casa" is the noun, not a form of "casar"
         ("venir", "vino", "es", None),  # "vino" (wine) is also a form of "venir"
         ("see", "saw", "en", None),
@@ -234,7 +291,7 @@ def test_guess_is_stricter(guess: str, word: str, lang: str, reason: str | None)
     [
         ("Katze", "katze", "nl", "same"),
         ("huis", "huizen", "nl", None),  # no lexicon: inflections are not guessed
-        ("caffè", "caffe", "it", "accents"),
+        ("privé", "prive", "nl", "accents"),
         ("river", "rivers", "xx", None),
         ("river", "rivers", "", None),
     ],
@@ -250,7 +307,7 @@ def test_language_tags_use_the_first_subtag(lang: str) -> None:
     assert variant_reason(*pairs[lang[:2].lower()], lang) == "inflection"
 
 
-@pytest.mark.parametrize("lang", ["en", "es", "fr", "de", "nl"])
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de", "it", "pt", "nl"])
 @pytest.mark.parametrize("odd", ODD_INPUTS)
 def test_odd_input_never_raises(odd: str, lang: str) -> None:
     for a, b in ((odd, "river"), ("river", odd), (odd, odd + "s")):
@@ -295,12 +352,30 @@ def test_public_contract() -> None:
     assert set(words.__all__) >= {
         "SUPPORTED_LANGUAGES", "normalize", "is_variant", "variant_reason", "guess_reason", "REASON_TEXT",
     }
-    assert words.SUPPORTED_LANGUAGES == ("en", "es", "fr", "de")
+    assert words.SUPPORTED_LANGUAGES == ("en", "es", "fr", "de", "it", "pt")
 
 
-@pytest.mark.parametrize("lang", ["en", "es", "fr", "de"])
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de", "it", "pt"])
 def test_lexicon_is_shipped(lang: str) -> None:
     assert (words._DATA / f"{lang}.sqlite").is_file()
+
+
+def test_no_network_in_any_language() -> None:
+    """Matching in every supported language works with every socket refused (nothing downloads)."""
+    code = (
+        "import socket\n"
+        "def refuse(*a, **k):\n    raise SystemExit('network use: %r' % (a,))\n"
+        "socket.socket.connect = socket.socket.connect_ex = refuse\n"
+        "socket.create_connection = socket.getaddrinfo = refuse\n"
+        "from dichotomy_widget.words import is_variant\n"
+        "pairs = [('rivers', 'river', 'en'), ('casas', 'casa', 'es'), ('chevaux', 'cheval', 'fr'),\n"
+        "         ('Häuser', 'Haus', 'de'), ('parlavamo', 'parlare', 'it'), ('falámos', 'falar', 'pt'),\n"
+        "         ('xyzzyq', 'xyzzyqes', 'pt')]\n"
+        "print([is_variant(a, b, lang) for a, b, lang in pairs])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str([True] * 7)
 
 
 def test_import_stays_light() -> None:
@@ -325,7 +400,7 @@ def test_packaged_deck_targets_and_foils_are_not_variants(deck: Path) -> None:
     assert clashes == []
 
 
-@pytest.mark.parametrize("lang", ["en", "es", "fr", "de"])
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de", "pt"])
 def test_runtime_stemmer_agrees_with_nltk_snowball(lang):
     """The matcher's fallback uses the light ``snowballstemmer`` package; nltk's SnowballStemmer
     runs the same Snowball algorithms, an older release (checked here on every word of the packaged
@@ -337,7 +412,7 @@ def test_runtime_stemmer_agrees_with_nltk_snowball(lang):
     from dichotomy_widget.words.matcher import _stemmer
 
     ours, theirs = _stemmer(lang), SnowballStemmer({"en": "english", "es": "spanish", "fr": "french",
-                                                     "de": "german"}[lang])
+                                                     "de": "german", "pt": "portuguese"}[lang])
     deck_words = {w.lower() for card in load_deck(lang).cards for pair in card.pairs
                   for w in (pair.target, pair.foil)}
     assert len(deck_words) > 300

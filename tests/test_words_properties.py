@@ -16,7 +16,7 @@ from dichotomy_widget.words import matcher as words
 from dichotomy_widget.words import REASON_TEXT, guess_reason, normalize, variant_reason
 
 EXAMPLES = int(os.environ.get("DICHOTOMY_PROPERTY_EXAMPLES", "1500"))
-LANGS = ("en", "es", "fr", "de")
+LANGS = ("en", "es", "fr", "de", "it", "pt")
 GUESS_REASONS = {"same", "spelling", "accents", "inflection"}
 
 
@@ -44,7 +44,7 @@ def respell(word: str, how: int) -> str:
 
 @st.composite
 def word_pairs(draw) -> tuple[str, str, str]:
-    lang = draw(st.sampled_from(LANGS + ("it",)))
+    lang = draw(st.sampled_from(LANGS + ("nl",)))
     forms = lexicon_forms(lang if lang in LANGS else "es")
     i = draw(st.integers(0, len(forms) - 1))
     a = forms[i]

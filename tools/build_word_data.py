@@ -3,7 +3,8 @@
 
     apt-get install wordnet-base hunspell-fr hunspell-es   # WordNet 3.0, French and Spanish dictionaries
     pip install -e ".[wordsdata]"          # simplemma 2.0.0, lemminflect 0.2.3, spylls 0.1.7
-    python tools/build_word_data.py       # writes dichotomy_widget/wordsdata/{en,es,fr,de}.sqlite
+    python tools/build_word_data.py       # writes dichotomy_widget/wordsdata/{en,es,fr,de,it,pt}.sqlite
+    python tools/build_word_data.py --langs it,pt   # only those two (apt-get install hunspell-pt-pt)
     python tools/build_word_data.py --langs de --out /tmp/wd   # one language, elsewhere
 
 Each language gets one read-only SQLite file with these tables:
@@ -20,9 +21,11 @@ Each language gets one read-only SQLite file with these tables:
 Sources: simplemma 2.0.0 lemma lists (MIT code; data from lemmatization-lists (ODbL),
 Wiktionary/Kaikki, FreeLing, spaCy lookups, UniMorph, Wikinflection (CC BY 4.0)),
 lemminflect 0.2.3 (MIT; NIH SPECIALIST Lexicon), Princeton WordNet 3.0 (WordNet licence) and
-the French (Grammalecte/Dicollecte, MPL 2.0) and Spanish (RLA-ES, used under MPL 1.1+) hunspell
-dictionaries, whose entries are expanded with their suffix classes (read with spylls):
-inflections become forms of the headword, Spanish derivation classes become family links.
+the French (Grammalecte/Dicollecte, MPL 2.0), Spanish (RLA-ES, used under MPL 1.1+) and European
+Portuguese (pt_PT, used under MPL 1.1+) hunspell dictionaries, whose entries are expanded with
+their suffix classes (read with spylls): inflections become forms of the headword, Spanish and
+Portuguese derivation classes become family links.  Italian and Portuguese regular verb forms
+are left out where the matcher's rule finds them again (``prune_rule_verbs``).
 See ``dichotomy_widget/wordsdata/README.md``.  Nothing here reads the project's dev pairs.
 """
 
@@ -44,7 +47,8 @@ sys.path.insert(0, str(ROOT))
 from dichotomy_widget.words import affix_rules as rules  # noqa: E402
 OUT = ROOT / "dichotomy_widget" / "wordsdata"
 WORDNET = Path("/usr/share/wordnet")
-LANGS = ("en", "es", "fr", "de")
+LANGS = ("en", "es", "fr", "de", "it", "pt")
+RULE_VERB_LANGS = ("it", "pt")  # regular verb forms are found by rule at run time, not listed
 WORD_RE = re.compile(r"^[^\W\d_]+(?:['-][^\W\d_]+)*$")
 
 
@@ -88,12 +92,17 @@ def load_simplemma(lex: Lexicon, lang: str) -> None:
         if lang == "es" and re.search(r"[aeií]rse$", lemma):  # pronominal verb: inclinarse -> inclinar
             lex.add_form(lemma, lemma[:-2])
             lemma = lemma[:-2]
+        elif lang == "it" and re.search(r"[aei]rsi$", lemma):  # pronominal verb: infiltrarsi -> infiltrare
+            lex.add_form(lemma, lemma[:-2] + "e")
+            lemma = lemma[:-2] + "e"
         lex.add_form(form, lemma)
 
 
 PARTICIPLES = {
     "es": [(r"ad[oa]s?$", ["ar"]), (r"id[oa]s?$", ["er", "ir"])],
     "fr": [(r"ée?s?$", ["er"]), (r"ie?s?$", ["ir"]), (r"ue?s?$", ["re", "oir"])],
+    "it": [(r"at[oaie]$", ["are"]), (r"ut[oaie]$", ["ere"]), (r"it[oaie]$", ["ire"])],
+    "pt": [(r"ad[oa]s?$", ["ar"]), (r"id[oa]s?$", ["er", "ir"])],
 }
 
 
@@ -122,6 +131,56 @@ def add_fr_irregular_participles(lex: Lexicon) -> None:
                     for form in forms:
                         lex.add_form(form, lemma)
                 break
+
+
+# Italian strong verbs by infinitive ending (grammar-book groups): the participle's stem and the
+# passato remoto's (decidere: deciso, decisi / decise / decisero; leggere: letto, lessi).
+IT_STRONG_VERBS = [
+    ("ledere", "les", "les"), ("idere", "is", "is"), ("udere", "us", "us"), ("ondere", "ost", "os"),
+    ("fondere", "fus", "fus"), ("endere", "es", "es"), ("erdere", "ers", "ers"), ("ordere", "ors", "ors"),
+    ("ardere", "ars", "ars"), ("orrere", "ors", "ors"), ("ggere", "tt", "ss"), ("gliere", "lt", "ls"),
+    ("ncere", "nt", "ns"), ("ngere", "nt", "ns"), ("mettere", "mess", "mis"), ("durre", "dott", "duss"),
+    ("porre", "post", "pos"), ("trarre", "tratt", "trass"), ("scrivere", "scritt", "scriss"),
+    ("rompere", "rott", "rupp"), ("muovere", "moss", "moss"), ("primere", "press", "press"),
+    ("cuotere", "coss", "coss"), ("mergere", "mers", "mers"), ("olvere", "olt", "ols"),
+    ("ccedere", "ccess", "ccess"), ("ncedere", "ncess", "ncess"), ("chiedere", "chiest", "chies"),
+    ("manere", "mast", "mas"), ("vivere", "vissut", "viss"), ("nascere", "nat", "nacqu"),
+    ("venire", "venut", "venn"), ("tenere", "tenut", "tenn"), ("volere", "volut", "voll"),
+    ("sapere", "saput", "sepp"), ("bere", "bevut", "bevv"), ("vedere", "vist", "vid"),
+    ("prire", "pert", ""), ("frire", "fert", ""), ("morire", "mort", ""), ("fare", "fatt", "fec"),
+    ("dire", "dett", "diss"),
+]
+
+
+def add_it_strong_verbs(lex: Lexicon) -> None:
+    """Irregular participles and passato remoto forms that simplemma files under the participle
+    as an adjective (diviso, divisi) or not at all also belong to their verb (dividere); only
+    forms the lexicon already lists are touched."""
+    for lemma in {l for l in lex.lemmas if l.endswith("re")}:
+        for inf, part, past in IT_STRONG_VERBS:
+            if lemma.endswith(inf) and len(lemma) > len(inf) - 1:
+                head = lemma[: len(lemma) - len(inf)]
+                forms = {head + part + e for e in "oaie"} | ({head + past + e for e in ("i", "e", "ero")} if past else set())
+                for form in forms:
+                    if form in lex.forms and len(form) >= 4:
+                        lex.forms[form].add(lemma)
+                break
+
+
+# Italian adjective endings whose feminine simplemma files as a lemma of its own (tremenda,
+# tremende -> tremenda): the feminine also belongs to the masculine.  Noun-prone endings (-ino,
+# -etto, -ico, -ano, short words: pero/pera, olivo/oliva) are left out: they pair false friends.
+IT_ADJECTIVE_ENDINGS = ("ivo", "oso", "iano", "eno", "ato", "uto", "ito", "ario", "ero", "endo", "esco", "orio")
+
+
+def add_it_feminines(lex: Lexicon) -> None:
+    lemmas = lex.lemmas
+    masculine = {
+        l: l[:-1] + "o" for l in lemmas
+        if len(l) >= 6 and l.endswith("a") and (l[:-1] + "o").endswith(IT_ADJECTIVE_ENDINGS) and l[:-1] + "o" in lemmas
+    }
+    for form_lemmas in lex.forms.values():
+        form_lemmas |= {masculine[l] for l in form_lemmas if l in masculine}
 
 
 FR_FEMININES = [("euse", "eux"), ("euse", "eur"), ("ive", "if"), ("ienne", "ien"), ("rice", "eur")]
@@ -159,24 +218,32 @@ def add_participles(lex: Lexicon, lang: str) -> None:
                     lex.forms[form].add(verb)
 
 
-# French (MPL 2.0) and Spanish (MPL 1.1+/LGPL 3+/GPL 3+, used under the MPL) hunspell
-# dictionaries.  German's igerman98 is GPL only, so German uses rules instead (add_de_participles).
-HUNSPELL = {"fr": "/usr/share/hunspell/fr", "es": "/usr/share/hunspell/es_ES"}
-HUNSPELL_PACKAGES = {"fr": "hunspell-fr", "es": "hunspell-es"}
+# French (MPL 2.0), Spanish (MPL 1.1+/LGPL 3+/GPL 3+) and European Portuguese (GPL 2/LGPL 2.1/MPL 1.1)
+# hunspell dictionaries, the last two used under the MPL.  German's igerman98 and Italian's it_IT
+# are GPL only, so German uses rules instead (add_de_participles) and Italian simplemma and rules.
+HUNSPELL = {"fr": "/usr/share/hunspell/fr", "es": "/usr/share/hunspell/es_ES", "pt": "/usr/share/hunspell/pt_PT"}
+HUNSPELL_PACKAGES = {"fr": "hunspell-fr", "es": "hunspell-es", "pt": "hunspell-pt-pt"}
 # Suffix classes that make a new word rather than a form of the same one, read off each .aff
 # (fr.aff has none: Dicollecte's classes are all inflection).  es_ES: -ción, -dura, -aje, -cia,
-# -azo, -ilidad, -idad, -ería, -ez, -illo, -ismo, -miento, -ión, -ble, -ito.  Their forms
-# become family links, not inflections.
-HUNSPELL_DERIVATION = {"es": frozenset("ABCFHJKLMNOPQTU")}
+# -azo, -ilidad, -idad, -ería, -ez, -illo, -ismo, -miento, -ión, -ble, -ito.  pt_PT: -mente,
+# -ólogo, -ógico, -íssimo, -inho, -idade, -ismo, -ista, -ção, -mento, -nte, -dor, -ável,
+# -damente, -dela, -eiro, -oso, -izar, -ice, -ódromo.  Their forms become family links, not
+# inflections.
+HUNSPELL_DERIVATION = {"es": frozenset("ABCFHJKLMNOPQTU"), "pt": frozenset("mHqrNWsdithlzcCMnDvBoywjGJ")}
+# Classes left out: pt_PT L and P add clitic pronouns (falar-lhe, fá-lo), hundreds of rare forms.
+HUNSPELL_SKIP = {"pt": frozenset("LP")}
 
 
 def hunspell_forms(dictionary, stem: str, flags, lang: str) -> list[tuple[str, str]]:
     """(form, lemma) for every suffixed form a hunspell entry allows (two levels of suffixes).
     The lemma is ``stem`` for an inflection, or the derived word (-ción, -ismo ...) for a derivation."""
     sfx, derivation = dictionary.aff.SFX, HUNSPELL_DERIVATION.get(lang, frozenset())
+    skip = HUNSPELL_SKIP.get(lang, frozenset())
     out = []
 
     def apply(word: str, flag: str):
+        if flag in skip:
+            return
         for rule in sfx.get(flag, ()):
             if word.endswith(rule.strip) and rule.cond_regexp.search(word):
                 yield word[: len(word) - len(rule.strip)] + rule.add, rule.flags
@@ -191,26 +258,43 @@ def hunspell_forms(dictionary, stem: str, flags, lang: str) -> list[tuple[str, s
     return out
 
 
+def hunspell_lemma_notes(path: Path) -> dict[tuple[str, frozenset[str]], set[str]]:
+    """pt_PT lists irregular verb forms as entries of their own with the infinitive in the
+    morphological note ("perca/L [$perder$CAT=v,...]"): (stem, flags) -> infinitives."""
+    notes: dict[tuple[str, frozenset[str]], set[str]] = defaultdict(set)
+    for line in path.with_suffix(".dic").read_text(encoding="utf-8").splitlines()[1:]:
+        word, _tab, note = line.partition("\t")
+        match = re.search(r"\[\$([^$\s]+)\$", note)
+        if match:
+            stem, _slash, flags = word.strip().partition("/")
+            notes[(stem, frozenset(flags))].add(match.group(1))
+    return notes
+
+
 def load_hunspell(lex: Lexicon, lang: str) -> None:
     """Expand a hunspell dictionary's entries (spylls reads the .dic/.aff): inflected forms map
-    to the headword; derived words (es) become lemmas linked to it.  Capitalised entries are
-    proper nouns and are skipped."""
+    to the headword (pt: irregular verb forms to their infinitive); derived words (es, pt) become
+    lemmas linked to it.  Capitalised entries are proper nouns and are skipped."""
     from spylls.hunspell import Dictionary
 
     path = Path(HUNSPELL[lang])
     if not path.with_suffix(".dic").is_file():
         raise SystemExit(f"{lang} hunspell dictionary not found: apt-get install {HUNSPELL_PACKAGES[lang]}")
     dictionary = Dictionary.from_files(str(path))
+    notes = hunspell_lemma_notes(path) if lang == "pt" else {}
     for entry in dictionary.dic.words:
         stem = entry.stem
         if not stem or " " in stem or not stem[0].islower():
             continue
         if lang == "fr" and "po" not in (entry.data or {}):
             continue
-        lex.add_form(stem, stem)
-        for form, lemma in hunspell_forms(dictionary, stem, entry.flags, lang):
-            lex.add_form(form, lemma)
-            lex.add_link(lemma, stem)
+        heads = notes.get((stem, frozenset(entry.flags)), set())
+        for head in heads or {stem}:
+            lex.add_form(stem, head)
+            for form, lemma in hunspell_forms(dictionary, stem, entry.flags, lang):
+                lemma = head if lemma == stem else lemma
+                lex.add_form(form, lemma)
+                lex.add_link(lemma, head)
 
 
 def add_de_participles(lex: Lexicon) -> None:
@@ -359,6 +443,50 @@ def add_rule_links(lex: Lexicon, lang: str) -> None:
                     lex.add_link(word, target, strong)
 
 
+PT_CLITIC_STUBS = ("mo", "rde", "árei", "érei", "írei", "ávei", "ívei")
+
+
+def drop_pt_clitic_stubs(lex: Lexicon) -> int:
+    """simplemma's Portuguese list holds verb forms cut off before a clitic pronoun and its hyphen
+    ("deliramo" from "deliramo-lo", "andárei" from "andá-lo-ei", "cantarde"): no word on its
+    own.  Drop a verb form with such an ending when the same form plus "s" is a form of the same
+    verb (deliramos) and it is no headword itself."""
+    lemmas = lex.lemmas
+    drop = [
+        form for form, ls in lex.forms.items()
+        if form.endswith(PT_CLITIC_STUBS) and form not in lemmas
+        and all(l.endswith(("ar", "er", "ir", "or", "ôr")) for l in ls)
+        and ls <= lex.forms.get(form + "s", set())
+    ]
+    for form in drop:
+        del lex.forms[form]
+    return len(drop)
+
+
+def prune_rule_verbs(lex: Lexicon, lang: str) -> int:
+    """it/pt: leave out every form that the matcher finds again by rule (``matcher._rule_verb_lemmas``:
+    a regular form of a known, regular verb, and nothing else), so the tables stay small.  A form
+    is dropped only when the rule gives back exactly its lemmas; the infinitives and the forms
+    that show a verb to be regular (``rules.regularity_probes``) are always kept."""
+    lemmas = lex.lemmas
+    keep = set(lemmas)
+    for lemma in lemmas:
+        keep |= rules.regularity_probes(lemma, lang)
+    drop = []
+    for form, form_lemmas in lex.forms.items():
+        if form in keep:
+            continue
+        found = {
+            inf for inf in rules.verb_infinitives(form, lang)
+            if inf in lex.forms.get(inf, ()) and any(inf in lex.forms.get(p, ()) for p in rules.regularity_probes(inf, lang))
+        }
+        if found == form_lemmas:
+            drop.append(form)
+    for form in drop:
+        del lex.forms[form]
+    return len(drop)
+
+
 def closure(links: dict[str, set[str]], lemma: str, depth: int) -> set[str]:
     """Lemmas reachable from ``lemma`` through at most ``depth`` links (itself included)."""
     seen, frontier = {lemma}, {lemma}
@@ -423,6 +551,9 @@ def build(lang: str, depth: int, out: Path = OUT) -> Path:
         load_wordnet(lex)
     if lang in HUNSPELL:
         load_hunspell(lex, lang)
+    if lang == "it":
+        add_it_strong_verbs(lex)
+        add_it_feminines(lex)
     if lang == "fr":
         add_fr_irregular_participles(lex)
         add_fr_feminines(lex)
@@ -430,6 +561,10 @@ def build(lang: str, depth: int, out: Path = OUT) -> Path:
     if lang == "de":
         add_de_participles(lex)
     add_rule_links(lex, lang)
+    if lang == "pt":
+        print(f"pt: {drop_pt_clitic_stubs(lex)} clitic stubs dropped")
+    if lang in RULE_VERB_LANGS:
+        print(f"{lang}: {prune_rule_verbs(lex, lang)} regular verb forms left to the rules")
     path = write_sqlite(lex, lang, depth, out)
     print(f"{lang}: {len(lex.forms)} forms, {len(lex.strong)}+{len(lex.weak)} linked lemmas, "
           f"{path.stat().st_size / 1e6:.1f} MB -> {path}")

@@ -20,7 +20,8 @@ import ipywidgets as W
 
 from ..config import DECKS_DIR_ENV, DEFAULT_DECK
 from ..deck_library import DeckLibrary, folder_decks
-from ..decks import DECK_FILE_SUFFIXES, MAX_DECK_BYTES, Deck, deck_from_bytes, load_deck, packaged_decks
+from ..decks import (DECK_FILE_SUFFIXES, LANGUAGE_NAMES, MAX_DECK_BYTES, Deck, deck_from_bytes, load_deck,
+                     packaged_decks)
 from ..errors import DeckError, DichotomyError
 from ..words import SUPPORTED_LANGUAGES
 
@@ -28,7 +29,6 @@ __all__ = ["DeckForm", "LANGUAGE_NAMES", "PREVIEW_CARDS"]
 
 log = logging.getLogger(__name__)
 
-LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German"}
 #: How many cards the preview shows (the rest are counted).
 PREVIEW_CARDS = 20
 PASTED = "pasted list"

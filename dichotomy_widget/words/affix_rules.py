@@ -86,6 +86,49 @@ SUFFIXES: dict[str, list[tuple[str, str]]] = {
         ("ismus", ""), ("ismus", "isch"), ("ation", "ieren"), ("ität", ""), ("ur", "ieren"), ("ant", "ieren"),
         ("ent", "ieren"), ("ner", "en"), ("ling", ""), ("ler", ""), ("en", ""), ("en", "e"), ("eln", "el"), ("ieren", ""), ("los", ""), ("schaft", ""), ("tum", ""), ("ler", "en"),
     ],
+    "it": [
+        ("azione", "are"), ("izione", "ire"), ("uzione", "uire"), ("amento", "are"), ("imento", "ire"),
+        ("imento", "ere"), ("atore", "are"), ("atrice", "are"), ("itore", "ire"), ("itrice", "ire"),
+        ("itore", "ere"), ("itrice", "ere"), ("trice", "tore"), ("essa", "e"), ("essa", "o"),
+        ("mente", "", "", True), ("lmente", "le", "", True), ("rmente", "re", "", True),
+        ("ità", "o"), ("ità", "e"), ("ilità", "ile"), ("ezza", "o"), ("ezza", "e"), ("izia", "o"),
+        ("ista", "o"), ("ista", "a"), ("ista", "e"), ("ista", "ia"), ("ismo", "o"), ("ismo", "a"), ("ismo", "e"),
+        ("ino", "o"), ("ina", "a"), ("ino", "e"), ("etto", "o"), ("etta", "a"), ("ello", "o"), ("ella", "a"),
+        ("one", "o"), ("ona", "a"), ("one", "a"), ("accio", "o"), ("uccio", "o"), ("aio", "o"), ("aio", "a"),
+        ("aia", "a"), ("iere", "o"), ("iere", "a"), ("iera", "a"), ("iera", "o"), ("eria", "o"), ("eria", "a"),
+        ("eria", "iere"), ("oso", "o"), ("oso", "a"), ("oso", "e"), ("abile", "are"), ("ibile", "ere"),
+        ("ibile", "ire"), ("ante", "are"), ("ente", "ere"), ("ente", "ire"), ("anza", "are"), ("anza", "ante"),
+        ("enza", "ere"), ("enza", "ire"), ("enza", "ente"), ("ale", "o"), ("ale", "a"), ("ale", "e"),
+        ("ico", "o"), ("ico", "a"), ("ico", "ia"), ("izzare", "o"), ("izzare", "a"), ("izzare", "e"),
+        ("izzare", ""), ("ificare", "o"), ("ificare", "e"), ("eggiare", "o"), ("eggiare", "a"),
+        ("are", "o"), ("are", "a"), ("are", "e"), ("ire", "o"), ("ire", "e"), ("ata", "a"), ("ata", "o"),
+        ("ata", "are"), ("ita", "ire"), ("uta", "ere"), ("ura", "are"), ("tura", "re"), ("iano", "ia"),
+        ("iano", "o"), ("ano", "a"), ("ese", "o"), ("ese", "a"), ("ese", ""), ("ivo", "are"), ("ativo", "are"),
+        ("aggio", "are"), ("aggio", "o"), ("ame", "e"), ("ame", "o"), ("ume", "o"), ("ume", "e"),
+    ],
+    "pt": [
+        ("ação", "ar"), ("ição", "ir"), ("ição", "er"), ("ução", "uir"), ("amento", "ar"), ("imento", "er"),
+        ("imento", "ir"), ("ador", "ar"), ("adora", "ar"), ("edor", "er"), ("edora", "er"), ("idor", "ir"),
+        ("idora", "ir"), ("triz", "tor"), ("esa", "e"), ("essa", "e"), ("isa", "a"),
+        ("mente", "", "", True), ("amente", "o", "", True),
+        ("idade", "o"), ("idade", "e"), ("idade", ""), ("ilidade", "il"), ("ividade", "ivo"), ("dade", "e"),
+        ("ez", "o"), ("eza", "o"), ("eza", "e"), ("ície", "o"), ("ice", "o"), ("ice", "e"),
+        ("ista", "o"), ("ista", "a"), ("ista", "e"), ("ista", ""), ("ista", "ia"),
+        ("ismo", "o"), ("ismo", "a"), ("ismo", "e"), ("ismo", ""), ("ismo", "ia"),
+        ("inho", "o"), ("inha", "a"), ("inho", "e"), ("zinho", ""), ("zinha", ""), ("ito", "o"), ("ita", "a"),
+        ("ão", "o"), ("ão", "a"), ("ona", "a"), ("ete", "o"), ("eta", "a"),
+        ("eiro", "o"), ("eiro", "a"), ("eiro", ""), ("eira", "a"), ("eira", "o"), ("eira", ""),
+        ("aria", "o"), ("aria", "a"), ("aria", "eiro"), ("oso", "o"), ("oso", "a"), ("oso", ""),
+        ("ável", "ar"), ("ível", "er"), ("ível", "ir"), ("ante", "ar"), ("ente", "er"), ("ente", "ir"),
+        ("ância", "ante"), ("ência", "ente"), ("ança", "ar"), ("ência", "er"), ("ência", "ir"),
+        ("al", "o"), ("al", "a"), ("al", ""), ("ico", "o"), ("ico", "a"), ("ico", "ia"),
+        ("izar", "o"), ("izar", "a"), ("izar", ""), ("izar", "e"), ("ificar", "o"), ("ear", "o"), ("ear", "a"),
+        ("ar", "o"), ("ar", "a"), ("ar", "e"), ("ar", ""), ("ecer", "o"), ("ecer", "e"),
+        ("ada", "a"), ("ada", "o"), ("ada", "ar"), ("ida", "er"), ("ida", "ir"), ("agem", "ar"), ("agem", ""),
+        ("agem", "o"), ("ura", "ar"), ("ura", "o"), ("ês", ""), ("ês", "a"), ("ês", "o"), ("ense", ""),
+        ("ense", "a"), ("ano", "a"), ("ano", ""), ("iano", "ia"), ("ivo", "ar"), ("ativo", "ar"),
+        ("ume", "o"), ("ume", "e"), ("ia", "o"), ("ia", "e"),
+    ],
 }
 
 PREFIXES: dict[str, list[str]] = {
@@ -102,6 +145,13 @@ PREFIXES: dict[str, list[str]] = {
            "miss", "emp", "fort", "weg", "her", "hin", "los", "zurück", "voran", "vorbei", "dar", "weiter",
            "gegen", "bei", "neben", "zusammen", "heraus", "herein", "hinaus", "hinein", "herum", "voraus",
            "entgegen", "fest", "frei", "teil"],
+    # no bare "s" (scala/cala) or "a" (avere/vere) in Italian, no "a" or "i" in Portuguese
+    "it": ["ri", "dis", "in", "im", "il", "ir", "de", "pre", "anti", "contro", "sopra", "sotto", "super",
+           "inter", "multi", "auto", "co", "con", "semi", "ultra", "extra", "mini", "micro", "tele", "bi",
+           "tri", "ex", "post", "sovra", "stra", "iper", "sub", "trans", "neo", "non", "mal", "bis"],
+    "pt": ["re", "des", "in", "im", "ir", "anti", "pré", "pre", "pós", "sub", "super", "hiper", "ultra",
+           "inter", "multi", "auto", "co", "contra", "entre", "sobre", "mini", "micro", "tele", "bi", "tri",
+           "ex", "semi", "vice", "trans", "neo", "mal", "extra", "arqui", "en", "em"],
 }
 
 NEGATION_PREFIXES: dict[str, tuple[str, ...]] = {
@@ -109,6 +159,8 @@ NEGATION_PREFIXES: dict[str, tuple[str, ...]] = {
     "es": ("in", "im", "i", "des", "anti", "a"),
     "fr": ("in", "im", "il", "ir", "dé", "dés", "mé", "mes", "a", "anti"),
     "de": ("un", "miss", "anti"),
+    "it": ("in", "im", "il", "ir", "dis", "s", "anti", "non"),
+    "pt": ("in", "im", "i", "ir", "des", "anti", "a"),
 }
 
 MIN_BASE = 3
@@ -171,7 +223,30 @@ _ES_ER = ("o es e emos éis en í iste ió imos isteis ieron ía ías íamos ía
           "iese ieses iésemos ieseis iesen iendo ido ida idos idas ed")
 _ES_IR = _ES_ER.replace("eré erás erá eremos eréis erán ería erías eríamos eríais erían",
                         "iré irás irá iremos iréis irán iría irías iríamos iríais irían") + " ís id"
+# Italian: -are/-ere/-ire (with the -isc- class), simple tenses, gerund, participles.
+_IT_ARE = ("o i a iamo ate ano avo avi ava avamo avate avano ai asti ò ammo aste arono erò erai erà "
+           "eremo erete eranno erei eresti erebbe eremmo ereste erebbero iate ino assi asse assimo "
+           "assero ando ato ata ati ate ante anti are")
+_IT_ERE = ("o i e iamo ete ono evo evi eva evamo evate evano ei etti esti é ette emmo este erono "
+           "ettero erò erai erà eremo erete eranno erei eresti erebbe eremmo ereste erebbero a iate ano "
+           "essi esse essimo essero endo uto uta uti ute ente enti ere")
+_IT_IRE = ("o i e iamo ite ono ivo ivi iva ivamo ivate ivano ii isti ì immo iste irono irò irai irà "
+           "iremo irete iranno irei iresti irebbe iremmo ireste irebbero a iate ano issi isse issimo "
+           "issero endo ito ita iti ite ente enti iente isco isci isce iscono isca iscano ire")
+# Portuguese: -ar/-er/-ir, simple tenses (both norms: amámos/amamos), personal infinitive,
+# future subjunctive, gerund, participles.
+_PT_AR = ("o as a amos ámos ais am ava avas ávamos áveis avam ei aste ou astes aram ara aras áramos "
+          "áreis arei arás ará aremos areis arão aria arias aríamos aríeis ariam e es emos eis em asse "
+          "asses ássemos ásseis assem ar ares armos ardes arem ando ado ada ados adas ai")
+_PT_ER = ("o es e emos eis em ia ias íamos íeis iam i este eu estes eram era eras êramos êreis erei "
+          "erás erá eremos ereis erão eria erias eríamos eríeis eriam a as amos ais am esse esses "
+          "êssemos êsseis essem er eres ermos erdes erem endo ido ida idos idas ei")
+_PT_IR = ("o es e imos is em ia ias íamos íeis iam i iste iu istes iram ira iras íramos íreis irei "
+          "irás irá iremos ireis irão iria irias iríamos iríeis iriam a as amos ais am isse isses "
+          "íssemos ísseis issem ir ires irmos irdes irem indo ido ida idos idas")
 VERB_ENDINGS: dict[str, dict[str, frozenset[str]]] = {
+    "it": {"are": frozenset(_IT_ARE.split()), "ere": frozenset(_IT_ERE.split()), "ire": frozenset(_IT_IRE.split())},
+    "pt": {"ar": frozenset(_PT_AR.split()), "er": frozenset(_PT_ER.split()), "ir": frozenset(_PT_IR.split())},
     "es": {"ar": frozenset(_ES_AR.split()), "er": frozenset(_ES_ER.split()), "ir": frozenset(_ES_IR.split())},
     "fr": {
         "er": frozenset("e es ent ons ez ais ait ions iez aient ai as a âmes âtes èrent erai eras era "
@@ -213,6 +288,20 @@ def _stem_variants(stem: str, lang: str) -> set[str]:
             out |= {stem[:-1] + "gu", stem[:-1] + "j"}
         if stem.endswith("z"):
             out.add(stem[:-1] + "c")
+    elif lang == "it":
+        if stem.endswith(("c", "g")):
+            out.add(stem + "h")  # cercare: cerchi, cercherò
+        if stem.endswith("i") and len(stem) >= 3:
+            out.add(stem[:-1])  # mangiare: mangi, mangerò; studiare: studi
+    elif lang == "pt":
+        if stem.endswith("c"):
+            out |= {stem[:-1] + "qu", stem[:-1] + "ç"}  # ficar: fique; conhecer: conheço
+        if stem.endswith("g"):
+            out |= {stem + "u", stem[:-1] + "j"}  # pagar: pague; proteger: protejo
+        if stem.endswith("gu"):
+            out.add(stem[:-1])  # erguer: ergo
+        if stem.endswith("ç"):
+            out.add(stem[:-1] + "c")  # começar: comece
     elif lang == "fr":
         for old in ("é", "e"):
             i = stem.rfind(old)
@@ -256,7 +345,10 @@ def regularity_probes(infinitive: str, lang: str) -> set[str]:
     for inf_end in sorted(VERB_ENDINGS.get(lang, {}), key=len, reverse=True):
         if infinitive.endswith(inf_end):
             stem = infinitive[: len(infinitive) - len(inf_end)]
-            if lang == "es":
+            if lang in ("it", "pt"):
+                probes |= {s + "o" for s in _stem_variants(stem, lang)}
+                probes |= {stem + "isco"} if lang == "it" and inf_end == "ire" else set()
+            elif lang == "es":
                 probes |= {s + "o" for s in _stem_variants(stem, lang)}
                 probes.add(stem + ("ando" if inf_end == "ar" else "iendo"))
             elif lang == "fr" and inf_end in ("aître", "aire"):
@@ -297,3 +389,58 @@ def de_participle_verbs(word: str) -> list[str]:
         elif rest.startswith(DE_INSEPARABLE) and len(stem) >= 4:
             verbs.append(prefix + _de_infinitive(stem))
     return verbs
+
+
+# Undo the stem alternations of ``_stem_variants`` (it, pt): a form's stem -> the infinitive's.
+_STEM_UNDO: dict[str, tuple[tuple[str, str], ...]] = {
+    "it": (("ch", "c"), ("gh", "g"), ("c", "ci"), ("g", "gi"), ("", "i")),
+    "pt": (("qu", "c"), ("ç", "c"), ("c", "ç"), ("gu", "g"), ("j", "g"), ("g", "gu")),
+}
+
+
+# Clitic pronouns joined to a verb: Italian writes them on (presentarsi, sviluppandosi, perdetevi,
+# dammelo), Portuguese after a hyphen (lembrar-se, comprá-lo, dá-me).
+_IT_CLITICS = tuple(sorted(
+    {a + b for a in ("me", "te", "ce", "ve", "se", "glie") for b in ("lo", "la", "li", "le", "ne")}
+    | {"gli", "si", "ti", "mi", "ci", "vi", "lo", "la", "li", "le", "ne"},
+    key=len, reverse=True,
+))  # glielo, ce-le, te-ne ... before the single pronouns
+_PT_CLITICS = ("-lhes", "-lhe", "-nos", "-vos", "-los", "-las", "-me", "-te", "-se", "-lo", "-la", "-os",
+               "-as", "-no", "-na", "-o", "-a")
+_PT_ACCENTED_INFINITIVE = {"á": "ar", "ê": "er", "í": "ir", "ô": "or"}
+
+
+def verb_infinitives(form: str, lang: str) -> list[str]:
+    """Infinitives of which ``form`` may be a regular conjugated form (it, pt), nearest first:
+    "parlavamo" -> ["parlare"], "fique" -> ["ficar", ...], also with clitic pronouns
+    ("presentarsi" -> "presentare", "comprá-lo" -> "comprar").  Each candidate passes
+    :func:`is_regular_verb_form`; whether it is a known, regular verb is for the caller to check
+    (the table build keeps out of its lists only the forms that this function finds again)."""
+    out = _plain_verb_infinitives(form, lang)
+    for clitic in _IT_CLITICS if lang == "it" else _PT_CLITICS if lang == "pt" else ():
+        base = form[: len(form) - len(clitic)]
+        if not form.endswith(clitic) or len(base) < 4:
+            continue
+        if lang == "it" and base.endswith(("ar", "er", "ir")):
+            out += [base + "e"]  # presentar-si
+        elif lang == "pt" and base[-1] in _PT_ACCENTED_INFINITIVE:
+            out += [base[:-1] + _PT_ACCENTED_INFINITIVE[base[-1]]]  # comprá-lo
+        out += _plain_verb_infinitives(base, lang)
+        if lang == "it":
+            break  # the longest clitic only (glielo, not lo)
+    return list(dict.fromkeys(out))
+
+
+def _plain_verb_infinitives(form: str, lang: str) -> list[str]:
+    out: list[str] = []
+    for inf_end, endings in VERB_ENDINGS.get(lang, {}).items():
+        for cut in range(1, min(len(form), 9)):
+            ending, stem = form[-cut:], form[:-cut]
+            if ending not in endings or len(stem) < 2:
+                continue
+            stems = [stem] + [stem[: len(stem) - len(a)] + b for a, b in _STEM_UNDO.get(lang, ()) if stem.endswith(a)]
+            for s in stems:
+                infinitive = s + inf_end
+                if infinitive not in out and is_regular_verb_form(form, infinitive, lang):
+                    out.append(infinitive)
+    return out

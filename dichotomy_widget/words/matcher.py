@@ -87,7 +87,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SUPPORTED_LANGUAGES = ("en", "es", "fr", "de")
+SUPPORTED_LANGUAGES = ("en", "es", "fr", "de", "it", "pt")
 
 REASON_TEXT = {
     "same": "the same word",
@@ -99,7 +99,9 @@ REASON_TEXT = {
 }
 
 _DATA = Path(__file__).resolve().parent.parent / "wordsdata"
-_SNOWBALL_NAMES = {"en": "english", "es": "spanish", "fr": "french", "de": "german"}  # snowballstemmer
+_SNOWBALL_NAMES = {
+    "en": "english", "es": "spanish", "fr": "french", "de": "german", "it": "italian", "pt": "portuguese",
+}  # snowballstemmer
 _MAX_LEN = 40
 _WORD_RE = re.compile(r"^[^\W\d_]+(?:['’-][^\W\d_]+)*$")
 _GUESS_REASONS = frozenset({"same", "spelling", "accents", "inflection"})
@@ -251,7 +253,7 @@ def _analyse(word: str, lang: str) -> _Word:
     lex = _lexicon(lang)
     if lex is None or not _is_word(word):
         return _Word(word, frozenset(), frozenset(), spellings=frozenset({word}))
-    lemmas = lex.lemmas(word)
+    lemmas = lex.lemmas(word) or _rule_verb_lemmas(word, lang, lex)
     if lemmas:
         written, family = lex.describe(lemmas)
         own = frozenset(l for l, w in written.items() if w == word)
@@ -264,6 +266,31 @@ def _analyse(word: str, lang: str) -> _Word:
     written, family = lex.describe(lemmas)
     family = family.union(*(lex.lemmas(base) for base, _pos, _strong in rules.bases(word, lang)))
     return _Word(word, lemmas, family, False, spellings=frozenset({word, *written.values()}))
+
+
+# Languages whose tables leave out the regular verb forms that ``_rule_verb_lemmas`` finds again
+# (the build checks each one), to keep the files small.
+_RULE_VERB_LANGS = frozenset({"it", "pt"})
+# Italian: simplemma lists no invariant headword (città, così, legenda), so an unknown Italian
+# word is mostly such a word, and Snowball's short stems would join it to strangers (legenda
+# / legare, così / coso): no stem fallback there.
+_NO_STEM_LANGS = frozenset({"it"})
+
+
+def _rule_verb_lemmas(word: str, lang: str, lex: _Lexicon) -> frozenset[int]:
+    """it/pt: the verbs of which ``word`` is a regular form ("parlavamo" -> parlare): known
+    infinitives, spelled as their own lemma, that the lexicon shows to be regular (their first
+    person singular is filed under them).  The table build drops exactly the forms this finds."""
+    if lang not in _RULE_VERB_LANGS:
+        return frozenset()
+    from . import affix_rules as rules
+
+    found: set[int] = set()
+    for infinitive in rules.verb_infinitives(word, lang):
+        own = {l for l in lex.lemmas(infinitive) if lex.word(l) == infinitive}
+        if own and any(own & lex.lemmas(p) for p in rules.regularity_probes(infinitive, lang)):
+            found |= own
+    return frozenset(found)
 
 
 @lru_cache(maxsize=2_000)
@@ -281,6 +308,10 @@ _OOV_ENDINGS = {
     "es": (("ces", "z"), ("es", ""), ("s", "")),
     "fr": (("aux", "al"), ("s", ""), ("x", ""), ("e", "")),
     "de": (("en", ""), ("n", ""), ("e", ""), ("er", ""), ("es", ""), ("s", "")),
+    "it": (("chi", "co"), ("ghi", "go"), ("che", "ca"), ("ghe", "ga"), ("i", "o"), ("i", "e"), ("e", "a"),
+           ("a", "o"), ("e", "o"), ("i", "a")),
+    "pt": (("ões", "ão"), ("ães", "ão"), ("éis", "el"), ("óis", "ol"), ("ns", "m"), ("is", "l"), ("es", ""),
+           ("s", ""), ("as", "o"), ("a", "o")),
 }
 
 
@@ -401,13 +432,14 @@ def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
         return None
     if wa.family & wb.lemmas or wb.family & wa.lemmas:
         return "family"
-    if not (wa.exact and wb.exact) and _stems(a, lang) & _stems(b, lang):
+    if lang not in _NO_STEM_LANGS and not (wa.exact and wb.exact) and _stems(a, lang) & _stems(b, lang):
         return "inflection"
     if lang == "de" and _is_compound(wa, wb, lang):
         return "compound"
     return None
 
 
+_RULE_VERB_INFINITIVES = {"it": ("are", "ere", "ire"), "pt": ("ar", "er", "ir")}
 _INFINITIVE_ENDINGS = frozenset({"ar", "er", "ir", "re", "en", "rn", "ln"})
 
 
@@ -420,10 +452,17 @@ def _regular_verb_form(wa: _Word, wb: _Word, lang: str) -> bool:
     applies to a known form, unless it is a headword itself: "recht" is also a form of "rechen"
     (to rake), but as a clue it is the adjective (participles filed as adjectives, such as
     "geerdet", are linked to their verb when the tables are built)."""
-    if lang not in ("es", "fr", "de"):
+    if lang not in ("es", "fr", "de", "it", "pt"):
         return False
     for form, inf in ((wa, wb), (wb, wa)):
-        form_may_be_conjugated = not form.exact or (lang == "de" and not form.own)
+        if lang in _RULE_VERB_LANGS and not inf.known and inf.text.endswith(_RULE_VERB_INFINITIVES[lang]):
+            # it/pt: a rare verb that no source lists (pt "sarafuscar") still has its regular forms
+            from . import affix_rules as rules
+
+            if (not form.exact or not form.own) and rules.is_regular_verb_form(form.text, inf.text, lang):
+                return True
+            continue
+        form_may_be_conjugated = not form.exact or (lang in ("de", "it", "pt") and not form.own)
         if form_may_be_conjugated and inf.own and inf.text[-2:] in _INFINITIVE_ENDINGS:
             from . import affix_rules as rules
 
