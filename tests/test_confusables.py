@@ -115,3 +115,9 @@ def test_accented_clue_is_accepted_and_a_mixed_guess_refused():
     assert err.value.code == "mixed_scripts"
     table.act(table.state.guesser, {"type": "guess", "text": "syrup"})
     assert table.state.recap.outcome == "correct"
+
+
+def test_a_look_alike_of_several_ascii_letters_folds_to_the_lower_case_one():
+    """Cyrillic palochka looks like l, I and 1; TR39's prototype is l, and so is ours."""
+    assert fold("\u04c0amp") == "lamp"
+    assert words.is_variant("\u04c0amp", "lamp", "en")

@@ -1,14 +1,21 @@
-"""Look-alike characters, by Unicode TR39 (Unicode Security Mechanisms) through ICU's SpoofChecker.
+"""Look-alike characters (the Unicode TR39 confusables list, as shipped by ``confusable_homoglyphs``)
+and words that mix scripts.
 
-- ``fold(text)``: each character that is not an ordinary Latin letter (ASCII, or a Latin letter
-  TR39 recommends for identifiers, so é, ß, ñ, œ stay as they are) is replaced by its TR39
-  skeleton: Cyrillic "а" and "р" become "a" and "p", Latin alpha "ɑ" becomes "a". Comparing folded
-  words is how a clue spelled with borrowed letters ("mаp") is recognised as the Target.
-- ``mixes_scripts(word)``: the word fails TR39's "highly restrictive" level (one script, or Latin
-  with Han/Kana/Hangul as in Japanese, Chinese, Korean): "mаp" with a Cyrillic а does.
+- ``fold(text)``: every character that is not an ordinary Latin letter (ASCII, or a letter of the
+  Latin-1 and Latin Extended-A blocks, so é, ß, ñ, œ, ł stay as they are) and that Unicode's
+  confusables list says looks like ASCII is replaced by it: Cyrillic "а" and "р" become "a" and "p",
+  Latin alpha "ɑ" becomes "a". Comparing folded words is how a clue spelled with borrowed letters
+  ("mаp") is recognised as the Target.
+- ``mixes_scripts(word)``: the word's letters come from more than one script, other than the
+  combinations one language writes together (Japanese Han + Hiragana + Katakana, Korean Han +
+  Hangul, Chinese Han + Bopomofo, each also with Latin), as in TR39's "highly restrictive" level.
 - ``has_letter_or_digit(text)``: at least one Unicode letter or digit.
 
-ICU (PyICU) is a hard dependency: without it importing this module raises, it never guesses.
+The data ships inside the package ``confusable_homoglyphs`` (pure Python, built from Unicode's
+``confusables.txt`` and ``Scripts.txt``; no compiler, nothing downloaded, so ``pip install`` works on
+any teacher's computer). It is a hard dependency: without it importing this module raises, it never
+guesses. It lists look-alike groups rather than TR39's one prototype per character, so a character
+folds to its ASCII look-alike, lower-case letters first (Cyrillic "Ӏ" to "l", as TR39 does).
 """
 
 from __future__ import annotations
@@ -16,37 +23,51 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-import icu
+from confusable_homoglyphs import categories, confusables
 
 __all__ = ["fold", "mixes_scripts", "has_letter_or_digit"]
 
-_SKELETON = icu.SpoofChecker()
-_RECOMMENDED = _SKELETON.getRecommendedUnicodeSet()
-_LATIN = icu.UScriptCode.LATIN
-_RESTRICTION = icu.SpoofChecker()
-_RESTRICTION.setChecks(icu.USpoofChecks.RESTRICTION_LEVEL)
-_RESTRICTION.setRestrictionLevel(icu.URestrictionLevel.HIGHLY_RESTRICTIVE)
+#: Scripts that a single language writes together (TR39 "highly restrictive"), besides one script.
+_ONE_WRITING_SYSTEM = (
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+)
+_NEUTRAL = frozenset({"COMMON", "INHERITED"})
+
+
+def _ordinary_latin(ch: str) -> bool:
+    """ASCII, or a letter of Latin-1 Supplement / Latin Extended-A (the letters of European languages)."""
+    return ch.isascii() or 0x00C0 <= ord(ch) <= 0x017F
+
+
+def _preference(prototype: str) -> tuple[int, str]:
+    """Lower-case letters first (TR39's prototypes for the l/I/1 and o/O/0 groups are l and o)."""
+    return (0 if prototype.islower() else 1 if prototype.isalpha() else 2, prototype)
 
 
 @lru_cache(maxsize=4096)
 def _fold_char(ch: str) -> str:
-    if ch.isascii():
+    if _ordinary_latin(ch):
         return ch
-    if icu.Script.getScript(ord(ch)).getScriptCode() == _LATIN and _RECOMMENDED.contains(ch):
-        return ch
-    return _SKELETON.getSkeleton(0, ch)
+    ascii_look_alikes = [entry["c"] for entry in confusables.confusables_data.get(ch, ())
+                         if entry["c"].isascii() and entry["c"].isalnum()]
+    return min(ascii_look_alikes, key=_preference) if ascii_look_alikes else ch
 
 
 def fold(text: str) -> str:
-    """``text`` with every look-alike of another script (or an unusual Latin letter) replaced by
-    its TR39 skeleton, then NFC and case-folded."""
+    """``text`` with every look-alike of an ASCII letter from another script (or an unusual Latin
+    letter) replaced by that letter, then NFC and case-folded."""
     folded = "".join(_fold_char(ch) for ch in text)
     return unicodedata.normalize("NFC", folded).casefold()
 
 
 def mixes_scripts(word: str) -> bool:
-    """True if ``word`` mixes scripts in a way TR39's highly restrictive level refuses."""
-    return bool(word) and bool(_RESTRICTION.check(word) & icu.USpoofChecks.RESTRICTION_LEVEL)
+    """True if ``word``'s letters come from scripts that no one language writes together."""
+    scripts = {categories.alias(ch) for ch in word if unicodedata.category(ch)[0] in "LN"} - _NEUTRAL
+    if len(scripts) <= 1:
+        return False
+    return not any(scripts <= allowed for allowed in _ONE_WRITING_SYSTEM)
 
 
 def has_letter_or_digit(text: str) -> bool:
