@@ -117,7 +117,8 @@ def test_accented_clue_is_accepted_and_a_mixed_guess_refused():
     assert table.state.recap.outcome == "correct"
 
 
-def test_a_look_alike_of_several_ascii_letters_folds_to_the_lower_case_one():
-    """Cyrillic palochka looks like l, I and 1; TR39's prototype is l, and so is ours."""
+def test_each_case_of_a_look_alike_folds_as_unicode_lists_it():
+    """Capital palochka looks like l, small palochka like i (Unicode's confusables.txt)."""
     assert fold("\u04c0amp") == "lamp"
-    assert words.is_variant("\u04c0amp", "lamp", "en")
+    assert fold("\u04cfnk") == "ink"
+    assert words.is_variant("\u04cfnk", "ink", "en")

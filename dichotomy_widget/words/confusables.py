@@ -14,8 +14,8 @@ and words that mix scripts.
 The data ships inside the package ``confusable_homoglyphs`` (pure Python, built from Unicode's
 ``confusables.txt`` and ``Scripts.txt``; no compiler, nothing downloaded, so ``pip install`` works on
 any teacher's computer). It is a hard dependency: without it importing this module raises, it never
-guesses. It lists look-alike groups rather than TR39's one prototype per character, so a character
-folds to its ASCII look-alike, lower-case letters first (Cyrillic "Ӏ" to "l", as TR39 does).
+guesses. A character folds to the ASCII letter or digit the list gives it (the list names at most one
+per character), as TR39's skeleton does for letters that look like ASCII.
 """
 
 from __future__ import annotations
@@ -41,18 +41,14 @@ def _ordinary_latin(ch: str) -> bool:
     return ch.isascii() or 0x00C0 <= ord(ch) <= 0x017F
 
 
-def _preference(prototype: str) -> tuple[int, str]:
-    """Lower-case letters first (TR39's prototypes for the l/I/1 and o/O/0 groups are l and o)."""
-    return (0 if prototype.islower() else 1 if prototype.isalpha() else 2, prototype)
-
-
 @lru_cache(maxsize=4096)
 def _fold_char(ch: str) -> str:
     if _ordinary_latin(ch):
         return ch
-    ascii_look_alikes = [entry["c"] for entry in confusables.confusables_data.get(ch, ())
-                         if entry["c"].isascii() and entry["c"].isalnum()]
-    return min(ascii_look_alikes, key=_preference) if ascii_look_alikes else ch
+    for entry in confusables.confusables_data.get(ch, ()):  # at most one is an ASCII letter or digit
+        if entry["c"].isascii() and entry["c"].isalnum():
+            return entry["c"]
+    return ch
 
 
 def fold(text: str) -> str:
