@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from browser_support import conftest_helpers as _shared
 
 from dichotomy_widget import SqliteStore, Table
 
@@ -19,17 +20,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from support import child_pids  # noqa: E402
 
 
-def _shared():
-    """tests/browser/conftest.py's helpers, loaded by path (a bare ``import conftest`` is ambiguous)."""
-    import importlib.util
-
-    name = "dichotomy_browser_conftest"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("conftest.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
 
 
 ServerProcess, free_port, server_env = _shared().ServerProcess, _shared().free_port, _shared().server_env

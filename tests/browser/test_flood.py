@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from browser_support import conftest_helpers as _shared
 
 TESTS = Path(__file__).resolve().parents[1]
 for _p in (str(TESTS), str(TESTS / "browser")):
@@ -28,17 +29,6 @@ from support import http_get, tree_usage  # noqa: E402
 from wire_student import WireStudent  # noqa: E402
 
 
-def _shared():
-    """tests/browser/conftest.py's helpers, loaded by path (a bare ``import conftest`` is ambiguous)."""
-    import importlib.util
-
-    name = "dichotomy_browser_conftest"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("conftest.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
 
 
 ServerProcess, free_port, server_env = _shared().ServerProcess, _shared().free_port, _shared().server_env
