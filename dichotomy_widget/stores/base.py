@@ -73,6 +73,13 @@ class TableStore(Protocol):
     async def wait_for_change(self, marker: object, timeout: float) -> object:
         """Return the new marker as soon as it differs from ``marker``, or the current one on timeout."""
 
+    def write_trouble(self) -> "StoreError | None":
+        """Why a write would fail now (e.g. ``store_full``, ``store_read_only``), or None; writes nothing.
+
+        Watching tables ask it every few seconds so that every page shows the trouble. A store that
+        cannot tell without writing returns None (PostgreSQL: there only the page whose action failed
+        shows the error)."""
+
     def close(self) -> None:
         """Release resources; idempotent. Later calls raise :class:`StoreError`."""
 
