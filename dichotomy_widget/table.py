@@ -23,6 +23,7 @@ from .errors import (DeckError, DichotomyError, SeatNotFound, StaleAction, Store
                      VersionConflict, where)
 from .events import Event, TableCreated, event_from_dict
 from .stores import TableStore, open_store
+from .stores.base import write_trouble_text
 from .views import seat_view, stage
 
 if TYPE_CHECKING:  # asyncio is imported only when a table is watched
@@ -332,19 +333,11 @@ class Table:
     def check_store(self) -> bool:
         """Ask the store whether writing would fail now (no write); True (and listeners told) if
         :attr:`store_trouble` changed."""
-        ask = getattr(self.store, "write_trouble", None)
-        if ask is None:
-            return False
-        try:
-            trouble = ask()
-        except Exception as err:  # noqa: BLE001 - a failed check must not stop the feed
-            log.warning("table %s: cannot check the store (%s)", self.code, where(err))
-            return False
-        text = trouble.message if isinstance(trouble, DichotomyError) else ""
+        text = write_trouble_text(self.store)
         if text == self.store_trouble:
             return False
         if text:
-            log.warning("table %s: the store cannot be written (%s)", self.code, trouble.code)
+            log.warning("table %s: the store cannot be written now", self.code)
         else:
             log.info("table %s: the store can be written again", self.code)
         self.store_trouble = text

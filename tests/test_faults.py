@@ -299,3 +299,36 @@ def test_every_seat_widget_syncs_the_store_trouble_and_no_hidden_word(small_disk
             store.close()
 
     asyncio.run(scenario())
+
+
+def test_the_class_pages_show_the_store_trouble_too(small_disk):
+    from dichotomy_widget import Classroom
+    from dichotomy_widget.ui import class_pages as cp
+
+    path = small_disk / "tables.sqlite3"
+    setup = SqliteStore(path)
+    room = Classroom.create("Class 4B", deck="en", rounds=2, table_size=4, store=setup)
+    code = room.code
+    ticket = room.join("Ana")
+    setup.close()
+
+    async def scenario() -> None:
+        store = SqliteStore(path)
+        view = cp.class_view_page(f"class={code}", store=store)  # the class projector
+        lobby = cp.class_page(f"class={code}&student={ticket.token}", store=store)  # a waiting student
+        report = cp.report_page(f"class={code}", store=store)
+        banners = [view.trouble, lobby.trouble, report.trouble]
+        try:
+            await asyncio.sleep(0.5)
+            assert lobby.state == "lobby" and all(b.value == "" for b in banners)
+            filler = fill(small_disk)
+            await _until(lambda: all("is full" in b.value for b in banners), "every class page's banner")
+            assert all('role="alert"' in b.value and str(path) in b.value for b in banners)
+            filler.unlink()
+            await _until(lambda: all(b.value == "" for b in banners), "every banner removed")
+        finally:
+            for page in (view, lobby, report):
+                page.room.stop_watching()
+            store.close()
+
+    asyncio.run(scenario())
