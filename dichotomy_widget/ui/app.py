@@ -44,20 +44,19 @@ import traitlets
 
 from ..config import (DEFAULT_ROUNDS, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
                       REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV)
-from ..deck_library import DeckLibrary
 from ..decks import Deck
 from ..errors import DichotomyError, SeatNotFound, StoreError, TeacherKeyRequired
 from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
+from .teacher_gate import TeacherGate
 from .teacher import key_required, require_teacher
 from .name_box import NameBox
 
 __all__ = ["HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
 
-MAX_KEY_TRIES = 5  # wrong teacher keys one host page accepts before it must be reloaded
 MAX_QUERY_VALUE = 200  # a token is 24 characters; anything much longer is not ours
 
 _STORES: dict[str, TableStore] = {}
@@ -416,7 +415,7 @@ class SeatPage(W.VBox):
 # Host page
 
 
-class HostPage(W.VBox):
+class HostPage(TeacherGate, W.VBox):
     """The whole host page. ``state``: ``"create"``, ``"host"`` or ``"refused"``."""
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
@@ -501,39 +500,6 @@ class HostPage(W.VBox):
                             "open this page can create a table. Your saved decks are kept for this browser "
                             "only. (Start the server with <code>--teacher-key</code> to require a key.)</p>")
             self.children = [self.url, intro, notice, self.browser_secret, self.form]
-
-    def unlock(self, typed: str) -> bool:
-        """Check the teacher key typed on this page; on success show the form and the key's saved decks.
-
-        The key is kept in this kernel only (to check again on create) and never shown, synced or logged.
-        """
-        if self._key_failures >= MAX_KEY_TRIES:
-            return self._key_refused("Too many wrong keys on this page. Reload the page to try again.")
-        try:
-            require_teacher(typed, self.env)
-        except TeacherKeyRequired as exc:
-            self._key_failures += 1
-            return self._key_refused(exc.message)
-        self._typed_key = typed
-        if self.key_box is not None:
-            self.key_box.status = "Teacher key accepted."
-            self.key_box.unlocked = True
-        self.form.layout.display = ""
-        try:
-            self.deck_form.set_library(DeckLibrary.for_secret(self.store, typed))
-        except DichotomyError as exc:
-            self.deck_form.library_note.value = f"<p>{html.escape(exc.message)}</p>"
-        return True
-
-    def _key_refused(self, text: str) -> bool:
-        self.message = text
-        if self.key_box is not None:
-            self.key_box.status = text
-        return False
-
-    def _open_browser_library(self, secret: str) -> None:
-        """No teacher key: the saved decks of this browser (its own random secret)."""
-        self.deck_form.set_library(DeckLibrary.for_secret(self.store, secret))
 
     def _deck_changed(self, deck: "Deck | None") -> None:
         if not hasattr(self, "create_button"):

@@ -29,7 +29,6 @@ from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 import ipywidgets as W
 
 from ..classroom import Classroom
-from ..deck_library import DeckLibrary
 from ..decks import Deck
 from ..errors import DichotomyError, SeatNotFound
 from ..config import (CLASS_PAGE, CLASS_VIEW_PAGE, MAX_NAME_LENGTH, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
@@ -38,10 +37,11 @@ from ..seating import MAX_PREFERRED, MIN_PREFERRED
 from ..stores import TableStore
 from ..table import Table
 from ..errors import TeacherKeyRequired
-from .app import MAX_KEY_TRIES, UrlQuery, error_text, message_box, on_enter, page_store, page_title, qr_svg
+from .app import UrlQuery, error_text, message_box, on_enter, page_store, page_title, qr_svg
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
 from .hub_identity import HubIdentityError, current_identity, hub_mode
+from .teacher_gate import TeacherGate
 from .teacher import key_required, require_teacher
 
 __all__ = ["teacher_page", "class_page", "class_view_page", "projector_page", "report_page", "TeacherPage",
@@ -164,7 +164,7 @@ def _overview_html(room: Classroom, env: Mapping[str, str] | None = None) -> str
 # Teacher page
 
 
-class TeacherPage(W.VBox):
+class TeacherPage(TeacherGate, W.VBox):
     """Create a class, then run it. ``state``: ``"create"``, ``"teacher"`` or ``"refused"``."""
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
@@ -259,36 +259,6 @@ class TeacherPage(W.VBox):
             self.key_box = None
             self.browser_secret = BrowserSecret(on_secret=self._open_browser_library)
             self.children = [self.url, intro, self.browser_secret, self.form]
-
-    def unlock(self, typed: str) -> bool:
-        """Check the teacher key typed on this page (kept in this kernel only); show the form on success."""
-        if self._key_failures >= MAX_KEY_TRIES:
-            return self._key_refused("Too many wrong keys on this page. Reload the page to try again.")
-        try:
-            require_teacher(typed, self.env)
-        except TeacherKeyRequired as exc:
-            self._key_failures += 1
-            return self._key_refused(exc.message)
-        self._typed_key = typed
-        if self.key_box is not None:
-            self.key_box.status = "Teacher key accepted."
-            self.key_box.unlocked = True
-        self.form.layout.display = ""
-        try:
-            self.deck_form.set_library(DeckLibrary.for_secret(self.store, typed))
-        except DichotomyError as exc:
-            self.deck_form.library_note.value = f"<p>{_esc(exc.message)}</p>"
-        return True
-
-    def _key_refused(self, text: str) -> bool:
-        self.message = text
-        if self.key_box is not None:
-            self.key_box.status = text
-        return False
-
-    def _open_browser_library(self, secret: str) -> None:
-        """No teacher key: the saved decks of this browser (its own random secret)."""
-        self.deck_form.set_library(DeckLibrary.for_secret(self.store, secret))
 
     def _deck_changed(self, deck: "Deck | None") -> None:
         if not hasattr(self, "create_button"):
