@@ -33,7 +33,8 @@ from .config import MAX_SEATS, MAX_TIME_LIMIT, MIN_SEATS, MIN_TIME_LIMIT
 from .rules import clean_name
 from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
 from .stores import TableStore, open_store
-from .table import CODE_ALPHABET, Table, hash_token, new_table_code
+from .stores.base import write_trouble_text
+from .table import CODE_ALPHABET, TROUBLE_EVERY, Table, hash_token, new_table_code
 
 if TYPE_CHECKING:
     import asyncio
@@ -273,6 +274,8 @@ class Classroom:
         self._tables: dict[str, Table] = {}
         self._listeners: list[Callable[["Classroom"], None]] = []
         self._watch_task: asyncio.Task | None = None
+        #: Why the store cannot be written now (full disk, read-only file), or "" (see :meth:`watch`).
+        self.store_trouble = ""
         self.refresh()
 
     @property
@@ -615,18 +618,32 @@ class Classroom:
                 changed = table.tick() or changed
         return changed
 
+    def check_store(self) -> bool:
+        """Ask the store whether writing would fail now (no write); True (and listeners told) if
+        :attr:`store_trouble` changed."""
+        text = write_trouble_text(self.store)
+        if text == self.store_trouble:
+            return False
+        self.store_trouble = text
+        self._notify()
+        return True
+
     async def watch(self, timeout: float = 5.0) -> None:
-        """Follow the store forever: the class and its tables, as other kernels change them."""
+        """Follow the store forever: the class and its tables, as other kernels change them; every
+        :data:`~.table.TROUBLE_EVERY` s (riding on the wait's timeout) check :attr:`store_trouble`."""
         import asyncio
 
+        self.check_store()
         marker = self.store.change_marker()
         self.poll()
         while True:
             try:
-                marker = await self.store.wait_for_change(marker, timeout)
+                marker = await self.store.wait_for_change(marker, min(timeout, TROUBLE_EVERY))
+                self.check_store()
                 self.poll()
             except Exception:  # noqa: BLE001 - a transient store error must not end the feed
                 log.exception("class %s: watching failed; retrying", self.code)
+                self.check_store()
                 await asyncio.sleep(1.0)
 
     def start_watching(self) -> "asyncio.Task | None":

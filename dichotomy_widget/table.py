@@ -23,6 +23,7 @@ from .errors import (DeckError, DichotomyError, SeatNotFound, StaleAction, Store
                      VersionConflict, where)
 from .events import Event, TableCreated, event_from_dict
 from .stores import TableStore, open_store
+from .stores.base import write_trouble_text
 from .views import seat_view, stage
 
 if TYPE_CHECKING:  # asyncio is imported only when a table is watched
@@ -35,6 +36,8 @@ log = logging.getLogger(__name__)
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no O/0, I/1
 CODE_LENGTH = 6
 MAX_RETRIES = 50
+#: Seconds between two :meth:`TableStore.write_trouble` checks while a table is watched.
+TROUBLE_EVERY = 2.0
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,9 @@ class Table:
         self.host_token: str | None = None
         self._listeners: list[Callable[["Table"], None]] = []
         self._watch_task: asyncio.Task | None = None
+        #: Why the store cannot be written now (full disk, read-only file), as text for every page, or
+        #: "" -- kept up to date while the table is watched (:meth:`watch`). Never holds a hidden word.
+        self.store_trouble = ""
         self.refresh()
 
     # --- creating and opening ----------------------------------------------------------------
@@ -324,19 +330,37 @@ class Table:
             except Exception as err:  # noqa: BLE001 - a broken widget must not break the table
                 log.error("table %s: a listener failed (%s)", self.code, where(err))
 
+    def check_store(self) -> bool:
+        """Ask the store whether writing would fail now (no write); True (and listeners told) if
+        :attr:`store_trouble` changed."""
+        text = write_trouble_text(self.store)
+        if text == self.store_trouble:
+            return False
+        if text:
+            log.warning("table %s: the store cannot be written now", self.code)
+        else:
+            log.info("table %s: the store can be written again", self.code)
+        self.store_trouble = text
+        self._notify()
+        return True
+
     async def watch(self, timeout: float = 5.0) -> None:
-        """Follow the store forever: refresh and notify when another kernel appends."""
+        """Follow the store forever: refresh and notify when another kernel appends; every
+        :data:`TROUBLE_EVERY` s (riding on the wait's timeout) check :attr:`store_trouble`."""
+        self.check_store()
         marker = self.store.change_marker()
         self.refresh()  # catch up: events appended after this table loaded but before the marker was taken
         while True:
             try:
-                marker = await self.store.wait_for_change(marker, timeout)
+                marker = await self.store.wait_for_change(marker, min(timeout, TROUBLE_EVERY))
+                self.check_store()
                 self.refresh()
                 if self.state.time_limit:
                     self.tick()
             except Exception as err:  # noqa: BLE001 - a transient store error must not end the feed for good
                 detail = f"{err.code}: {err.message}" if isinstance(err, DichotomyError) else where(err)
                 log.warning("table %s: following the store failed, retrying in 1 s (%s)", self.code, detail)
+                self.check_store()
                 await _asyncio().sleep(1.0)
 
     def start_watching(self) -> "asyncio.Task | None":

@@ -586,9 +586,11 @@ class App {
       "data-testid": "dw-status",
     });
     this.notice = h("p", { class: "dw-notice", role: "alert" });
+    // the table store cannot be written (full disk, read-only file): shown on every page until fixed
+    this.trouble = h("p", { class: "dw-store-trouble", role: "alert", "data-testid": "dw-store-trouble", hidden: true });
     this.main = h("section", { class: "dw-main", "data-testid": "dw-main" });
     this.hostBar = h("div", { class: "dw-host", role: "group", "aria-label": "Host controls" });
-    this.root.append(this.header, this.statusEl, this.players, this.notice, this.main, this.hostBar);
+    this.root.append(this.trouble, this.header, this.statusEl, this.players, this.notice, this.main, this.hostBar);
     el.append(this.root);
     /** The user acted in this widget, so its next screen may take focus (see mayTakeFocus). */
     this.focusOwed = false;
@@ -596,14 +598,25 @@ class App {
     this.installKeys();
 
     this.onChange = () => this.render();
+    this.onTrouble = () => this.renderTrouble();
     this.onMsg = (/** @type {any} */ msg) => this.receive(msg);
     for (const name of ["change:view", "change:curtain", "change:host"]) model.on(name, this.onChange);
+    model.on("change:store_trouble", this.onTrouble);
     model.on("msg:custom", this.onMsg);
     this.render();
+    this.renderTrouble();
+  }
+
+  /** Show (as text) or remove the store's trouble banner. */
+  renderTrouble() {
+    const text = String(this.model.get("store_trouble") || "");
+    if (this.trouble.textContent !== text) this.trouble.textContent = text;
+    this.trouble.hidden = !text;
   }
 
   destroy() {
     for (const name of ["change:view", "change:curtain", "change:host"]) this.model.off(name, this.onChange);
+    this.model.off("change:store_trouble", this.onTrouble);
     this.model.off("msg:custom", this.onMsg);
     if (this.clock !== undefined) window.clearInterval(this.clock);
     for (const p of this.pending.values()) window.clearTimeout(p.timer);

@@ -8,17 +8,20 @@ read-only is that tmpfs remounted read-only. The server and kernel kills (voila,
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
 
-from dichotomy_widget import SqliteStore, Table
+from dichotomy_widget import SeatWidget, SqliteStore, Table
 from dichotomy_widget.ui.entry import seat_page
 
 pytestmark = pytest.mark.faults
@@ -66,6 +69,19 @@ def small_disk(tmp_path):
         subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
+def fill(disk: Path) -> Path:
+    """Fill the disk to the last block with a junk file; its path (unlink it to free the space)."""
+    filler = disk / "filler"
+    try:
+        with open(filler, "wb") as f:
+            while True:
+                f.write(b"\0" * 4096)
+                f.flush()
+    except OSError:
+        pass
+    return filler
+
+
 def new_table(path: Path) -> str:
     store = SqliteStore(path)
     table = Table.create(deck="en", seed=4, rounds=2, store=store)
@@ -96,14 +112,7 @@ def test_a_full_disk_gives_a_clear_message_saves_nothing_and_play_resumes(small_
     path = small_disk / "tables.sqlite3"
     code = new_table(path)
     before = count(path, code)
-    filler = small_disk / "filler"
-    try:  # fill the disk to the last block
-        with open(filler, "wb") as f:
-            while True:
-                f.write(b"\0" * 4096)
-                f.flush()
-    except OSError:
-        pass
+    filler = fill(small_disk)
     answer = kernel(path, code, {"type": "pick", "pair": 1, "seat": "drawer"})
     assert answer["ok"] is False and answer["code"] == "store_full", answer
     assert "full" in answer["message"] and "nothing was saved" in answer["message"]
@@ -161,3 +170,165 @@ def test_a_store_replaced_under_a_running_kernel_is_noticed_not_written_to(tmp_p
     os.replace(saved, path)  # the real file is back: a reloaded page (a new kernel) plays on
     assert kernel(path, code, {"type": "pick", "pair": 1, "seat": "drawer"})["phase"] == "clues"
     check_intact(path, code, before + 1)
+
+
+# --- every watching page hears of a full disk or a read-only store, without acting -----------------
+
+async def _until(check, what: str, timeout: float = 60.0) -> None:
+    """Await ``check()`` being true (the watch loop runs meanwhile); fail with ``what`` after ``timeout``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, f"never happened: {what}"
+        await asyncio.sleep(0.1)
+
+
+def test_a_watching_table_sees_a_full_disk_and_its_end_without_acting(small_disk):
+    path = small_disk / "tables.sqlite3"
+    code = new_table(path)
+
+    async def scenario() -> None:
+        store = SqliteStore(path)
+        watcher = Table.open(code, store)  # a page that only watches (another kernel did the acting)
+        heard: list[str] = []
+        watcher.subscribe(lambda t: heard.append(t.store_trouble))
+        task = watcher.start_watching()
+        try:
+            await asyncio.sleep(0.5)
+            assert watcher.store_trouble == "" and heard == []
+            events = len(watcher.events)
+            filler = fill(small_disk)
+            await _until(lambda: watcher.store_trouble, "the full disk shown")
+            assert "full" in watcher.store_trouble and "Free some space" in watcher.store_trouble
+            assert heard[-1] == watcher.store_trouble  # the listeners were told
+            assert len(watcher.events) == events  # it only watched: nothing was written
+            filler.unlink()
+            await _until(lambda: not watcher.store_trouble, "the trouble cleared")
+            assert heard[-1] == ""
+        finally:
+            task.cancel()
+            store.close()
+
+    asyncio.run(scenario())
+    assert kernel(path, code, {"type": "pick", "pair": 1, "seat": "drawer"})["phase"] == "clues"
+
+
+WATCHER = textwrap.dedent('''
+    import asyncio, json, sys
+    from dichotomy_widget import SqliteStore, Table
+    path, code = sys.argv[1], sys.argv[2]
+
+    async def main():
+        table = Table.open(code, SqliteStore(path))
+        table.subscribe(lambda t: print(json.dumps(t.store_trouble), flush=True))
+        table.start_watching()
+        print(json.dumps("watching"), flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # until stdin closes
+
+    asyncio.run(main())
+''')
+
+
+def _without_dac_override() -> None:
+    """In the child before exec: root without CAP_DAC_OVERRIDE, so a file's mode binds it as it
+    binds a teacher (prctl PR_CAPBSET_DROP; the exec then drops the capability)."""
+    import ctypes
+
+    if ctypes.CDLL(None, use_errno=True).prctl(24, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE)")
+
+
+def test_a_watching_kernel_sees_its_store_file_made_read_only_and_writable_again(tmp_path):
+    # A mounted file system cannot be remounted read-only while a kernel has the file open for
+    # writing (EBUSY), so here the file itself is made read-only, as its owner would (chmod a-w).
+    path = tmp_path / "tables.sqlite3"
+    code = new_table(path)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.Popen([sys.executable, "-c", WATCHER, str(path), code], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=_without_dac_override if os.geteuid() == 0 else None)
+    lines: "queue.Queue[str]" = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()
+
+    def next_line() -> str:
+        try:
+            return json.loads(lines.get(timeout=60))
+        except queue.Empty:
+            proc.kill()
+            raise AssertionError(f"the watching kernel said nothing: {proc.stderr.read()}") from None
+
+    try:
+        assert next_line() == "watching"
+        os.chmod(path, 0o444)
+        shown = next_line()
+        assert "read-only" in shown and str(path) in shown and "Make it writable again" in shown
+        os.chmod(path, 0o644)
+        assert next_line() == ""  # cleared, and the page never acted
+    finally:
+        os.chmod(path, 0o644)
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr.read()
+    assert kernel(path, code, {"type": "pick", "pair": 1, "seat": "drawer"})["phase"] == "clues"
+
+
+def test_every_seat_widget_syncs_the_store_trouble_and_no_hidden_word(small_disk):
+    path = small_disk / "tables.sqlite3"
+    code = new_table(path)
+
+    async def scenario() -> None:
+        store = SqliteStore(path)
+        table = Table.open(code, store)
+        widgets = [SeatWidget(table, seat) for seat in range(3)]  # starts the watch (a loop is running)
+        try:
+            await asyncio.sleep(0.5)
+            assert all(w.store_trouble == "" for w in widgets)
+            filler = fill(small_disk)
+            await _until(lambda: all(w.store_trouble for w in widgets), "every seat's banner")
+            assert all("full" in w.store_trouble for w in widgets)
+            expected = (f"The disk holding the table store {path} is full, so nothing was saved. "
+                        "Free some space on it, then try again.")  # the acting page's words, no more
+            for w in widgets:  # the synced state carries the notice
+                assert w.get_state()["store_trouble"] == expected
+            filler.unlink()
+            await _until(lambda: all(w.store_trouble == "" for w in widgets), "every banner removed")
+        finally:
+            for w in widgets:
+                w.close()
+            table._watch_task.cancel()
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_class_pages_show_the_store_trouble_too(small_disk):
+    from dichotomy_widget import Classroom
+    from dichotomy_widget.ui import class_pages as cp
+
+    path = small_disk / "tables.sqlite3"
+    setup = SqliteStore(path)
+    room = Classroom.create("Class 4B", deck="en", rounds=2, table_size=4, store=setup)
+    code = room.code
+    ticket = room.join("Ana")
+    setup.close()
+
+    async def scenario() -> None:
+        store = SqliteStore(path)
+        view = cp.class_view_page(f"class={code}", store=store)  # the class projector
+        lobby = cp.class_page(f"class={code}&student={ticket.token}", store=store)  # a waiting student
+        report = cp.report_page(f"class={code}", store=store)
+        banners = [view.trouble, lobby.trouble, report.trouble]
+        try:
+            await asyncio.sleep(0.5)
+            assert lobby.state == "lobby" and all(b.value == "" for b in banners)
+            filler = fill(small_disk)
+            await _until(lambda: all("is full" in b.value for b in banners), "every class page's banner")
+            assert all('role="alert"' in b.value and str(path) in b.value for b in banners)
+            filler.unlink()
+            await _until(lambda: all(b.value == "" for b in banners), "every banner removed")
+        finally:
+            for page in (view, lobby, report):
+                page.room.stop_watching()
+            store.close()
+
+    asyncio.run(scenario())

@@ -124,7 +124,8 @@ def test_seat_widget_syncs_only_its_own_view(deck):
         assert set(synced(w)) <= {"view", "kind", "layout", "tabbable", "tooltip", "_dom_classes",
                                   "_model_module", "_model_module_version", "_model_name",
                                   "_view_module", "_view_module_version", "_view_name", "_view_count",
-                                  "_anywidget_id"}
+                                  "_anywidget_id", "store_trouble"}
+        assert w.store_trouble == ""  # a memory store is never full or read-only
 
 
 def test_intents_get_acks_and_every_seat_updates(deck):

@@ -14,6 +14,7 @@ Watching for changes is store-neutral: ``change_marker()`` returns an opaque val
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar, runtime_checkable
 
@@ -25,8 +26,10 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "Record", "TableStore", "ClosingStore", "ChangeWaiters", "SCHEMA_VERSION",
     "is_utf8", "check_table_id", "check_seq", "to_json", "encode_events", "decode_record",
-    "conflict_error", "not_found_error", "exists_error",
+    "conflict_error", "not_found_error", "exists_error", "write_trouble_text",
 ]
+
+_log = logging.getLogger(__name__)
 
 _S = TypeVar("_S", bound="ClosingStore")
 
@@ -72,6 +75,13 @@ class TableStore(Protocol):
 
     async def wait_for_change(self, marker: object, timeout: float) -> object:
         """Return the new marker as soon as it differs from ``marker``, or the current one on timeout."""
+
+    def write_trouble(self) -> "StoreError | None":
+        """Why a write would fail now (e.g. ``store_full``, ``store_read_only``), or None; writes nothing.
+
+        Watching tables ask it every few seconds so that every page shows the trouble. A store that
+        cannot tell without writing returns None (PostgreSQL: there only the page whose action failed
+        shows the error)."""
 
     def close(self) -> None:
         """Release resources; idempotent. Later calls raise :class:`StoreError`."""
@@ -127,6 +137,20 @@ def encode_events(events: list[tuple[str, dict]]) -> list[tuple[str, str]]:
             raise StoreError(f"event {index} needs a non-empty string type, not {event_type!r}")
         encoded.append((event_type, to_json(payload, f"payload of event {index} ({event_type})")))
     return encoded
+
+
+def write_trouble_text(store: object) -> str:
+    """The message of ``store.write_trouble()`` (why a write would fail now), or "" for none, for a
+    store without that check, or when the check itself fails (logged)."""
+    ask = getattr(store, "write_trouble", None)
+    if ask is None:
+        return ""
+    try:
+        trouble = ask()
+    except Exception as err:  # noqa: BLE001 - a failed check must not stop a watching page
+        _log.warning("cannot check whether %r can be written (%s: %s)", store, type(err).__name__, err)
+        return ""
+    return trouble.message if trouble is not None else ""
 
 
 def conflict_error(table_id: str, expected: int, actual: int) -> VersionConflict:

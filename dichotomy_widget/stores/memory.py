@@ -114,6 +114,10 @@ class MemoryStore(ClosingStore):
         self._check_open()
         return self._version
 
+    def write_trouble(self) -> StoreError | None:
+        """None: memory never fills up or turns read-only."""
+        return None
+
     def close(self) -> None:
         """Drop all tables and wake waiters (their next call raises :class:`StoreError`)."""
         with self._lock:

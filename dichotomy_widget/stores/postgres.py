@@ -489,6 +489,11 @@ class PostgresStore(ClosingStore):
         await self._waiters.wait(self._lock, self.change_marker, marker, timeout)
         return self.change_marker()
 
+    def write_trouble(self) -> StoreError | None:
+        """None: the server cannot be asked without writing, so only the page whose action failed
+        shows a full or read-only database."""
+        return None
+
     def close(self) -> None:
         """Close the connection, stop the listener thread, wake waiters; idempotent."""
         with self._lock:

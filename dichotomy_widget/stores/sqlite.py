@@ -50,6 +50,9 @@ SETTLE_STEP = 0.01
 #: ... for this long.
 SETTLE_TIME = 0.25
 
+#: Fewer free bytes than this on the store's file system count as a full disk (:meth:`SqliteStore.write_trouble`).
+LOW_SPACE = 32 * 1024
+
 #: Seconds a writer waits for another process's write lock before giving up.
 DEFAULT_BUSY_TIMEOUT = 10.0
 
@@ -185,16 +188,47 @@ class SqliteStore(ClosingStore):
         if isinstance(exc, sqlite3.DatabaseError) and "malformed" in text.lower():
             return StoreError(f"The table store {self.path} is corrupt ({text}).", code="store_corrupt")
         if "disk is full" in text.lower() or ("i/o error" in text.lower() and self._disk_full()):
-            return StoreError(f"The disk holding the table store {self.path} is full, so nothing was saved. "
-                              "Free some space on it, then try again.", code="store_full")
+            return self._full_error()
         if "readonly" in text.lower() or "read-only" in text.lower() or self._read_only():
-            return StoreError(f"The table store {self.path} cannot be written (it is read-only), so nothing "
-                              "was saved. Make it writable again, then try again.", code="store_read_only")
+            return self._read_only_error()
         if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
             return StoreError(
                 f"The table store {self.path} stayed busy for over {self.busy_timeout:g} s ({text})."
             )
         return StoreError(f"Cannot {action} in the table store {self.path}: {text}")
+
+    def _full_error(self) -> StoreError:
+        return StoreError(f"The disk holding the table store {self.path} is full, so nothing was saved. "
+                          "Free some space on it, then try again.", code="store_full")
+
+    def _read_only_error(self) -> StoreError:
+        return StoreError(f"The table store {self.path} cannot be written (it is read-only), so nothing "
+                          "was saved. Make it writable again, then try again.", code="store_read_only")
+
+    def write_trouble(self) -> StoreError | None:
+        """Why a write would fail now (``store_read_only`` or ``store_full``), or None; writes nothing.
+
+        Two cheap system calls: ``os.access`` on the file and its folder (SQLite writes a ``-wal`` and
+        ``-shm`` file beside it) and ``os.statvfs`` (a read-only mount, less than
+        :data:`LOW_SPACE` bytes free for this user). Watching pages ask it every few seconds, so every
+        page can show the trouble, not only the page whose action failed."""
+        folder = self.path.parent
+        try:
+            st = os.statvfs(folder)
+        except AttributeError:  # no statvfs (Windows): the access checks alone
+            st = None
+        except OSError:
+            return None  # the folder is gone: the next read or write names that trouble itself
+        if st is not None and st.f_flag & os.ST_RDONLY:
+            return self._read_only_error()
+        try:
+            if not os.access(folder, os.W_OK) or (self.path.exists() and not os.access(self.path, os.W_OK)):
+                return self._read_only_error()
+        except OSError:
+            return None
+        if st is not None and st.f_bavail * st.f_frsize < LOW_SPACE:
+            return self._full_error()
+        return None
 
     def _file_identity(self) -> tuple[int, int] | None:
         """(device, inode) of the store file now, or None if it is gone (or the platform has no inodes)."""

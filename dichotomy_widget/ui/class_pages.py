@@ -95,6 +95,22 @@ def _esc(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
 
+def _trouble_banner() -> W.HTML:
+    """An empty slot for the store's trouble (full disk, read-only file); see :func:`_show_trouble`."""
+    banner = W.HTML()
+    banner.add_class("dichotomy-store-trouble")
+    return banner
+
+
+def _show_trouble(banner: W.HTML, room: Classroom) -> None:
+    """Put the class store's trouble in ``banner`` as an alert (escaped text), or empty it."""
+    text = room.store_trouble
+    value = (f'<p role="alert" data-testid="store-trouble" style="border:2px solid #b71c1c;color:#b71c1c;'
+             f'font-weight:600;padding:0.4em 0.7em;border-radius:6px">{_esc(text)}</p>' if text else "")
+    if banner.value != value:
+        banner.value = value
+
+
 def _widgets():
     from . import widgets
 
@@ -332,7 +348,9 @@ class TeacherPage(TeacherGate, W.VBox):
             W.HBox([self.move_student, self.move_table, self.move_button], layout=W.Layout(flex_flow="row wrap")),
             W.HBox([self.start_one, self.start_one_button], layout=W.Layout(flex_flow="row wrap")),
         ])
-        self.children = [self.url, header, controls, self.feedback, self.roster, self.tables_box, self.seating]
+        self.trouble = _trouble_banner()
+        self.children = [self.url, self.trouble, header, controls, self.feedback, self.roster, self.tables_box,
+                         self.seating]
         self.refresh_view()
         room.subscribe(lambda _r: self.refresh_view())
         room.start_watching()
@@ -348,6 +366,7 @@ class TeacherPage(TeacherGate, W.VBox):
         """Redraw roster, seating and the dashboard from the class (called on every change)."""
         room = self.room
         assert room is not None
+        _show_trouble(self.trouble, room)
         s = room.state
         names = [st.name for st in s.students]
         self.roster.layout.display = "none" if s.any_started else None  # seating lists everybody then
@@ -502,6 +521,7 @@ class ClassPage(W.VBox):
         self.feedback = _feedback()
         self.lobby = W.HTML()
         self.lobby.add_class("dichotomy-class-lobby")
+        self.trouble = _trouble_banner()
         params = class_query(query)
         try:
             self.room = Classroom.open(params.get("class", ""), self.store)
@@ -605,8 +625,9 @@ class ClassPage(W.VBox):
             f"<p>{_esc(body)}</p><p>Class {_esc(s.name)} · {len(s.students)} students joined.</p>"
             '<p class="dw-help">This page becomes your seat at your table: no new link to open. '
             "If you close it, open the same address again.</p></div>")
-        if list(self.children) != [self.url, self.lobby]:
-            self.children = [self.url, self.lobby]
+        _show_trouble(self.trouble, room)
+        if list(self.children) != [self.url, self.trouble, self.lobby]:
+            self.children = [self.url, self.trouble, self.lobby]
 
 
 def class_page(query: str | None = None, store: "TableStore | str | None" = None) -> ClassPage:
@@ -640,7 +661,8 @@ class ClassViewPage(W.VBox):
         link = page_link(CLASS_PAGE, {"class": room.code}, self.env)
         self.overview = W.HTML()
         self.overview.add_class("dichotomy-overview-box")
-        self.children = [self.url, W.HTML(f"<h2>{_esc(room.state.name)}</h2>" + _join_block(room, link)),
+        self.trouble = _trouble_banner()
+        self.children = [self.url, self.trouble, W.HTML(f"<h2>{_esc(room.state.name)}</h2>" + _join_block(room, link)),
                          self.overview]
         self._update()
         room.subscribe(lambda _r: self._update())
@@ -648,6 +670,7 @@ class ClassViewPage(W.VBox):
 
     def _update(self) -> None:
         assert self.room is not None
+        _show_trouble(self.trouble, self.room)
         self.overview.value = _overview_html(self.room, self.env)
 
 
@@ -724,7 +747,8 @@ class ReportPage(W.VBox):
         self.downloads.add_class("dichotomy-downloads")
         self.body = W.HTML()
         self.body.add_class("dichotomy-report-box")
-        self.children = [self.url, W.HTML(f"<h2>Report · {_esc(self.room.state.name)}</h2>"
+        self.trouble = _trouble_banner()
+        self.children = [self.url, self.trouble, W.HTML(f"<h2>Report · {_esc(self.room.state.name)}</h2>"
                                           "<p>Resolved rounds only: a round appears here once it is over.</p>"),
                          self.downloads, self.body]
         self._update()
@@ -735,6 +759,7 @@ class ReportPage(W.VBox):
         from ..class_views import report_csv, report_json
 
         assert self.room is not None
+        _show_trouble(self.trouble, self.room)
         data = self.room.report()
         name = f"dichotomy-class-{self.room.code}"
         self.downloads.value = (_download("Download CSV (one row per clue)", f"{name}.csv", "text/csv",

@@ -83,6 +83,9 @@ class _DichotomyWidget(anywidget.AnyWidget):
 
     kind = traitlets.Unicode("seat").tag(sync=True)
     view = traitlets.Dict().tag(sync=True)
+    #: Why the table store cannot be written now (full disk, read-only file), or "": shown by every
+    #: page watching the table, not only by the one whose action failed (``Table.store_trouble``).
+    store_trouble = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, table: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -106,7 +109,7 @@ class _DichotomyWidget(anywidget.AnyWidget):
         raise NotImplementedError
 
     def _sync(self) -> None:
-        state = self._state()
+        state = {**self._state(), "store_trouble": str(getattr(self._table, "store_trouble", "") or "")}
         self._latest = state
         self._syncing = True
         try:

@@ -204,3 +204,58 @@ def test_a_click_made_on_a_screen_that_moved_on_is_refused_not_applied(browser, 
     finally:
         context.close()
         server.stop()
+
+
+def test_a_full_disk_shows_a_banner_on_every_page_even_a_waiting_one(browser, tmp_path):
+    """The store's disk fills while nobody acts: the waiting Guesser's page and the host's page both
+    show the trouble in an alert banner within seconds, and the banner goes when space is freed."""
+    import shutil
+    import subprocess
+
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a small tmpfs needs root (CI runs as root)")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(disk)], check=True)
+    server = context = None
+    try:
+        path = disk / "tables.sqlite3"
+        store = SqliteStore(path)
+        table = Table.create(deck="en", seed=8, rounds=2, store=store)
+        tickets = {name: table.join(name) for name in ("Ana", "Ben", "Cy")}
+        table.start()
+        table.act(table.state.drawer, {"type": "pick", "pair": 1})
+        guesser = next(t for t in tickets.values() if t.seat == table.state.guesser)
+        code, host_token = table.code, table.host_token
+        store.close()
+        server = serve(path, free_port())
+        context = browser.new_context(viewport={"width": 390, "height": 800})
+        context.set_default_timeout(30_000)
+        gpage = open_page(context, f"{server.base}/voila/render/seat.ipynb?table={code}&seat={guesser.token}",
+                          f".dw-root[data-you='{guesser.name}']")
+        host = open_page(context, f"{server.base}/voila/render/host.ipynb?table={code}&host={host_token}",
+                         ".dw-kind-table")
+        banners = [page.locator("[data-testid=dw-store-trouble]") for page in (gpage, host)]
+        for banner in banners:
+            expect(banner).to_be_hidden()
+        filler = disk / "filler"
+        try:  # fill the disk to the last block
+            with open(filler, "wb") as f:
+                while True:
+                    f.write(b"\0" * 4096)
+                    f.flush()
+        except OSError:
+            pass
+        for banner in banners:
+            expect(banner).to_be_visible(timeout=60_000)
+            expect(banner).to_contain_text("is full, so nothing was saved")
+            expect(banner).to_have_attribute("role", "alert")
+        filler.unlink()
+        for banner in banners:
+            expect(banner).to_be_hidden(timeout=60_000)
+    finally:
+        if context is not None:
+            context.close()
+        if server is not None:
+            server.stop()
+        subprocess.run(["umount", "-l", str(disk)], check=False)
