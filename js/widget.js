@@ -180,12 +180,35 @@ function actionButton(act, opts) {
   b.addEventListener("click", () => {
     if (opts.confirm && !armed) {
       armed = true;
+      b.dataset.armed = "true"; // relabel() leaves the question in place
       b.textContent = opts.confirm;
       return;
     }
     act(opts.action, { button: b, slot: opts.slot });
   });
   return b;
+}
+
+/**
+ * Give a kept button a new label, unless it is armed (showing its "press again" question).
+ * @param {HTMLElement} b
+ * @param {string} label
+ */
+function relabel(b, label) {
+  if (b.dataset.armed !== "true" && b.textContent !== label) b.textContent = label;
+}
+
+/**
+ * Replace a region's children only when what it shows changes (`key`): a view update must not swap
+ * a button under the pointer (a press between pointerdown and click) or a focused control.
+ * @param {HTMLElement} el
+ * @param {string} key
+ * @param {() => (Node|string)[]} build
+ */
+function renderRegion(el, key, build) {
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.replaceChildren(...build());
 }
 
 /**
@@ -564,6 +587,8 @@ class App {
     /** @type {Map<number, Pending>} */
     this.pending = new Map();
     this.screenKey = "";
+    /** @type {HTMLButtonElement[]} the host bar's action buttons, in the view's order */
+    this.hostButtons = [];
     this.lastStatus = "";
     /** @type {number|undefined} */
     this.clock = undefined;
@@ -699,7 +724,7 @@ class App {
       return;
     }
     if (!view || !view.phase) {
-      this.header.replaceChildren(h("span", { class: "dw-title", text: "Dichotomy" }));
+      renderRegion(this.header, "title", () => [h("span", { class: "dw-title", text: "Dichotomy" })]);
       this.setStatus("Connecting to the table…", true);
       this.main.replaceChildren();
       return;
@@ -707,8 +732,8 @@ class App {
     this.root.dataset.phase = view.phase;
     this.root.dataset.you = view.you ? view.you.name : "";
     if (view.phase === "gone") {
-      this.header.replaceChildren(h("span", { class: "dw-title", text: "Dichotomy" }));
-      this.players.replaceChildren();
+      renderRegion(this.header, "title", () => [h("span", { class: "dw-title", text: "Dichotomy" })]);
+      renderRegion(this.players, "", () => []);
       this.setStatus(view.status, false);
       this.main.replaceChildren();
       this.screenKey = "gone";
@@ -722,8 +747,7 @@ class App {
     const key = JSON.stringify([
       this.kind, view.phase, view.round, view.you && view.you.role, view.actions, view.card, view.pair,
       view.slate, view.clues, view.recap && view.recap.round, view.final, view.deadline !== null, nextRoundStarted(view),
-      this.kind === "table" ? view.players.map((p) => p.confirmed) : null,
-    ]);
+    ]); // only what buildScreen shows: an unchanged screen keeps its elements (a press in progress, focus)
     if (key !== this.screenKey) {
       this.screenKey = key;
       this.notice.textContent = "";
@@ -801,6 +825,14 @@ class App {
 
   /** @param {View} view */
   renderHeader(view) {
+    const over = view.phase === "over";
+    const key = JSON.stringify([view.you && view.you.name, this.kind, view.table, view.phase === "lobby", over,
+      over ? (view.history || []).length : view.round, view.rounds, view.score, view.discard, view.deck_left]);
+    renderRegion(this.header, key, () => this.headerParts(view));
+  }
+
+  /** @param {View} view */
+  headerParts(view) {
     const title = h("span", { class: "dw-title" }, "Dichotomy",
       view.you ? h("span", { class: "dw-you", text: ` · ${view.you.name}` }) : "");
     const lobby = view.phase === "lobby";
@@ -815,11 +847,17 @@ class App {
       stat("Score", view.score, "score"),
       stat("Discarded", view.discard, "discard"),
       stat("Cards left", lobby ? view.rounds : view.deck_left, "deck"));
-    this.header.replaceChildren(title, code, stats, hide);
+    return [title, code, stats, hide];
   }
 
   /** @param {View} view */
   renderPlayers(view) {
+    renderRegion(this.players, JSON.stringify([view.players, view.next, view.phase === "recap"]),
+      () => this.playerItems(view));
+  }
+
+  /** @param {View} view */
+  playerItems(view) {
     const next = view.next;
     const items = view.players.map((p) => {
       const guesser = p.guesser || Boolean(next && next.guesser.seat === p.seat);
@@ -835,7 +873,7 @@ class App {
         "data-seat": p.seat, "data-testid": `player-${p.name}`,
       }, h("span", { class: "dw-name", text: p.name + (p.you ? " (you)" : "") }), ...badges, state);
     });
-    this.players.replaceChildren(...items);
+    return items;
   }
 
   /** @param {View} view */
@@ -846,19 +884,25 @@ class App {
     }
     if (this.kind !== "table" || !this.model.get("host")) {
       this.hostBar.replaceChildren();
+      this.hostBar.dataset.key = "";
       this.hostBar.hidden = true;
       return;
     }
     this.hostBar.hidden = false;
-    const key = JSON.stringify([view.phase, view.actions, view.turn, view.next,
-      view.players.map((p) => [p.name, p.confirmed, p.drawer, p.guesser])]);
-    if (this.hostBar.dataset.key === key) return;
+    const specs = view.actions.filter((type) => type in HOST_BUTTONS).map((type) => ({ type, ...HOST_BUTTONS[type](view) }));
+    // The bar is rebuilt only when its buttons or seat rows change; a new label (whose turn it is, who
+    // has not read the recap) goes onto the same button, so a press in progress is not lost.
+    const key = JSON.stringify([view.phase, view.actions, specs.map((s) => [s.type, s.confirm || ""]),
+      view.phase === "lobby" ? view.players.map((p) => [p.seat, p.name]) : null]);
+    if (this.hostBar.dataset.key === key) {
+      specs.forEach((s, i) => { if (this.hostButtons[i]) relabel(this.hostButtons[i], s.label); });
+      return;
+    }
     this.hostBar.dataset.key = key;
     const slot = errorSlot();
-    const buttons = view.actions.filter((type) => type in HOST_BUTTONS).map((type) => {
-      const { label, confirm } = HOST_BUTTONS[type](view);
-      return actionButton(this.send, { label, confirm, action: { type }, slot, cls: "dw-button dw-host-button" });
-    });
+    const buttons = specs.map(({ type, label, confirm }) =>
+      actionButton(this.send, { label, confirm, action: { type }, slot, cls: "dw-button dw-host-button" }));
+    this.hostButtons = buttons;
     this.hostBar.replaceChildren(h("span", { class: "dw-host-label", text: "Host" }), ...buttons,
       ...seatControls(view, this.send, slot), slot);
   }
@@ -885,9 +929,10 @@ class App {
   /** Pass-and-play: the curtain before a private screen names whose it is. @param {Curtain} curtain */
   renderCurtain(curtain) {
     const key = JSON.stringify(["curtain", curtain.seat, curtain.version]);
-    this.header.replaceChildren(h("span", { class: "dw-title", text: "Dichotomy" }),
-      h("span", { class: "dw-stats" }, stat("Round", `${curtain.round} of ${curtain.rounds}`), stat("Score", curtain.score)));
-    this.players.replaceChildren();
+    renderRegion(this.header, JSON.stringify(["curtain", curtain.round, curtain.rounds, curtain.score]), () => [
+      h("span", { class: "dw-title", text: "Dichotomy" }),
+      h("span", { class: "dw-stats" }, stat("Round", `${curtain.round} of ${curtain.rounds}`), stat("Score", curtain.score))]);
+    renderRegion(this.players, "", () => []);
     this.renderEndOnly(false);
     this.setStatus(`Hand the screen to ${curtain.name}.`, false);
     if (key === this.screenKey) return;

@@ -265,3 +265,36 @@ def test_narrow_and_dark(browser, voila_server, screenshots):
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         context.close()
+
+
+# --- 3. a press in progress survives a view update caused by another seat ------------------------------
+
+
+def test_host_press_survives_another_seats_move(page, voila_server):
+    """The host holds "End the game" down while a writer sends a clue (the turn moves on, so the host
+    bar's Time out label changes); on release the press still arms End: the button was not replaced."""
+    page.set_viewport_size({"width": 1100, "height": 2900})
+    open_notebook(page, voila_server, "three_seats.ipynb")
+    names = ("Ada", "Ben", "Cy")
+    for name in names:
+        expect(seat(page, name)).to_be_visible()
+    projector = page.locator(".dw-kind-table")
+    drawer = next(n for n in names if seat(page, n).locator(".dw-pairs").count())
+    seat(page, drawer).locator(".dw-pair[data-pair='1']").click()
+    box = seat(page, drawer).get_by_test_id("clue-input")
+    expect(box).to_be_visible()
+    timeout = projector.locator(".dw-host button[data-action=timeout]")
+    expect(timeout).to_have_text(f"Time out {drawer} (no clue)")
+    end = projector.locator(".dw-host button[data-action=end]")
+    end.evaluate("b => { b.dataset.probe = 'kept'; }")  # marks this very element
+    box.fill("glacier")  # typed first: the press below must not be interrupted by moving the mouse
+    end.scroll_into_view_if_needed()
+    end.hover()
+    page.mouse.down()
+    box.press("Enter")  # the keyboard only: the pointer stays down on End
+    expect(projector.locator(f"[data-testid='player-{drawer}'] [data-mark=submitted]")).to_be_visible()
+    expect(timeout).not_to_have_text(f"Time out {drawer} (no clue)")  # the host bar saw the update
+    page.mouse.up()
+    expect(end).to_have_text("Really end the game? Press again")
+    expect(projector.locator(".dw-host button[data-probe=kept]")).to_have_count(1)
+    no_errors(page)
