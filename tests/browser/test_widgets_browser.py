@@ -298,3 +298,40 @@ def test_host_press_survives_another_seats_move(page, voila_server):
     expect(end).to_have_text("Really end the game? Press again")
     expect(projector.locator(".dw-host button[data-probe=kept]")).to_have_count(1)
     no_errors(page)
+
+
+def test_continue_press_survives_another_seats_continue(page, voila_server):
+    """On a phone-width page a seat holds Continue down while another seat continues (its "✓ read"
+    mark appears in every players list); on release the press still counts: the lists above did not
+    re-wrap and move the button away from the pointer (it moved ~76 px before marks kept their room)."""
+    page.set_viewport_size({"width": 360, "height": 2400})
+    open_notebook(page, voila_server, "three_seats.ipynb")
+    names = ("Ada", "Ben", "Cy")
+    for name in names:
+        expect(seat(page, name)).to_be_visible()
+    drawer = next(n for n in names if seat(page, n).locator(".dw-pairs").count())
+    guesser = next(n for n in names if seat(page, n).locator(".dw-guesser-wait").count())
+    writer = next(n for n in names if n not in (drawer, guesser))
+    seat(page, drawer).locator(".dw-pair[data-pair='1']").click()
+    for name, word in ((drawer, "glacier"), (writer, "mosaic")):
+        box = seat(page, name).get_by_test_id("clue-input")
+        expect(box).to_be_visible()
+        box.fill(word)
+        box.press("Enter")
+    guess = seat(page, guesser).get_by_label("Your guess")
+    expect(guess).to_be_visible()
+    guess.fill("nothing")
+    guess.press("Enter")
+    for name in names:
+        expect(seat(page, name).get_by_test_id("recap")).to_be_visible()
+    last = seat(page, "Cy").locator("button[data-action=continue]")
+    last.scroll_into_view_if_needed()
+    last.hover()
+    page.mouse.down()
+    seat(page, "Ada").locator("button[data-action=continue]").dispatch_event("click")  # no pointer move
+    expect(page.locator(".dw-kind-table [data-testid='player-Ada'] [data-mark=confirmed]")).to_be_visible()
+    expect(seat(page, "Cy").locator("[data-testid='player-Ada'] [data-mark=confirmed]")).to_be_visible()
+    page.mouse.up()
+    # Cy's Continue counted: the projector marks Cy as having read the recap
+    expect(page.locator(".dw-kind-table [data-testid='player-Cy'] [data-mark=confirmed]")).to_be_visible()
+    no_errors(page)
