@@ -1,8 +1,8 @@
-"""What the browser test modules share: conftest.py's helpers, loaded once by path.
+"""What the browser test modules share: sibling modules (conftest.py's helpers, test_serve.py's page
+helpers) loaded once by path.
 
-A bare ``import conftest`` is ambiguous (pytest loads conftest files under their own names), so the
-test modules call :func:`conftest_helpers` for ``ServerProcess``, ``free_port``, ``server_env`` and
-the rest.
+A bare ``import conftest`` or ``import test_serve`` is ambiguous (pytest loads those under names of
+its own), so the test modules call :func:`sibling` or :func:`conftest_helpers`.
 """
 
 from __future__ import annotations
@@ -12,14 +12,18 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-_NAME = "dichotomy_browser_conftest"
+
+def sibling(filename: str) -> ModuleType:
+    """The module ``filename`` beside this one, loaded on first use under a name of its own."""
+    name = "dichotomy_browser_" + Path(filename).stem
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(filename))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 def conftest_helpers() -> ModuleType:
-    """tests/browser/conftest.py as a module (loaded on first use)."""
-    if _NAME not in sys.modules:
-        spec = importlib.util.spec_from_file_location(_NAME, Path(__file__).with_name("conftest.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[_NAME] = module
-        spec.loader.exec_module(module)
-    return sys.modules[_NAME]
+    """tests/browser/conftest.py as a module (``ServerProcess``, ``free_port``, ``server_env``, ...)."""
+    return sibling("conftest.py")

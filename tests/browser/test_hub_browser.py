@@ -22,11 +22,13 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from browser_support import conftest_helpers as _shared
+from browser_support import sibling
 
 
 
 
 ServerProcess, free_port, server_env = _shared().ServerProcess, _shared().free_port, _shared().server_env
+ready, click_until = sibling("test_serve.py").ready, sibling("test_serve.py").click_until  # wait for a page; click until it took
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -167,23 +169,6 @@ def signed_in(browser, hub, user: str, url: str, landing: str | None = None, **c
     page.locator("input[name=password]").press("Enter")
     page.wait_for_url(lambda u: urlsplit(u).path == (landing or urlsplit(url).path), timeout=60_000)
     return ctx, page
-
-
-def ready(page) -> None:
-    page.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=RENDER_TIMEOUT)
-
-
-def click_until(page, button: str, done: str, tries: int = 6) -> None:
-    """Click until ``done`` shows: a click made before the page's kernel connection is up is lost."""
-    for _ in range(tries):
-        page.locator(button).first.click()
-        try:
-            page.locator(done).first.wait_for(state="visible", timeout=5_000)
-            return
-        except playwright_api.TimeoutError:
-            if page.locator(done).count():
-                return
-    raise AssertionError(f"{done} never appeared after clicking {button}")
 
 
 def find(pages: dict, selector: str, timeout: float = 60.0):

@@ -9,30 +9,19 @@ that owns its saved decks (no teacher key). Screenshots go to ``artifacts/screen
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import sys
 from pathlib import Path
 
 import pytest
+from browser_support import sibling
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
-
-def _load(name: str, filename: str):
-    """A sibling module loaded by path (``import conftest``/``test_serve`` would be ambiguous)."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(filename))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-shared = _load("dichotomy_browser_conftest", "conftest.py")
-serve_helpers = _load("dichotomy_browser_test_serve", "test_serve.py")
+shared = sibling("conftest.py")
+serve_helpers = sibling("test_serve.py")
 ready, click_until, join_seat, find = (serve_helpers.ready, serve_helpers.click_until, serve_helpers.join_seat,
                                        serve_helpers.find)
 RENDER_TIMEOUT = serve_helpers.RENDER_TIMEOUT
