@@ -29,6 +29,7 @@ from .decks import Card, Deck, load_deck
 from .errors import (ClassNotFound, DeckError, DichotomyError, NameTaken, SeatingError, SeatNotFound,
                      StoreError, VersionConflict)
 from .events import Event
+from .i18n import interface_language, normalize_language
 from .config import MAX_SEATS, MAX_TIME_LIMIT, MIN_SEATS, MIN_TIME_LIMIT
 from .rules import clean_name
 from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
@@ -64,6 +65,7 @@ class ClassCreated(Event):
     table_size: int
     seed: int
     time_limit: float | None = None
+    interface_lang: str = ""  # "" = the deck's language
 
 
 @dataclass(frozen=True)
@@ -161,6 +163,7 @@ class ClassState:
     table_size: int = 5
     seed: int = 0
     time_limit: float | None = None
+    interface_lang: str = ""
     students: tuple = ()  # of Student, join order
     tables: tuple = ()  # of ClassTable, by number
     version: int = 0
@@ -190,7 +193,7 @@ def evolve(state: ClassState, event: Event) -> ClassState:
     if isinstance(event, ClassCreated):
         return ClassState(name=event.name, deck_name=event.deck_name, lang=event.lang, cards=event.cards,
                           rounds=event.rounds, table_size=event.table_size, seed=event.seed,
-                          time_limit=event.time_limit, version=version)
+                          time_limit=event.time_limit, interface_lang=event.interface_lang, version=version)
     if isinstance(event, StudentJoined):
         students = state.students + (Student(event.student, event.name, event.token_hash),)
         return _replace(state, students=students, version=version)
@@ -286,8 +289,12 @@ class Classroom:
     @classmethod
     def create(cls, name: str, deck: "str | Path | Deck" = "en", rounds: int = 13, table_size: int = 5,
                time_limit: float | None = None, store: "TableStore | str | None" = None,
-               seed: int | None = None, lang: str | None = None) -> "Classroom":
-        """Create a class (name, deck, cards per table, preferred table size 4-6, optional clue limit)."""
+               seed: int | None = None, lang: str | None = None,
+               interface_lang: str | None = None) -> "Classroom":
+        """Create a class (name, deck, cards per table, preferred table size 4-6, optional clue limit).
+
+        ``interface_lang``: the language of the class's screens (default: the deck's language).
+        """
         class_name = " ".join(str(name or "").split())
         if not class_name or len(class_name) > MAX_CLASS_NAME or not class_name.isprintable():
             raise DichotomyError(f"A class name is 1 to {MAX_CLASS_NAME} printable characters.",
@@ -316,11 +323,17 @@ class Classroom:
         created = ClassCreated(name=class_name, deck_name=the_deck.name, lang=the_deck.lang,
                                cards=tuple(c.to_json() for c in the_deck.cards), rounds=rounds,
                                table_size=table_size, seed=int(secrets.randbits(63) if seed is None else seed),
-                               time_limit=float(time_limit) if time_limit else None)
+                               time_limit=float(time_limit) if time_limit else None,
+                               interface_lang=normalize_language(interface_lang) or "")
         the_store.append(class_stream(code), 0, [(created.type, created.payload())])
         room = cls(code, the_store)
         room.teacher_token = teacher_token
         return room
+
+    @property
+    def interface_lang(self) -> str:
+        """The language of this class's screens (and of the tables it starts)."""
+        return interface_language(self.state.interface_lang, self.state.lang)
 
     @classmethod
     def open(cls, code: str, store: "TableStore | str | None") -> "Classroom":
@@ -438,7 +451,7 @@ class Classroom:
         self._check_startable(t, number)
         assert t is not None
         table = Table.create(deck=self._table_deck(number), rounds=self.state.rounds, store=self.store,
-                             time_limit=self.state.time_limit,
+                             time_limit=self.state.time_limit, interface_lang=self.interface_lang,
                              seed=random.Random(f"{self.state.seed}:table:{number}").randrange(2 ** 62))
         for member in t.members:
             student = self.state.student(member)

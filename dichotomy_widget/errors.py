@@ -7,6 +7,8 @@ seat may already see.
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 __all__ = [
     "DichotomyError",
     "RuleViolation",
@@ -41,14 +43,26 @@ class DichotomyError(Exception):
 
     code: str = "error"
 
-    def __init__(self, message: str, code: str | None = None) -> None:
+    def __init__(self, message: str, code: str | None = None, params: Mapping[str, Any] | None = None) -> None:
+        """``message`` is English; with ``params`` it is a template with named ``{fields}``.
+
+        Keeping the template and its parameters apart lets :mod:`dichotomy_widget.i18n` show the
+        message in the reader's language; ``str(err)`` and :attr:`message` stay English.
+        """
+        self.template = str(message)
+        self.params: dict[str, Any] = dict(params or {})
+        if self.params:
+            try:
+                message = self.template.format(**self.params)
+            except (KeyError, IndexError, ValueError):
+                message = self.template
         super().__init__(message)
         if code is not None:
             self.code = code
 
     @property
     def message(self) -> str:
-        """The human message, without the code."""
+        """The human message in English, without the code."""
         return str(self.args[0]) if self.args else ""
 
     def to_dict(self) -> dict[str, str]:

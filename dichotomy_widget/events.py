@@ -63,11 +63,12 @@ class TableCreated(Event):
     """A table was set up: its seed, rules options and the whole chosen deck (as [target, foil] lists).
 
     Version 2 adds ``created_with``: the release that created the table (a version 1 payload was
-    written by release 0.1.0).
+    written by release 0.1.0). Version 3 adds ``interface_lang``: the language the table's screens
+    speak (``""``: the deck's language when the interface has it, else English).
     """
 
     type: ClassVar[str] = "TableCreated"
-    version: ClassVar[int] = 2
+    version: ClassVar[int] = 3
     seed: int
     lang: str
     rounds: int
@@ -75,6 +76,7 @@ class TableCreated(Event):
     cards: tuple
     time_limit: float | None = None
     created_with: str = ""
+    interface_lang: str = ""
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,11 @@ def upcaster(type_name: str, from_version: int):
 @upcaster("TableCreated", 1)
 def _table_created_1_to_2(payload: dict[str, Any]) -> dict[str, Any]:
     return {**payload, "created_with": "0.1.0"}
+
+
+@upcaster("TableCreated", 2)
+def _table_created_2_to_3(payload: dict[str, Any]) -> dict[str, Any]:
+    return {**payload, "interface_lang": ""}
 
 
 def upcast(type_name: str, payload: dict[str, Any], table: str = "?") -> dict[str, Any]:

@@ -85,6 +85,7 @@ class GameState:
 
     seed: int = 0
     lang: str = "en"
+    interface_lang: str = ""  # "" = the deck's language (see i18n.interface_language)
     rounds: int = 13
     deck_name: str = ""
     deck: tuple = ()  # every card of the chosen deck, as Pairs
@@ -637,7 +638,7 @@ def evolve(state: GameState, event: Event) -> GameState:
 
 
 def _on_created(s: GameState, e: TableCreated) -> GameState:
-    return _with(s, seed=e.seed, lang=e.lang, rounds=e.rounds, deck_name=e.deck_name,
+    return _with(s, seed=e.seed, lang=e.lang, interface_lang=e.interface_lang, rounds=e.rounds, deck_name=e.deck_name,
                    deck=tuple(_as_card(c) for c in e.cards), time_limit=e.time_limit)
 
 

@@ -22,6 +22,7 @@ from .decks import Deck, load_deck
 from .errors import (DeckError, DichotomyError, SeatNotFound, StaleAction, StoreError, TableNotFound,
                      VersionConflict, where)
 from .events import Event, TableCreated, event_from_dict
+from .i18n import INTERFACE_LANGUAGES, interface_language, normalize_language
 from .stores import TableStore, open_store
 from .stores.base import write_trouble_text
 from .views import seat_view, stage
@@ -120,9 +121,19 @@ class Table:
     def create(cls, deck: "str | Path | Deck" = DEFAULT_DECK, seed: int | None = None,
                rounds: int = DEFAULT_ROUNDS,
                store: "TableStore | str | None" = None, lang: str | None = None,
-               time_limit: float | None = None, code: str | None = None) -> "Table":
-        """Create a table in ``store`` (default: a new in-memory store) and return it."""
+               time_limit: float | None = None, code: str | None = None,
+               interface_lang: str | None = None) -> "Table":
+        """Create a table in ``store`` (default: a new in-memory store) and return it.
+
+        ``interface_lang`` is the language its screens speak (default: the deck's language when the
+        interface has it, else English); a student may still switch their own screen.
+        """
         the_deck = load_deck(deck, lang=lang)
+        if interface_lang and normalize_language(interface_lang) is None:
+            raise DichotomyError("The interface speaks {languages}; {lang} is not one of them.",
+                                 code="unknown_interface_language",
+                                 params={"languages": ", ".join(INTERFACE_LANGUAGES),
+                                         "lang": str(interface_lang)[:20]})
         if not isinstance(rounds, int) or rounds < 1:
             raise DeckError("The number of rounds must be a whole number of at least 1.", code="invalid_rounds")
         if len(the_deck) < rounds:
@@ -148,11 +159,17 @@ class Table:
         created = TableCreated(seed=int(seed), lang=the_deck.lang, rounds=rounds, deck_name=the_deck.name,
                                cards=tuple(c.to_json() for c in the_deck.cards),
                                time_limit=float(time_limit) if time_limit else None,
-                               created_with=_release())
+                               created_with=_release(),
+                               interface_lang=normalize_language(interface_lang) or "")
         the_store.append(table_code, 0, [(created.type, created.payload())])
         table = cls(table_code, the_store)
         table.host_token = host_token
         return table
+
+    @property
+    def interface_lang(self) -> str:
+        """The language this table's screens speak unless a student switches their own."""
+        return interface_language(self.state.interface_lang, self.state.lang)
 
     @classmethod
     def open(cls, code: str, store: "TableStore | str | None") -> "Table":
