@@ -1,7 +1,7 @@
 """Extract, update and check the interface's gettext catalogues (see ``dichotomy_widget/i18n.py``).
 
     python tools/i18n.py extract   # write dichotomy_widget/locale/<domain>.pot from the sources
-    python tools/i18n.py update    # merge the .pot files into every language's .po (new = untranslated)
+    python tools/i18n.py update [--domain pages]  # merge new messages into every language's .po
     python tools/i18n.py check     # list missing, fuzzy, empty or placeholder-mismatched messages
 
 Sources per domain: ``dichotomy`` is the widget (``js/widget.js``: ``t("…")``, ``tn("…", "…", n)``), the
@@ -86,9 +86,11 @@ def write_catalog(catalog: Catalog, path: Path) -> None:
         write_po(fh, catalog, width=100, sort_output=False, omit_header=False)
 
 
-def update() -> None:
+def update(domains: tuple[str, ...] = DOMAINS) -> None:
     templates = extract()
     for domain, template in templates.items():
+        if domain not in domains:
+            continue
         write_catalog(template, LOCALE / f"{domain}.pot")
         for lang in INTERFACE_LANGUAGES:
             if lang == DEFAULT_LANGUAGE:
@@ -145,16 +147,19 @@ def problems(templates: dict[str, Catalog] | None = None) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=["extract", "update", "check"])
+    parser.add_argument("--domain", choices=DOMAINS, action="append",
+                        help="only this domain (repeatable; default: all)")
     args = parser.parse_args(argv)
+    domains = tuple(args.domain or DOMAINS)
     if args.command == "extract":
         for domain, template in extract().items():
             write_catalog(template, LOCALE / f"{domain}.pot")
             print(f"{domain}: {len(template)} messages")
         return 0
     if args.command == "update":
-        update()
+        update(domains)
         return 0
-    found = problems()
+    found = [p for p in problems() if p.split(": ")[0].split("/")[1] in domains]
     for line in found:
         print(line)
     print(f"{len(found)} problems")
