@@ -87,7 +87,8 @@ def placeholders(template: str) -> set[str]:
         return {"<malformed>"}
 
 
-def _fill(template: str, params: Mapping[str, Any], lang: str) -> str:
+def fill(template: str, params: Mapping[str, Any], lang: str) -> str:
+    """``template`` with ``params`` filled in, numbers written the way ``lang`` writes them."""
     if not params:
         return template
     shown = {k: (format_decimal(v, locale=lang) if isinstance(v, (int, float)) and not isinstance(v, bool)
@@ -129,15 +130,15 @@ class Translator:
 
     def gettext(self, message: str, **params: Any) -> str:
         """``message`` in this language, its ``{placeholders}`` filled from ``params``."""
-        return _fill(self._t.gettext(message), params, self.lang)
+        return fill(self._t.gettext(message), params, self.lang)
 
     def ngettext(self, singular: str, plural: str, n: int, **params: Any) -> str:
         """The form for ``n`` (``{n}`` is available in the template, formatted for the locale)."""
-        return _fill(self._t.ngettext(singular, plural, n), {"n": n, **params}, self.lang)
+        return fill(self._t.ngettext(singular, plural, n), {"n": n, **params}, self.lang)
 
     def pgettext(self, context: str, message: str, **params: Any) -> str:
         """``message`` with a disambiguating ``context`` (for short words such as "Pass")."""
-        return _fill(self._t.pgettext(context, message), params, self.lang)
+        return fill(self._t.pgettext(context, message), params, self.lang)
 
     def number(self, value: float) -> str:
         """``value`` written the locale's way (``1,234`` / ``1.234`` / ``1 234``)."""
@@ -145,7 +146,7 @@ class Translator:
 
     def error(self, error: DichotomyError) -> str:
         """An error's message in this language (its ``code`` never changes)."""
-        return _fill(self._t.gettext(error.template), error.params, self.lang)
+        return fill(self._t.gettext(error.template), error.params, self.lang)
 
     def error_dict(self, error: DichotomyError) -> dict[str, str]:
         """``{"code", "message"}`` for the one screen that caused ``error``, in this language."""

@@ -137,12 +137,12 @@ class Table:
         if not isinstance(rounds, int) or rounds < 1:
             raise DeckError("The number of rounds must be a whole number of at least 1.", code="invalid_rounds")
         if len(the_deck) < rounds:
-            raise DeckError(f"The deck {the_deck.name!r} has {len(the_deck)} cards; a game of {rounds} "
-                            f"rounds needs at least {rounds}. Choose fewer rounds or a bigger deck.",
-                            code="deck_too_small")
+            raise DeckError("The deck “{deck}” has {cards} cards; a game of {rounds} rounds needs at least {rounds}. "
+                            "Choose fewer rounds or a bigger deck.", code="deck_too_small",
+                            params={"deck": the_deck.name, "cards": len(the_deck), "rounds": rounds})
         if time_limit is not None and not (MIN_TIME_LIMIT <= float(time_limit) <= MAX_TIME_LIMIT):
-            raise DichotomyError(f"A clue time limit is between {MIN_TIME_LIMIT} and {MAX_TIME_LIMIT} seconds.",
-                                 code="invalid_time_limit")
+            raise DichotomyError("A clue time limit is between {least} and {most} seconds.",
+                                 code="invalid_time_limit", params={"least": MIN_TIME_LIMIT, "most": MAX_TIME_LIMIT})
         the_store = _as_store(store)
         if seed is None:
             seed = secrets.randbits(63)
@@ -152,7 +152,8 @@ class Table:
             if not the_store.table_exists(table_code):
                 break
             if code:
-                raise StoreError(f"A table with code {table_code} already exists.", code="table_exists")
+                raise StoreError("A table with code {code} already exists.", code="table_exists",
+                                 params={"code": table_code})
         meta = {"host_token_hash": _hash(host_token), "created_at": time.time(), "deck": the_deck.name,
                 "lang": the_deck.lang}
         the_store.create_table(table_code, meta)
@@ -177,7 +178,8 @@ class Table:
         the_store = _as_store(store)
         table_code = normalize_code(code)
         if not the_store.table_exists(table_code):
-            raise TableNotFound(f"No table has the code {table_code}. Check the link or ask the host.")
+            raise TableNotFound("No table has the code {code}. Check the link or ask the host.",
+                                params={"code": table_code})
         return cls(table_code, the_store)
 
     # --- identity ----------------------------------------------------------------------------
@@ -327,7 +329,7 @@ class Table:
             for seat in self.state.seats:
                 if normalize(seat.name) == normalize(who):
                     return seat.id
-        raise SeatNotFound(f"No seat {who!r} at this table.")
+        raise SeatNotFound("No seat “{who}” at this table.", params={"who": str(who)[:60]})
 
     # --- change feed -------------------------------------------------------------------------
     def subscribe(self, listener: Callable[["Table"], None]) -> Callable[[], None]:
