@@ -34,7 +34,7 @@ from .config import MAX_SEATS, MAX_TIME_LIMIT, MIN_SEATS, MIN_TIME_LIMIT
 from .rules import clean_name
 from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
 from .stores import TableStore, open_store
-from .stores.base import write_trouble_text
+from .stores.base import write_trouble_error
 from .table import CODE_ALPHABET, TROUBLE_EVERY, Table, hash_token, new_table_code
 
 if TYPE_CHECKING:
@@ -279,6 +279,8 @@ class Classroom:
         self._watch_task: asyncio.Task | None = None
         #: Why the store cannot be written now (full disk, read-only file), or "" (see :meth:`watch`).
         self.store_trouble = ""
+        #: The same trouble as an error (``None`` for none), for pages that show it in their own language.
+        self.store_trouble_error: StoreError | None = None
         self.refresh()
 
     @property
@@ -642,9 +644,11 @@ class Classroom:
     def check_store(self) -> bool:
         """Ask the store whether writing would fail now (no write); True (and listeners told) if
         :attr:`store_trouble` changed."""
-        text = write_trouble_text(self.store)
+        trouble = write_trouble_error(self.store)
+        text = trouble.message if trouble is not None else ""
         if text == self.store_trouble:
             return False
+        self.store_trouble_error = trouble
         self.store_trouble = text
         self._notify()
         return True

@@ -24,7 +24,7 @@ from .errors import (DeckError, DichotomyError, SeatNotFound, StaleAction, Store
 from .events import Event, TableCreated, event_from_dict
 from .i18n import INTERFACE_LANGUAGES, interface_language, normalize_language
 from .stores import TableStore, open_store
-from .stores.base import write_trouble_text
+from .stores.base import write_trouble_error
 from .views import seat_view, stage
 
 if TYPE_CHECKING:  # asyncio is imported only when a table is watched
@@ -114,6 +114,8 @@ class Table:
         #: Why the store cannot be written now (full disk, read-only file), as text for every page, or
         #: "" -- kept up to date while the table is watched (:meth:`watch`). Never holds a hidden word.
         self.store_trouble = ""
+        #: The same trouble as an error (``None`` for none), for pages that show it in their own language.
+        self.store_trouble_error: StoreError | None = None
         self.refresh()
 
     # --- creating and opening ----------------------------------------------------------------
@@ -301,12 +303,13 @@ class Table:
             self._notify()
         return True
 
-    def view(self, seat: "int | SeatTicket | None" = None) -> dict[str, Any]:
-        """The JSON-ready view of ``seat`` (``None``: the public projector / host view)."""
+    def view(self, seat: "int | SeatTicket | None" = None, lang: str | None = None) -> dict[str, Any]:
+        """The JSON-ready view of ``seat`` (``None``: the public projector / host view), its sentences in
+        ``lang`` (default: :attr:`interface_lang`; a student's screen may speak another)."""
         seat_id = seat.seat if isinstance(seat, SeatTicket) else seat
         if seat_id is not None and self.state.seat_record(seat_id) is None:
             raise SeatNotFound("No such seat at this table.")
-        out = seat_view(self.state, seat_id)
+        out = seat_view(self.state, seat_id, lang or self.interface_lang)
         out["table"] = self.code
         out["stage"] = stage(self.state)
         return out
@@ -352,9 +355,11 @@ class Table:
     def check_store(self) -> bool:
         """Ask the store whether writing would fail now (no write); True (and listeners told) if
         :attr:`store_trouble` changed."""
-        text = write_trouble_text(self.store)
+        trouble = write_trouble_error(self.store)
+        text = trouble.message if trouble is not None else ""
         if text == self.store_trouble:
             return False
+        self.store_trouble_error = trouble
         if text:
             log.warning("table %s: the store cannot be written now", self.code)
         else:
