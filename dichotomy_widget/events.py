@@ -222,9 +222,9 @@ def upcast(type_name: str, payload: dict[str, Any], table: str = "?") -> dict[st
     cls = EVENT_TYPES.get(type_name)
     if cls is None:
         # untranslated: developer-only (a corrupt or newer store: for whoever runs the server)
-        raise StoreError(f"Table {table}: a stored event has the type {str(type_name)[:40]!r}, which this "
-                         f"version of Dichotomy does not know (was it written by a newer release?).",
-                         code="unknown_event_type")
+        unknown = (f"Table {table}: a stored event has the type {str(type_name)[:40]!r}, which this "
+                   "version of Dichotomy does not know (was it written by a newer release?).")
+        raise StoreError(unknown, code="unknown_event_type")
     if not isinstance(payload, dict):
         raise StoreError(f"Table {table}: a stored {type_name} event is not a JSON object.", code="corrupt_event")  # untranslated: developer-only
     version = payload.get(SCHEMA_KEY, 1)

@@ -433,10 +433,9 @@ class PostgresStore(ClosingStore):
                 if not (conn.broken or conn.closed):
                     raise
                 self._drop_connection()
-                raise StoreError(  # untranslated: developer-only
-                    f"{self._error('append events', exc).message} -- the connection was lost, so the events "
-                    "may or may not have been written; reload the table."
-                ) from None
+                lost = (f"{self._error('append events', exc).message} -- the connection was lost, so the events "
+                        "may or may not have been written; reload the table.")  # untranslated: developer-only
+                raise StoreError(lost) from None
             if inserted:
                 self._changed()
         if not found:
