@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from .message_format import fill
+
 __all__ = [
     "DichotomyError",
     "RuleViolation",
@@ -58,8 +60,6 @@ class DichotomyError(Exception):
         self.template = str(message)
         self.params: dict[str, Any] = dict(params or {})
         if self.params:
-            from .i18n import fill  # late: i18n imports this module
-
             message = fill(self.template, self.params, "en")  # numbers as English writes them: 1,000,000
         super().__init__(message)
         if code is not None:

@@ -34,6 +34,7 @@ from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
 from .errors import DichotomyError
+from .message_format import fill
 
 __all__ = [
     "INTERFACE_LANGUAGES",
@@ -85,19 +86,6 @@ def placeholders(template: str) -> set[str]:
                 if name is not None}
     except ValueError:
         return {"<malformed>"}
-
-
-def fill(template: str, params: Mapping[str, Any], lang: str) -> str:
-    """``template`` with ``params`` filled in, numbers written the way ``lang`` writes them."""
-    if not params:
-        return template
-    shown = {k: (format_decimal(v, locale=lang) if isinstance(v, (int, float)) and not isinstance(v, bool)
-                 else v) for k, v in params.items()}
-    try:
-        return template.format(**shown)
-    except (KeyError, IndexError, ValueError) as exc:  # a broken translation must not hide the message
-        log.error("message template %r cannot take %s: %s", template[:60], sorted(params), exc)
-        return template
 
 
 @lru_cache(maxsize=None)

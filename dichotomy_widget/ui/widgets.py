@@ -68,7 +68,7 @@ def _checked_language(lang: Any) -> str:
     """``lang`` as an interface language code; a clear refusal for anything else (never trusted)."""
     code = normalize_language(lang)
     if code is None:
-        shown = lang[:20] if isinstance(lang, str) else type(lang).__name__
+        shown = lang[:20] if isinstance(lang, str) else "?"
         raise DichotomyError("This screen can speak {languages}; “{lang}” is not one of them.",
                              code="unknown_language",
                              params={"languages": ", ".join(LANGUAGE_NAMES.values()), "lang": shown})
