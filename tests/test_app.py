@@ -82,7 +82,7 @@ def test_host_form_defaults_follow_the_deck(store):
     page = host_page("", store=store, env={})
     assert page.deck_input.options, "packaged decks are offered"
     page.deck_input.value = "en"
-    assert page.lang_label.value == "Language: en"
+    assert page.lang_label.value == "Language: English"
     page.rounds_input.value = 3
     page.limit_input.value = 30
     page.create_button.click()

@@ -47,10 +47,13 @@ def is_teacher(typed: object, env: Mapping[str, str] | None = None) -> bool:
     return hmac.compare_digest(typed.encode("utf-8", "surrogatepass"), key.encode("utf-8", "surrogatepass"))
 
 
-def require_teacher(typed: object, env: Mapping[str, str] | None = None) -> None:
-    """Raise :class:`TeacherKeyRequired` unless :func:`is_teacher`; the message never repeats the key."""
+def require_teacher(typed: object, env: Mapping[str, str] | None = None, for_class: bool = False) -> None:
+    """Raise :class:`TeacherKeyRequired` unless :func:`is_teacher`; the message never repeats the key.
+    ``for_class``: the key is asked to create a class (the message says so)."""
     if not is_teacher(typed, env):
         if not typed:
+            if for_class:
+                raise TeacherKeyRequired("Creating a class needs the teacher key: type it first.")
             raise TeacherKeyRequired("Creating a table needs the teacher key: type it first.")
         raise TeacherKeyRequired("That is not the teacher key. Check it and try again.")
 
