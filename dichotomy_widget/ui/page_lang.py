@@ -13,13 +13,15 @@ A page speaks, first match wins:
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 from urllib.parse import parse_qs
 
-import ipywidgets as W
 from babel.core import negotiate_locale
 
 from ..i18n import DEFAULT_LANGUAGE, INTERFACE_LANGUAGES, LANGUAGE_NAMES, Translator, normalize_language, translator
+
+if TYPE_CHECKING:  # pragma: no cover - the server process (refusal pages) never loads ipywidgets for this
+    import ipywidgets as W
 
 __all__ = ["ACCEPT_LANGUAGE_ENV", "PageLanguage", "query_lang", "accept_language", "language_menu"]
 
@@ -89,8 +91,10 @@ class PageLanguage:
         return {**params, "lang": self.chosen} if self.chosen else dict(params)
 
 
-def language_menu(page_lang: PageLanguage, on_choose: Callable[[str], None]) -> W.Dropdown:
+def language_menu(page_lang: PageLanguage, on_choose: Callable[[str], None]) -> "W.Dropdown":
     """A labelled menu of the interface languages, each in its own name; calls ``on_choose(code)``."""
+    import ipywidgets as W
+
     menu = W.Dropdown(options=[(name, code) for code, name in LANGUAGE_NAMES.items()], value=page_lang.lang,
                       description=page_lang.tr.gettext("Language"), style={"description_width": "initial"},
                       layout=W.Layout(width="auto"))
