@@ -435,7 +435,7 @@ class SeatPage(W.VBox):
                                      layout=W.Layout(width="22em"))
             self.code_input.add_class("dichotomy-code")
             on_enter(self.code_input, lambda _t: self.join(self.name_input.value))
-            rows.append(W.HTML(f"<h2>{html.escape(_('Join a Dichotomy table'))}</h2>"))
+            rows.append(W.HTML(f"<h2>" + html.escape(_('Join a Dichotomy table')) + f"</h2>"))
             rows.append(self.code_input)
             self.url.title = page_title(_("Join a table"))
         else:
@@ -607,7 +607,7 @@ class HostPage(TeacherGate, W.VBox):
                             self.create_button, self.feedback])
         self.form.add_class("dichotomy-create-form")
         intro = W.HTML(
-            f"<h2>{html.escape(_('Create a Dichotomy table'))}</h2><p>"
+            f"<h2>" + html.escape(_('Create a Dichotomy table')) + f"</h2><p>"
             + html.escape(_("Choose a deck (or upload or paste your own), and the number of cards (one card per "
                             "round). The clue time limit is optional: 0 means no limit (otherwise {low} to "
                             "{high} seconds).", low=MIN_TIME_LIMIT, high=MAX_TIME_LIMIT))
@@ -708,16 +708,17 @@ class HostPage(TeacherGate, W.VBox):
                 "page with the address {command} printed for the network, or start it with {option}.")).format(
                 command="<code>dichotomy serve</code>", option="<code>--public-url</code>") + "</p>")
         projector = (f'<a class="dichotomy-projector-link" href="{html.escape(self.projector_link, quote=True)}" '
-                     f'target="_blank" rel="noopener">{html.escape(_("projector page"))}</a>')
+                     f'target="_blank" rel="noopener">' + html.escape(_("projector page")) + f'</a>')
         another = (f'<a class="dichotomy-new-table" href="?" target="_blank" rel="noopener">'
-                   f'{html.escape(_("Create another table"))}</a>')
+                   f'' + html.escape(_("Create another table")) + f'</a>')
+        qr_title = _("Join link QR code")
         self.join_info = W.HTML(
             '<div class="dichotomy-join-info" style="display:flex;gap:2em;align-items:center;flex-wrap:wrap">'
-            f'<div class="dichotomy-qr" style="flex:0 0 auto">{qr_svg(self.link, title=_("Join link QR code"))}</div>'
-            f'<div style="flex:1 1 20em;min-width:0"><p style="margin:0">{html.escape(_("Table code"))}</p>'
+            f'<div class="dichotomy-qr" style="flex:0 0 auto">{qr_svg(self.link, title=qr_title)}</div>'
+            f'<div style="flex:1 1 20em;min-width:0"><p style="margin:0">' + html.escape(_("Table code")) + f'</p>'
             f'<p class="dichotomy-table-code" style="font-size:3em;font-weight:bold;letter-spacing:0.15em;'
             f'margin:0;font-family:monospace">{code}</p>'
-            f'<p>{html.escape(_("Join link:"))} <a class="dichotomy-join-link" href="{link}" target="_blank" '
+            f'<p>' + html.escape(_("Join link:")) + f' <a class="dichotomy-join-link" href="{link}" target="_blank" '
             f'rel="noopener">{html.escape(self.link)}</a></p>{warn}'
             "<p>" + html.escape(_("Keep this page's address private: it lets you host this table. On the projector "
                                   "show the {projector_page} instead (read-only, no key in its address). "

@@ -62,8 +62,9 @@ def check_key(key: str, where: str = "--teacher-key") -> str:
     """A usable key (surrounding spaces and a final newline removed), or :class:`DichotomyError`."""
     key = key.strip()
     if len(key) < MIN_KEY_LENGTH or len(key) > MAX_KEY_LENGTH or any(ord(ch) < 32 for ch in key):
-        raise DichotomyError(f"{where}: a teacher key is {MIN_KEY_LENGTH} to {MAX_KEY_LENGTH} characters on "
-                             "one line.", code="bad_teacher_key")
+        raise DichotomyError("{where}: a teacher key is {low} to {high} characters on one line.",
+                             code="bad_teacher_key", params={"where": where, "low": MIN_KEY_LENGTH,
+                                                             "high": MAX_KEY_LENGTH})
     return key
 
 
