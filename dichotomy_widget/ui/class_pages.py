@@ -423,7 +423,8 @@ class TeacherPage(TeacherGate, W.VBox):
         count = f'<span class="dichotomy-roster-count">{len(names)}</span>'
         self.roster.value = (
             '<h3 aria-live="polite">'
-            + _esc(tr.ngettext("Roster: {count} student", "Roster: {count} students", len(names))).format(count=count)
+            + _esc(tr.ngettext("Roster: {count} student", "Roster: {count} students", len(names),
+                             count="{count}")).format(count=count)
             + '</h3><ul class="dichotomy-roster" style="columns:12em">'
             + "".join(f'<li data-student="{_esc(n)}">{_esc(n)}</li>' for n in names) + "</ul>")
         where = {m: t.number for t in s.tables for m in t.members}
