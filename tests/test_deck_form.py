@@ -265,3 +265,19 @@ def test_a_json_deck_upload_without_a_language_asks_for_it(store):
     form.lang_input.value = "en"
     assert form.deck is not None and form.deck.name == "JSON unit" and len(form.deck) == 2
     assert page.create(rounds=2)
+
+
+def test_the_deck_form_speaks_the_page_language(store):
+    page = page_with_secret(store, env={"HTTP_ACCEPT_LANGUAGE": "de"})
+    form = page.deck_form
+    assert form.lang == "de" and [label for label, _v in form.source.options][0] == "Ein Kartenset aus der Liste"
+    assert form.lang_label.value == "Sprache: Englisch"  # the default English deck, named in German
+    upload(page, "unit4.csv", CSV)
+    assert form.deck is not None and "Unit 4: 2 Karten, Sprache Englisch" in form.preview.value
+    bad = b"# lang: en\ntarget,foil\nsea\n"
+    upload(page, "bad.csv", bad)
+    assert form.deck is None and "Es wurde nichts erstellt oder gespeichert." in form.problems_box.value
+    assert "Nothing was created" not in form.problems_box.value
+    nolang = b"target,foil\n" + "\n".join(ROWS).encode()
+    upload(page, "nolang.csv", nolang)
+    assert "In welcher Sprache ist dieses Kartenset?" in form.problems_box.value
