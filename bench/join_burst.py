@@ -8,12 +8,14 @@ Servers measured in one invocation, each fresh, in this order (``--configs`` pic
 * ``seat-pool``  ``dichotomy serve --expect N`` (the pool size docs/classroom.md tells a teacher to use).
 
 Per server and burst (``--bursts``): N plain HTTP requests at once (``--http-students``, up to 60; the time
-until the whole page HTML has arrived), then N Chromium pages at once (Debian's Chromium, one context,
-all navigations started together; the time until the page is usable: the seat widget or name box shown
-and its kernel answering, or the bare Text box rendered). Printed: p50 / p95 / max, how many pages came
-from the pool (``seat-pool``: matched by kernel id in the server log) and their own p95, stalled pages
-(no HTML or not usable within ``--stall`` s), the server's memory (RSS of voila and its kernels) before and
-after, and every configuration's p95 as a ratio of ``bare`` (no pool).
+until the whole page HTML has arrived), then N pages at once: ``--chromium`` of them (default 6) in
+Debian's Chromium (several pages per context; the time until the page is usable: the seat widget or name
+box shown and its kernel answering, or the bare Text box rendered), the others as wire clients
+(tests/browser/wire_student.py: the page over HTTP, the kernel's websocket, the widget state: the same
+work for the server, without 30 Chromium tabs competing for the same 2 cores). Printed: p50 / p95 / max,
+how many pages came from the pool (``seat-pool``: matched by kernel id in the server log) and their own
+figures, stalled pages (no HTML or not usable within ``--stall`` s), the server's memory (RSS of voila and
+its kernels) before and after, and every configuration's p95 as a ratio of ``bare`` (no pool).
 
     python bench/join_burst.py [--students 30] [--http-students 30] [--bursts 1] [--configs bare,seat-pool]
 
@@ -116,6 +118,8 @@ class Result:
     http: list[float] = field(default_factory=list)
     browser: list[float] = field(default_factory=list)
     browser_pooled: list[float] = field(default_factory=list)
+    wire: list[float] = field(default_factory=list)
+    wire_pooled: list[float] = field(default_factory=list)
     html_in_browser: list[float] = field(default_factory=list)
     stalled_http: int = 0
     stalled_browser: int = 0
@@ -255,18 +259,47 @@ def http_burst(urls: list[str], stall: float) -> tuple[list[float], int]:
     return [d for d in done if d is not None], sum(1 for d in done if d is None)
 
 
-async def browser_burst(urls: list[str], stall: float, log: "callable") -> dict:
-    """All pages at once in one Chromium: usable time per page, HTML time, stalls, kernel ids."""
+def wire_open(url: str, stall: float, t0: float) -> tuple[float | None, str, float | None]:
+    """One student without a browser (tests/browser/wire_student.py): the page over HTTP, then its
+    kernel's websocket; (seconds until its widget state arrived, kernel id, seconds until the HTML)."""
+    from wire_student import WireStudent
+
+    try:
+        student = WireStudent(url, "127.0.0.1", timeout=stall)
+    except Exception:  # noqa: BLE001 - a refused or failed page counts as stalled
+        return None, "", None
+    html_at = time.monotonic() - t0
+    deadline = time.monotonic() + stall
+    try:
+        while time.monotonic() < deadline:
+            with student._cond:
+                states = list(student.states.values())
+            if student.seat_comm or any(st.get("_model_name") == "TextModel" for st in states) or any(
+                    "dichotomy-name" in " ".join(st.get("_dom_classes", ())) for st in states):
+                return time.monotonic() - t0, student.kernel_id, html_at
+            time.sleep(0.02)
+        return None, student.kernel_id, html_at
+    finally:
+        student.close()
+
+
+async def browser_burst(urls: list[str], chromium: int, stall: float) -> dict:
+    """All pages at once: the first ``chromium`` in one Chromium (several pages per context), the rest
+    as wire clients (they load the server like browsers but cost the 2 shared cores far less than 30
+    Chromium tabs would). Usable time per page, HTML time, stalls, kernel ids."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         contexts = [await browser.new_context(viewport={"width": 800, "height": 700})
-                    for _ in range(max(1, (len(urls) + 5) // 6))]
+                    for _ in range(max(1, (chromium + 5) // 6))]
         for ctx in contexts:
             await ctx.add_init_script(USABLE_JS)
-        pages = [await contexts[i % len(contexts)].new_page() for i in range(len(urls))]
-        t0 = time.time() * 1000
+        pages = [await contexts[i % len(contexts)].new_page() for i in range(chromium)]
+        loop = asyncio.get_running_loop()
+        executor = ThreadPoolExecutor(max(1, len(urls) - chromium))
+        t0, m0 = time.time() * 1000, time.monotonic()
+        wires = [loop.run_in_executor(executor, wire_open, u, stall, m0) for u in urls[chromium:]]
         await asyncio.gather(*(p.goto(u, wait_until="commit", timeout=stall * 1000) for p, u in zip(pages, urls)),
                              return_exceptions=True)
         deadline = time.monotonic() + stall
@@ -295,10 +328,14 @@ async def browser_burst(urls: list[str], stall: float, log: "callable") -> dict:
                 html_times.append((info[0] - t0) / 1000)
             kernels.append(info[1])
             banners += bool(info[2])
+        wired = await asyncio.gather(*wires)
+        executor.shutdown(wait=False)
         for ctx in contexts:
             await ctx.close()
         await browser.close()
-    return {"usable": usable, "html": html_times, "kernels": kernels, "banners": banners}
+    return {"usable": usable, "html": html_times, "kernels": kernels, "banners": banners,
+            "wire_usable": [w[0] for w in wired], "wire_kernels": [w[1] for w in wired],
+            "wire_html": [w[2] for w in wired if w[2] is not None]}
 
 
 def memory(server: Server) -> int:
@@ -337,19 +374,23 @@ def run_config(config: str, args: argparse.Namespace, work: Path) -> Result:
             if args.students:
                 log_before = len(server.log())
                 result.rss_before.append(memory(server))
-                seen = asyncio.run(browser_burst(browser_urls, args.stall, server.log))
+                seen = asyncio.run(browser_burst(browser_urls, args.chromium, args.stall))
                 result.rss_after.append(memory(server))
                 served = set(SERVED.findall(server.log()[log_before:]))
                 usable = [u for u in seen["usable"] if u is not None]
+                wire = [u for u in seen["wire_usable"] if u is not None]
                 result.browser += usable
+                result.wire += wire
                 result.browser_pooled += [u for u, k in zip(seen["usable"], seen["kernels"])
                                           if u is not None and k in served]
-                result.html_in_browser += seen["html"]
-                result.stalled_browser += sum(1 for u in seen["usable"] if u is None)
+                result.wire_pooled += [u for u, k in zip(seen["wire_usable"], seen["wire_kernels"])
+                                       if u is not None and k in served]
+                result.html_in_browser += seen["html"] + seen["wire_html"]
+                result.stalled_browser += sum(1 for u in seen["usable"] + seen["wire_usable"] if u is None)
                 result.banners += seen["banners"]
                 result.pages += len(browser_urls)
-                print(f"  [{config}] burst {burst + 1}: browser {len(usable)}/{len(browser_urls)} usable, "
-                      f"{stats(usable)}; from the pool: {len(served)}", flush=True)
+                print(f"  [{config}] burst {burst + 1}: usable {len(usable) + len(wire)}/{len(browser_urls)}, "
+                      f"Chromium {stats(usable)}, wire {stats(wire)}; from the pool: {len(served)}", flush=True)
                 server.settle(baseline, config, baseline)
     finally:
         server.stop()
@@ -362,6 +403,8 @@ def main() -> None:
     parser.add_argument("--http-students", type=int, default=None, help="HTTP requests per burst (default "
                         "--students; up to 60)")
     parser.add_argument("--expect", type=int, default=None, help="pool size (default: --students)")
+    parser.add_argument("--chromium", type=int, default=6, help="of the --students pages, how many are real "
+                        "Chromium pages (the rest are wire clients; default 6)")
     parser.add_argument("--bursts", type=int, default=1)
     parser.add_argument("--stall", type=float, default=90.0, help="seconds after which a page counts as stalled")
     parser.add_argument("--connect-timeout", type=float, default=15.0)
@@ -387,14 +430,19 @@ def main() -> None:
         print(f"\n{name}: ready after {r.start_s:.0f} s with {r.idle_kernels} kernels; memory before "
               f"{mb(r.rss_before)}, after {mb(r.rss_after)}")
         print(f"  HTML (HTTP only, {args.http_students} at once):  {stats(r.http)}  stalled {r.stalled_http}")
-        print(f"  HTML in the browser:             {stats(r.html_in_browser)}")
-        print(f"  usable in the browser:           {stats(r.browser)}  stalled {r.stalled_browser}/{r.pages}"
-              f" (retry banner shown on {r.banners})")
-        if r.browser_pooled:
-            print(f"  usable, pages from the pool ({len(r.browser_pooled)}): {stats(r.browser_pooled)}")
+        print(f"  HTML, page burst ({args.students}):        {stats(r.html_in_browser)}")
+        print(f"  usable, all {args.students} pages:           {stats(r.browser + r.wire)}  stalled "
+              f"{r.stalled_browser}/{r.pages} (retry banner shown on {r.banners})")
+        print(f"  usable, Chromium ({args.chromium} pages):     {stats(r.browser)}")
+        print(f"  usable, wire clients:            {stats(r.wire)}")
+        pooled = r.browser_pooled + r.wire_pooled
+        if pooled:
+            print(f"  usable, served from the pool ({len(pooled)}): {stats(pooled)}"
+                  f"  (Chromium: {stats(r.browser_pooled)})")
         if base is not None and name != "bare":
             ratio = lambda a, b: f"{pct(a, .95) / pct(b, .95):.2f}x" if a and b else "n/a"  # noqa: E731
-            print(f"  p95 / bare p95: HTML {ratio(r.http, base.http)}, usable {ratio(r.browser, base.browser)}")
+            print(f"  p95 / bare p95: HTML {ratio(r.http, base.http)}, usable {ratio(r.browser + r.wire, base.browser + base.wire)}"
+                  f" (Chromium only {ratio(r.browser, base.browser)})")
 
 
 if __name__ == "__main__":
