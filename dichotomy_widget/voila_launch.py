@@ -22,6 +22,10 @@ CULL_INTERVAL = 60
 VOILA_TEMPLATE = "dichotomy"
 TEMPLATE_ROOT = Path(__file__).resolve().parent / "ui"
 VOILA_MODULE = "dichotomy_widget.ui.pooled_voila"
+#: Kernels talk to voila over Unix sockets in voila's private connection folder, not TCP ports: with many
+#: kernels starting at once (a class clicking the link), jupyter's pick-a-free-TCP-port-then-bind races
+#: ("Address already in use"), the kernel dies before its page is rendered and the page stalls.
+KERNEL_TRANSPORT = ("--KernelManager.transport=ipc",) if os.name == "posix" else ()
 
 
 def norm_base_url(base_url: str) -> str:
@@ -49,6 +53,7 @@ def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
         "--MappingKernelManager.cull_connected=False",
         f"--template={VOILA_TEMPLATE}",
         page_extensions_option(),
+        *KERNEL_TRANSPORT,
         # the browser's preferred languages reach the page kernel as $HTTP_ACCEPT_LANGUAGE (ui/page_lang.py)
         "--VoilaConfiguration.http_header_envs=['Accept-Language']",
         *extra,
