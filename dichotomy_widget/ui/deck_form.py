@@ -296,7 +296,7 @@ class DeckForm(W.VBox):
         summary = (f"{html.escape(deck.name)}: {len(deck)} card(s), language {html.escape(deck.lang)}"
                    " (show the cards)")
         self.preview.value = (
-            f'<details{opened} class="dichotomy-preview"><summary role="status">{summary}</summary>'
+            f'<details{opened} class="dichotomy-preview"><summary><span role="status">{summary}</span></summary>'
             '<p>Target / Foil pairs (keep them off a projected screen).</p>'
             f'<ol class="dichotomy-preview-cards" style="columns:16em;list-style:none;padding:0">'
             f'{"".join(rows)}</ol>{tail}</details>')
