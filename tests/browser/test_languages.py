@@ -194,13 +194,14 @@ def serve(tmp_path_factory):
 def _give_clues(table: Table, words) -> None:
     """Every Clue-Giver gives a clue (the first two the same word: the recap explains a duplicate)."""
     table.refresh()
-    first = None
     while table.state.phase == "clues":
-        writer = table.state.current_writer
-        for word in ([first] if first else []) + [w for w in words if w != first]:
+        given = [c.text for c in table.state.clues]
+        choices = [w for w in words if w not in given]
+        if len(given) == 1:
+            choices.insert(0, given[0])
+        for word in choices:
             try:
-                table.act(writer, {"type": "clue", "text": word})
-                first = first or word
+                table.act(table.state.current_writer, {"type": "clue", "text": word})
                 break
             except DichotomyError:
                 continue  # a variant of the pair: another word
