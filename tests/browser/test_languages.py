@@ -7,7 +7,9 @@ screen under test, and checks on each screen:
 * ``<html lang>`` is the interface language;
 * axe-core (``axe-playwright-python``, which ships ``axe.min.js``: nothing downloads) finds no
   *serious* or *critical* violation, in the light colour scheme and again with
-  ``prefers-color-scheme: dark`` (Playwright's media emulation, same page);
+  ``prefers-color-scheme: dark`` (Playwright's media emulation, same page). The game widget's screens
+  (writer, Guesser, recap, final, projector) are also checked in voila's dark theme (JupyterLab's dark
+  variables, as in a dark JupyterLab): in English, while the other languages see them light;
 * on a non-English screen, no English is left: no English message of the gettext catalogues
   (``tools/i18n.py``'s ``extract()``, both domains) appears in the visible text, the title or the
   ``aria-label`` / ``placeholder`` / ``title`` / ``alt`` attributes -- unless the language's catalogue
@@ -175,7 +177,7 @@ def serve(tmp_path_factory):
     store = tmp_path_factory.mktemp("languages") / "tables.sqlite3"
     port = free_port()
     cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
-           "--ip", "127.0.0.1"]
+           "--ip", "127.0.0.1", "--voila-arg=--VoilaConfiguration.allow_theme_override=YES"]  # ?theme=dark
     server = ServerProcess(cmd, port, env=server_env(), log_name="serve-languages")
     try:
         server.wait_ready("/voila/tree", timeout=120)
@@ -255,13 +257,16 @@ def make_setup(serve, lang: str) -> Setup:
     s = game.state
     tokens = {t.seat: t.token for t in tickets}
     page = serve.page
+    # The game widget also lives in JupyterLab's dark theme: in English its screens are seen in voila's
+    # dark theme (the same CSS is seen in the light theme in the other languages).
+    dark = "&theme=dark" if lang == "en" else ""
     urls = {
         "seat": page("seat.ipynb", f"table={lobby.code}"),
         "host-create": page("host.ipynb", f"lang={lang}"),
         "host": page("host.ipynb", f"table={lobby.code}&host={lobby.host_token}"),
-        "projector": page("projector.ipynb", f"table={game.code}"),
-        "writer": page("seat.ipynb", f"table={game.code}&seat={tokens[s.current_writer]}"),
-        "guesser": page("seat.ipynb", f"table={game.code}&seat={tokens[s.guesser]}"),
+        "projector": page("projector.ipynb", f"table={game.code}{dark}"),
+        "writer": page("seat.ipynb", f"table={game.code}&seat={tokens[s.current_writer]}{dark}"),
+        "guesser": page("seat.ipynb", f"table={game.code}&seat={tokens[s.guesser]}{dark}"),
         "teacher-create": page("teacher.ipynb", f"lang={lang}"),
         "teacher": page("teacher.ipynb", f"class={room.code}&teacher={room.teacher_token}"),
         "class": page("class.ipynb", f"class={room.code}"),
@@ -353,6 +358,8 @@ def check_language(browser, serve, checker: Checker, lang: str) -> None:
             page = pages[name]
             page.locator(selector).first.wait_for(timeout=RENDER)
             _ready(page)
+            if "theme=dark" in setup.urls[name]:  # the dark theme is really on
+                assert page.locator("body").get_attribute("data-jp-theme-light") == "false", name
             checker.check(lang, label or name, page)
             return page
 
