@@ -329,3 +329,16 @@ def test_class_pages_before_the_class_is_known(store):
                                                                    env={"HTTP_ACCEPT_LANGUAGE": "de"}))
     assert "Esta clase no existe" in all_text(cp.report_page("class=ZZZZZZ&lang=es", store=store, env={}))
     assert "No such class" in all_text(cp.class_view_page("class=ZZZZZZ&lang=zz", store=store, env={}))
+
+
+def test_the_report_says_why_a_clue_was_eliminated_in_the_page_language():
+    """The report's data keeps the English reason (CSV and JSON are for machines); the page translates it."""
+    data = {"tables": [{"number": 1, "players": ["Ana", "Ben", "Cy"], "rounds": [{
+        "round": 1, "target": "Hund", "foil": "Katze", "guesser": "Ana", "guess": "Maus", "passed": False,
+        "outcome": "wrong", "score": 0,
+        "clues": [{"text": "Bello", "author": "Ben", "eliminated": True, "reason": "same",
+                   "reason_text": "the same word"},
+                  {"text": "bello", "author": "Cy", "eliminated": True, "reason": None, "reason_text": ""}]}]}]}
+    german = cp._report_html(data, cp.translator("de", "pages"))
+    assert "(dasselbe Wort)" in german and "the same word" not in german
+    assert "(the same word)" in cp._report_html(data)

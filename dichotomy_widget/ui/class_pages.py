@@ -38,6 +38,7 @@ from ..stores import TableStore
 from ..table import Table
 from ..errors import TeacherKeyRequired
 from ..i18n import N_, Translator, translator
+from ..words import REASON_TEXT
 from .app import (UrlQuery, error_text, game_widget, interface_menu, message_box, on_enter, page_store, page_title,
                   qr_svg, refresh_interface_menu)
 from .page_lang import PageLanguage, language_menu
@@ -842,6 +843,13 @@ class ProjectorPage(W.VBox):
 OUTCOMES = {"correct": N_("correct"), "wrong": N_("wrong"), "foil": N_("guessed the Foil"), "pass": N_("passed")}
 
 
+def _reason(clue: dict[str, Any], lang: str) -> str:
+    """Why a clue was eliminated, in the page's language (the report's data keeps English for CSV/JSON)."""
+    if clue["reason"] in REASON_TEXT:
+        return translator(lang, "dichotomy").gettext(REASON_TEXT[clue["reason"]])
+    return clue["reason_text"] or clue["reason"] or ""
+
+
 def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
     tr = tr or translator("en", "pages")
     _ = tr.gettext
@@ -853,7 +861,7 @@ def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
                 f'<li class="dichotomy-report-clue{" eliminated" if c["eliminated"] else ""}">'
                 + (_esc(c["text"]) if c["text"] is not None else f"<em>" + _esc(_('no clue (timeout)')) + f"</em>")
                 + f' <span class="who">— {_esc(c["author"])}</span>'
-                + (f' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(c["reason_text"] or c["reason"] or "")})'
+                + (f' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(_reason(c, tr.lang))})'
                    if c["eliminated"] else "")
                 + "</li>" for c in r["clues"])
             guess = _esc(_("passed")) if r["passed"] else _esc(r["guess"])
