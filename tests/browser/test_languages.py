@@ -27,6 +27,7 @@ Problems of every language are gathered and reported together at the end.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import re
@@ -103,6 +104,14 @@ def _contains(text: str, piece: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", text, flags=re.IGNORECASE) is not None
 
 
+@functools.lru_cache(maxsize=1)
+def _templates():
+    """The message templates of both domains, from the sources (tools/i18n.py's ``extract()``)."""
+    with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore")  # extract() warns about f-strings it skips
+        return _tools_i18n().extract()
+
+
 @dataclass
 class EnglishFinder:
     """The English fragments that must not show on a screen in ``lang``."""
@@ -110,13 +119,12 @@ class EnglishFinder:
     lang: str
     pieces: list[str] = field(default_factory=list)
     translated: str = ""  # every msgstr of the language, one per line
+    words: set[str] = field(default_factory=set)  # every word of those, lower case
 
     @classmethod
     def build(cls, lang: str) -> "EnglishFinder":
         tools = _tools_i18n()
-        with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
-            warnings.simplefilter("ignore")  # extract() warns about f-strings it skips
-            templates = tools.extract()
+        templates = _templates()
         finder = cls(lang)
         same: set[str] = set()
         strings: list[str] = []
@@ -137,14 +145,16 @@ class EnglishFinder:
                     continue
                 finder.pieces += [p for i in ids for p in fragments(i)]
         finder.translated = "\n".join(" ".join(s.split()) for s in strings)
+        finder.words = {w.lower() for w in WORD.findall(finder.translated)}
         # a piece the translations themselves use (a name, "Dichotomy", a loan word) is no evidence
         finder.pieces = sorted({p for p in finder.pieces if p not in same and not _contains(finder.translated, p)},
                                key=len, reverse=True)
         return finder
 
     def english_in(self, text: str) -> list[str]:
-        """The English fragments found in ``text`` (longest first, none inside a longer one found)."""
-        flat = " ".join(text.split())
+        """The English fragments found in ``text`` (longest first, none inside a longer one found).
+        Addresses are left out: ``seat.ipynb?table=…`` is a link, not the English word "seat"."""
+        flat = " ".join(ADDRESS.sub(" ", text).split())
         found: list[str] = []
         for piece in self.pieces:
             if _contains(flat, piece) and not any(_contains(f, piece) for f in found):
@@ -153,16 +163,15 @@ class EnglishFinder:
 
 
 CODE = re.compile(r"\b[A-Z0-9]{6}\b")
+ADDRESS = re.compile(r"\b(?:https?://|data:)\S+|\b[\w-]+\.ipynb\b\S*")
 
 
-def _lines(text: str, ignore: set[str]) -> set[str]:
-    """Lines of a screen's text with an English-looking word, codes and numbers masked, names dropped."""
+def _lines(text: str) -> set[str]:
+    """The lines of a screen's text, addresses taken out, codes and numbers masked."""
     out = set()
-    for line in text.splitlines():
-        line = CODE.sub("CODE", " ".join(line.split()))
-        line = re.sub(r"\d+", "0", line)
-        words = [w for w in WORD.findall(line) if w not in ignore and w != "CODE"]
-        if words:
+    for line in ADDRESS.sub(" ", text).splitlines():
+        line = re.sub(r"\d+", "0", CODE.sub("CODE", " ".join(line.split())))
+        if WORD.search(line):
             out.add(line)
     return out
 
@@ -310,15 +319,21 @@ class Checker:
         self.texts[(lang, screen)] = text
         if lang == "en":
             return
-        finder = self.finders.setdefault(lang, EnglishFinder.build(lang))
+        if lang not in self.finders:
+            self.finders[lang] = EnglishFinder.build(lang)
+        finder = self.finders[lang]
         for piece in finder.english_in(text):
             self.problems.append(f"{where}: English left: {piece!r}")
         english = self.texts.get(("en", screen))
         if english is not None:
-            ignore = set(NAMES) | set(CLASS_NAMES) | set(CLUES) | {"Kim", "Dichotomy"} | set(LANGUAGE_NAMES.values())
-            for line in sorted(_lines(english, ignore) & _lines(text, ignore)):
-                if not _contains(finder.translated, line) and not finder.english_in(line):
-                    self.problems.append(f"{where}: line unchanged from English: {line!r}")
+            # a line the same in English and here, with a word that is neither data (names, clues,
+            # codes) nor any word of this language's catalogues, was never translated
+            known = finder.words | {w.lower() for w in (*NAMES, *CLASS_NAMES, *CLUES, "Kim", "CODE",
+                                                        *LANGUAGE_NAMES.values())}
+            for line in sorted(_lines(english) & _lines(text)):
+                foreign = [w for w in WORD.findall(line) if w.lower() not in known]
+                if foreign and not finder.english_in(line):
+                    self.problems.append(f"{where}: line unchanged from English: {line!r} ({', '.join(foreign)})")
 
 
 def _ready(page) -> None:
