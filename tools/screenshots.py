@@ -115,10 +115,11 @@ def save_small(png: bytes, path: Path) -> int:
 
 
 def shoot(page, selector: str, path: Path) -> int:
-    """A picture of the page from the top to the bottom of ``selector`` (at most MAX_HEIGHT px)."""
+    """Once ``selector`` shows: the page from the top to the bottom of the game widget (at most
+    MAX_HEIGHT px)."""
     page.locator(selector).first.wait_for(timeout=120_000)
     page.wait_for_timeout(800)  # the last re-render and the fonts
-    box = page.locator(selector).first.bounding_box()
+    box = page.locator(".dw-root").first.bounding_box()
     height = min(MAX_HEIGHT, int(box["y"] + box["height"]) + 16) if box else MAX_HEIGHT
     png = page.screenshot(full_page=True, clip={"x": 0, "y": 0, "width": WIDTH, "height": height})
     return save_small(png, path)
