@@ -16,7 +16,7 @@ screen under test, and checks on each screen:
   translates it to the same text (or uses that text itself) -- and no line of the English screen's text
   with English words in it appears unchanged (that catches strings never marked for translation).
 
-Screens: the seat page's join form and lobby, a clue writer and the Guesser mid-round, the Guesser's
+Screens: the seat page's join form, a taken name refused, the lobby, a forged seat link refused, a clue writer and the Guesser mid-round, the Guesser's
 guess box, recap and final screens; the table projector; the host page's create form and the hosted
 lobby (code, QR, host bar); the teacher's create form and dashboard; a student's class join form and
 class lobby; the class projector; the report. One server, one browser; a language's pages are opened
@@ -274,6 +274,7 @@ def make_setup(serve, lang: str) -> Setup:
     dark = "&theme=dark" if lang == "en" else ""
     urls = {
         "seat": page("seat.ipynb", f"table={lobby.code}"),
+        "forged": page("seat.ipynb", f"table={lobby.code}&seat=forged-seat-token-123"),
         "host-create": page("host.ipynb", f"lang={lang}"),
         "host": page("host.ipynb", f"table={lobby.code}&host={lobby.host_token}"),
         "projector": page("projector.ipynb", f"table={game.code}{dark}"),
@@ -397,9 +398,13 @@ def check_language(checker: Checker, opened: Opened, when_first_ready=lambda: No
 
         page = screen("seat", ".dichotomy-name input", "seat-join")
         when_first_ready()
+        _submit(page, ".dichotomy-name input", NAMES[0].lower(), ".dichotomy-feedback:not(:empty)")
+        assert NAMES[0].lower() in page.locator(".dichotomy-feedback").inner_text()  # "... called ana."
+        checker.check(lang, "seat-name-taken", page)  # the engine's refusal, in the page's language
         _submit(page, ".dichotomy-name input", "Zoe", ".dw-root[data-you='Zoe']")
         checker.check(lang, "seat-lobby", page)
         page.close()
+        screen("forged", ".dichotomy-message", "seat-link-refused").close()
         screen("host-create", "button.dichotomy-create").close()
         screen("host", ".dw-kind-table").close()
         screen("writer", "[data-testid=clue-input]").close()
@@ -446,5 +451,5 @@ def test_every_screen_in_every_language_is_translated_labelled_and_accessible(br
         check_language(checker, opened[i], open_next)
         print(f"{lang}: {time.monotonic() - t1:.0f} s")
     print(f"{checker.screens} screens in {time.monotonic() - t0:.0f} s")
-    assert checker.screens == 17 * len(LANGS)
+    assert checker.screens == 19 * len(LANGS)
     assert not checker.problems, f"{len(checker.problems)} problems:\n" + "\n".join(checker.problems)
