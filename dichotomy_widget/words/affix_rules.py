@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterator
+from functools import lru_cache
 
 # (derived ending, base ending): word = stem + derived ending -> stem + base ending
 SUFFIXES: dict[str, list[tuple[str, str]]] = {
@@ -164,6 +165,127 @@ NEGATION_PREFIXES: dict[str, tuple[str, ...]] = {
 }
 
 MIN_BASE = 3
+
+# Derivations checked at run time (es, fr, de) on two words that the lexicon *both* lists as
+# headwords: the matcher joins them when one is the other's base by one of these rules (or by
+# ``SUFFIXES``), with the spelling changes of ``_checked_stems``.  Because both words must be
+# known headwords these rules may be wider than ``SUFFIXES`` (whose links the build wrote into the
+# tables and which also guess the family of unknown words).  Grammar-book suffixes, not the
+# project's dev pairs; rules that mostly joined unrelated words when run over the whole lemma
+# list are left out (see the notes).
+CHECKED_SUFFIXES: dict[str, tuple[tuple[str, str], ...]] = {
+    "es": (
+        # -ero/-era/-ería on a noun in -e (lechero, viajero, mensajera), -ario (bancario, millonario)
+        ("ero", "e"), ("era", "e"), ("ería", "e"), ("era", "o"), ("ería", "a"), ("era", ""),
+        ("ario", "o"), ("ario", ""),  # no -ario on -a: calvario/calva, cancelario/cancela
+        # -ción/-sión on the verb's own stem (contribución, inclusión, atención, descripción,
+        # composición, corrección) and the matching agents (conductor)
+        ("ución", "uir"), ("usión", "uir"), ("usión", "undir"), ("ención", "ender"), ("ensión", "ender"),
+        ("pción", "bir"), ("osición", "oner"), ("ositor", "oner"), ("cción", "gir"), ("cción", "ger"),
+        ("ctor", "cir"), ("ctora", "cir"),
+        # -ilidad on -ble (posibilidad), -dad/-tad on a consonant (crueldad, lealtad), -itud
+        ("ilidad", "le"), ("dad", ""), ("tad", ""), ("itud", "o"),
+        # -ico on a noun that keeps its accent (volcánico, metálico)
+        ("ico", ""),
+    ),
+    "fr": (
+        # -eur/-euse/-rice on a verb in -ir or -ire (menteur, dormeuse, traducteur, lectrice)
+        ("eur", "ir"), ("euse", "ir"), ("cteur", "ire"), ("ctrice", "ire"),
+        # -ution on -uer (évolution, distribution), -ature (signature), -aison/-ison (livraison, guérison);
+        # no -issage on -ir: tapissage is from tapisser, not tapir
+        ("ution", "uer"), ("ature", "er"), ("aison", "er"), ("ison", "ir"),
+        # -erie on -ier or the bare noun (épicerie, laiterie), -osité on -eux (curiosité)
+        ("erie", "ier"), ("erie", ""), ("osité", "eux"),
+        # -eux on -ie/-i (joyeux, ennuyeux), -cieux on -ce (silencieux), -elet/-elette (porcelet)
+        ("yeux", "ie"), ("yeux", "i"), ("cieux", "ce"), ("tieux", "tion"), ("elet", ""), ("elette", "e"),
+    ),
+    "de": (
+        # -heit/-keit/-igkeit on an adjective in -e (Müdigkeit, Feigheit), -schaft on -e (Botschaft)
+        ("heit", "e"), ("igkeit", "e"), ("keit", "e"), ("schaft", "e"),
+        # -nis on an adjective (Finsternis), -sal and -tum on a verb (Schicksal, Irrtum)
+        ("nis", ""), ("sal", "en"), ("tum", "en"),
+        # -haft, -los and -voll on a noun or verb, with the linking -s (fehlerhaft, arbeitslos, sinnvoll)
+        ("haft", ""), ("haft", "en"), ("haft", "e"), ("slos", ""), ("los", "e"), ("voll", ""), ("svoll", ""),
+        # verbs in -eln / -ern lose their e (Sammlung, Händler, veränderbar)
+        ("lung", "eln"), ("ler", "eln"), ("bar", "n"),
+    ),
+}
+# Suffix rules of ``SUFFIXES`` that are not run again on known words: a third-group French -ir is
+# no suffix (courir/cour, soupir/soupe; the build checks the verb's conjugation for these).
+_NOT_RECHECKED = {"fr": frozenset({("ir", "e"), ("ir", "")})}
+MIN_CHECKED_BASE = 4  # pan/pánico, mot/moteur: no base shorter than this
+
+
+_UMLAUT_UNDO = {"ä": "a", "ö": "o", "ü": "u"}
+# German suffixes that umlaut their base (Käufer, Ärztin, täglich, bärtig, städtisch, Häuschen,
+# Künstler, Gärtner); -ung, -bar, -end and the adjective endings never do (Zählung is zählen's).
+_DE_UMLAUT_SUFFIXES = frozenset({"er", "in", "erin", "lich", "ig", "isch", "chen", "lein", "ler", "ner", "ling"})
+
+
+def _checked_stems(stem: str, derived: str, lang: str) -> set[str]:
+    """``stem`` and the stems a base may have under its spelling rules: Spanish writes c, g, z
+    as qu, gu, c before e and i (banquero/banco, hormiguero/hormiga, cervecero/cerveza); French
+    adds e after g and writes ç before a, o (mangeable/manger, nageoire/nager) and doubles a final
+    consonant (garçonnet); a German derivation may add an umlaut to its base's last vowel
+    (Käufer/kaufen, Ärztin/Arzt), never take one away."""
+    out = {stem}
+    if lang == "es" and derived[:1] in ("e", "i", "é", "í"):
+        if stem.endswith("qu"):
+            out.add(stem[:-2] + "c")
+        elif stem.endswith("gu"):
+            out.add(stem[:-1])
+        elif stem.endswith("c"):
+            out.add(stem[:-1] + "z")
+    elif lang == "fr":
+        if derived[:1] in ("a", "o", "â") and stem.endswith("ge"):
+            out.add(stem[:-1])
+        elif derived[:1] in ("a", "o", "â") and stem.endswith("ç"):
+            out.add(stem[:-1] + "c")
+        out |= set(undouble(stem, lang))
+    elif lang == "de" and derived in _DE_UMLAUT_SUFFIXES:
+        last = max(stem.rfind(u) for u in _UMLAUT_UNDO)
+        if last >= 0:
+            out.add(stem[:last] + _UMLAUT_UNDO[stem[last]] + stem[last + 1:])
+    return out
+
+
+def derivation_key(word: str, lang: str) -> str:
+    """How the run-time derivation rules compare a base: without accents, except Spanish ñ (a
+    letter of its own: paño/panudo), French final é (a suffix of its own: centre/centré) and
+    German umlauts (only ``_checked_stems`` undoes them, in one direction)."""
+    if lang == "de":
+        return word
+    if lang == "fr" and word.endswith("é"):
+        return strip_accents(word[:-1]) + "é"
+    if lang == "es" and "ñ" in word:
+        return "ñ".join(strip_accents(part) for part in word.split("ñ"))
+    return strip_accents(word)
+
+
+@lru_cache(maxsize=20_000)
+def checked_bases(word: str, lang: str) -> frozenset[tuple[str, str]]:
+    """(base, plain base) pairs that ``word`` (a headword) may be derived from by
+    ``CHECKED_SUFFIXES`` or ``SUFFIXES``: the plain base is the rule's own output, the base may
+    carry a spelling change of ``_checked_stems`` (es, fr, de; else empty).  The matcher takes a
+    changed base only when the plain one is no word (aufzählung -> "aufzählen", not "aufzahlen"),
+    and a base equal by ``derivation_key`` only when it is no word itself (centrisme -> "centre",
+    never the participle "centré")."""
+    if lang not in CHECKED_SUFFIXES:
+        return frozenset()
+    skip = _NOT_RECHECKED.get(lang, frozenset())
+    out: set[tuple[str, str]] = set()
+    for rule in (*CHECKED_SUFFIXES[lang], *((r[0], r[1]) for r in SUFFIXES[lang])):
+        derived, base_end = rule
+        if not word.endswith(derived) or rule in skip:
+            continue
+        stem = word[: len(word) - len(derived)]
+        if len(stem) < 3:
+            continue
+        for s in _checked_stems(stem, derived, lang):
+            base = s + base_end
+            if len(base) >= MIN_CHECKED_BASE and base != word:
+                out.add((base, stem + base_end))
+    return frozenset(out)
 
 
 def strip_accents(word: str) -> str:

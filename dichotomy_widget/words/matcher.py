@@ -430,13 +430,52 @@ def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
         return "inflection"  # a word no source lists, with a regular ending: plugin/plugins
     if strict:
         return None
-    if wa.family & wb.lemmas or wb.family & wa.lemmas:
+    if wa.family & wb.lemmas or wb.family & wa.lemmas or _checked_derivation(wa, wb, lang):
         return "family"
     if lang not in _NO_STEM_LANGS and not (wa.exact and wb.exact) and _stems(a, lang) & _stems(b, lang):
         return "inflection"
     if lang == "de" and _is_compound(wa, wb, lang):
         return "compound"
     return None
+
+
+_CHECKED_DERIVATION_LANGS = frozenset({"es", "fr", "de"})
+
+
+def _headword_spellings(word: _Word) -> frozenset[str]:
+    """The lemmas of a known word as written (the word itself only when it is a headword)."""
+    return word.spellings if word.own else word.spellings - {word.text}
+
+
+def _checked_derivation(wa: _Word, wb: _Word, lang: str) -> bool:
+    """es/fr/de: two headwords the lexicon lists, one derived from the other by a suffix rule
+    (``affix_rules.CHECKED_SUFFIXES``, or ``SUFFIXES`` with its spelling changes): menteur/mentir,
+    lechero/leche, Müdigkeit/müde.  Both must be known, so a rule never invents a word."""
+    if lang not in _CHECKED_DERIVATION_LANGS or not (wa.exact and wb.exact):
+        return False
+    a_heads, b_heads = _headword_spellings(wa), _headword_spellings(wb)
+    if not {_strip_accents(h)[:1] for h in a_heads} & {_strip_accents(h)[:1] for h in b_heads}:
+        return False  # a suffix keeps the first letter: most pairs stop here
+    return _derives(a_heads, b_heads, lang) or _derives(b_heads, a_heads, lang)
+
+
+def _derives(derived: frozenset[str], bases: frozenset[str], lang: str) -> bool:
+    """One of ``derived`` has one of ``bases`` as a rule base (``affix_rules.checked_bases``):
+    as spelled, or equal but for accents when the rule's base is no word of its own
+    (poliste -> "pole" -> pôle); a base with a spelling change only when the rule's plain base
+    is no word (aufzählung -> aufzählen, never aufzahlen)."""
+    from . import affix_rules as rules
+
+    lex = _lexicon(lang)
+    keys = {rules.derivation_key(b, lang) for b in bases}
+    for word in derived:
+        for base, plain in rules.checked_bases(word, lang):
+            exact = base in bases
+            if not exact and (rules.derivation_key(base, lang) not in keys or lex.lemmas(base)):
+                continue
+            if base == plain or not lex.lemmas(plain):
+                return True
+    return False
 
 
 _RULE_VERB_INFINITIVES = {"it": ("are", "ere", "ire"), "pt": ("ar", "er", "ir")}
