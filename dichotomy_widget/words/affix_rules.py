@@ -189,7 +189,8 @@ CHECKED_SUFFIXES: dict[str, tuple[tuple[str, str], ...]] = {
         ("ico", ""),
     ),
     "fr": (
-        # -eur/-euse/-rice on a verb in -ir or -ire (menteur, dormeuse, traducteur, lectrice)
+        # -eur/-euse/-rice on a verb in -ir or -ire (menteur, dormeuse, traducteur, lectrice);
+        # an agent in -eur on -ir must have its feminine (see WITNESSES: veneur is no "venir-er")
         ("eur", "ir"), ("euse", "ir"), ("cteur", "ire"), ("ctrice", "ire"),
         # -ution on -uer (évolution, distribution), -ature (signature), -aison/-ison (livraison, guérison);
         # no -issage on -ir: tapissage is from tapisser, not tapir
@@ -202,18 +203,42 @@ CHECKED_SUFFIXES: dict[str, tuple[tuple[str, str], ...]] = {
     "de": (
         # -heit/-keit/-igkeit on an adjective in -e (Müdigkeit, Feigheit), -schaft on -e (Botschaft)
         ("heit", "e"), ("igkeit", "e"), ("keit", "e"), ("schaft", "e"),
-        # -nis on an adjective (Finsternis), -sal and -tum on a verb (Schicksal, Irrtum)
-        ("nis", ""), ("sal", "en"), ("tum", "en"),
+        # -nis on an adjective (Finsternis), -sal on a verb (Schicksal); no -tum on a verb:
+        # Reichtum is reich's, not reichen's
+        ("nis", ""), ("sal", "en"),
         # -haft, -los and -voll on a noun or verb, with the linking -s (fehlerhaft, arbeitslos, sinnvoll)
         ("haft", ""), ("haft", "en"), ("haft", "e"), ("slos", ""), ("los", "e"), ("voll", ""), ("svoll", ""),
         # verbs in -eln / -ern lose their e (Sammlung, Händler, veränderbar)
         ("lung", "eln"), ("ler", "eln"), ("bar", "n"),
     ),
 }
+# Rules that join only when the lexicon also lists a sister form made from the same stem, the
+# sign of a living derivation: an agent in -eur has its -euse (menteur/menteuse/mentir; veneur,
+# honneur have none, and are not from venir, honnir).
+WITNESSES: dict[tuple[str, str], str] = {("eur", "ir"): "euse", ("euse", "ir"): "eur"}
+# Rules whose stem may not end so: German -haft, -voll, -los on a word in -en is made from a
+# plural (sagenhaft from Sagen, legends; launenhaft), which the lemma list reads as a verb (sagen).
+BAD_STEM_ENDINGS: dict[str, dict[tuple[str, str], str]] = {
+    "de": {("haft", ""): "en", ("voll", ""): "en", ("los", ""): "en"},
+}
 # Suffix rules of ``SUFFIXES`` that are not run again on known words: a third-group French -ir is
 # no suffix (courir/cour, soupir/soupe; the build checks the verb's conjugation for these).
-_NOT_RECHECKED = {"fr": frozenset({("ir", "e"), ("ir", "")})}
-MIN_CHECKED_BASE = 4  # pan/pánico, mot/moteur: no base shorter than this
+# Nor are diminutives and augmentatives, which often name a thing of their own (mosquito is
+# no small mosca, ratón no big rata): the build's links for them stand, no spelling change is
+# added (es -ito, -illo, -ete, -ón, -azo; fr -ette, -et, -on; de -chen, -lein).
+_EVALUATIVE = {
+    "es": ("ito", "ita", "illo", "illa", "cito", "ecito", "eta", "ete", "ote", "ón", "azo"),
+    "fr": ("ette", "et", "on"),
+    "de": ("chen", "lein"),
+}
+_NOT_RECHECKED = {
+    lang: frozenset(
+        {(r[0], r[1]) for r in SUFFIXES[lang] if r[0] in _EVALUATIVE[lang]}
+        | ({("ir", "e"), ("ir", "")} if lang == "fr" else set())
+    )
+    for lang in ("es", "fr", "de")
+}
+MIN_CHECKED_BASE = 5  # pan/pánico, mot/moteur, ente/entero, Rate/ratlos: no base shorter than this
 
 
 _UMLAUT_UNDO = {"ä": "a", "ö": "o", "ü": "u"}
@@ -263,28 +288,31 @@ def derivation_key(word: str, lang: str) -> str:
 
 
 @lru_cache(maxsize=20_000)
-def checked_bases(word: str, lang: str) -> frozenset[tuple[str, str]]:
-    """(base, plain base) pairs that ``word`` (a headword) may be derived from by
+def checked_bases(word: str, lang: str) -> frozenset[tuple[str, str, str]]:
+    """(base, plain base, witness) triples that ``word`` (a headword) may be derived from by
     ``CHECKED_SUFFIXES`` or ``SUFFIXES``: the plain base is the rule's own output, the base may
     carry a spelling change of ``_checked_stems`` (es, fr, de; else empty).  The matcher takes a
     changed base only when the plain one is no word (aufzählung -> "aufzählen", not "aufzahlen"),
     and a base equal by ``derivation_key`` only when it is no word itself (centrisme -> "centre",
-    never the participle "centré")."""
+    never the participle "centré").  A witness, when not empty, is a word the lexicon must
+    also list (``WITNESSES``)."""
     if lang not in CHECKED_SUFFIXES:
         return frozenset()
     skip = _NOT_RECHECKED.get(lang, frozenset())
-    out: set[tuple[str, str]] = set()
+    bad_endings = BAD_STEM_ENDINGS.get(lang, {})
+    out: set[tuple[str, str, str]] = set()
     for rule in (*CHECKED_SUFFIXES[lang], *((r[0], r[1]) for r in SUFFIXES[lang])):
         derived, base_end = rule
         if not word.endswith(derived) or rule in skip:
             continue
         stem = word[: len(word) - len(derived)]
-        if len(stem) < 3:
+        if len(stem) < 3 or (rule in bad_endings and stem.endswith(bad_endings[rule])):
             continue
+        witness = stem + WITNESSES[rule] if rule in WITNESSES else ""
         for s in _checked_stems(stem, derived, lang):
             base = s + base_end
             if len(base) >= MIN_CHECKED_BASE and base != word:
-                out.add((base, stem + base_end))
+                out.add((base, stem + base_end, witness))
     return frozenset(out)
 
 

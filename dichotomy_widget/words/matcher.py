@@ -443,8 +443,9 @@ _CHECKED_DERIVATION_LANGS = frozenset({"es", "fr", "de"})
 
 
 def _headword_spellings(word: _Word) -> frozenset[str]:
-    """The lemmas of a known word as written (the word itself only when it is a headword)."""
-    return word.spellings if word.own else word.spellings - {word.text}
+    """A known word as a headword: itself when the lexicon lists it as one ("calva" the bald
+    patch, not a form of "calvo"), else the lemmas it is a form of ("lecheras" -> lechera)."""
+    return frozenset({word.text}) if word.own else word.spellings - {word.text}
 
 
 def _checked_derivation(wa: _Word, wb: _Word, lang: str) -> bool:
@@ -463,17 +464,19 @@ def _derives(derived: frozenset[str], bases: frozenset[str], lang: str) -> bool:
     """One of ``derived`` has one of ``bases`` as a rule base (``affix_rules.checked_bases``):
     as spelled, or equal but for accents when the rule's base is no word of its own
     (poliste -> "pole" -> pôle); a base with a spelling change only when the rule's plain base
-    is no word (aufzählung -> aufzählen, never aufzahlen)."""
+    is no word (aufzählung -> aufzählen, never aufzahlen), and then only as spelled (one change
+    at a time: batteur -> "batir" is not bâtir)."""
     from . import affix_rules as rules
 
     lex = _lexicon(lang)
     keys = {rules.derivation_key(b, lang) for b in bases}
     for word in derived:
-        for base, plain in rules.checked_bases(word, lang):
-            exact = base in bases
-            if not exact and (rules.derivation_key(base, lang) not in keys or lex.lemmas(base)):
-                continue
-            if base == plain or not lex.lemmas(plain):
+        for base, plain, witness in rules.checked_bases(word, lang):
+            if base in bases:
+                found = base == plain or not lex.lemmas(plain)
+            else:
+                found = base == plain and rules.derivation_key(base, lang) in keys and not lex.lemmas(base)
+            if found and (not witness or lex.lemmas(witness)):
                 return True
     return False
 
