@@ -10,7 +10,7 @@ from the project's dev pairs.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from functools import lru_cache
 
 # (derived ending, base ending): word = stem + derived ending -> stem + base ending
@@ -208,19 +208,21 @@ CHECKED_SUFFIXES: dict[str, tuple[tuple[str, str], ...]] = {
         ("nis", ""), ("sal", "en"),
         # -haft, -los and -voll on a noun or verb, with the linking -s (fehlerhaft, arbeitslos, sinnvoll)
         ("haft", ""), ("haft", "en"), ("haft", "e"), ("slos", ""), ("los", "e"), ("voll", ""), ("svoll", ""),
-        # verbs in -eln / -ern lose their e (Sammlung, Händler, veränderbar)
-        ("lung", "eln"), ("ler", "eln"), ("bar", "n"),
+        # verbs in -eln / -ern lose their e (Sammlung, Händler, veränderbar); -in replaces the
+        # -e of a masculine noun (Griechin, Kollegin: it needs its plural -innen, see WITNESSES)
+        ("lung", "eln"), ("ler", "eln"), ("bar", "n"), ("in", "e"),
     ),
 }
 # Rules that join only when the lexicon also lists a sister form made from the same stem, the
 # sign of a living derivation: an agent in -eur has its -euse (menteur/menteuse/mentir; veneur,
-# honneur have none, and are not from venir, honnir).
-WITNESSES: dict[tuple[str, str], str] = {("eur", "ir"): "euse", ("euse", "ir"): "eur"}
+# honneur have none, and are not from venir, honnir); a German feminine in -in its -innen.
+WITNESSES: dict[tuple[str, str], str] = {("eur", "ir"): "euse", ("euse", "ir"): "eur", ("in", "e"): "innen"}
 # Rules whose stem may not end so: German -haft, -voll, -los on a word in -en is made from a
 # plural (sagenhaft from Sagen, legends; launenhaft), which the lemma list reads as a verb (sagen).
 BAD_STEM_ENDINGS: dict[str, dict[tuple[str, str], str]] = {
     "de": {("haft", ""): "en", ("voll", ""): "en", ("los", ""): "en"},
 }
+_BAD_STEM_RULES = frozenset(rule for rules in BAD_STEM_ENDINGS.values() for rule in rules)
 # Suffix rules of ``SUFFIXES`` that are not run again on known words: a third-group French -ir is
 # no suffix (courir/cour, soupir/soupe; the build checks the verb's conjugation for these).
 # Nor are diminutives and augmentatives, which often name a thing of their own (mosquito is
@@ -247,14 +249,16 @@ _UMLAUT_UNDO = {"ä": "a", "ö": "o", "ü": "u"}
 _DE_UMLAUT_SUFFIXES = frozenset({"er", "in", "erin", "lich", "ig", "isch", "chen", "lein", "ler", "ner", "ling"})
 
 
-def _checked_stems(stem: str, derived: str, lang: str) -> set[str]:
+def _checked_stems(stem: str, derived: str, lang: str) -> Collection[str]:
     """``stem`` and the stems a base may have under its spelling rules: Spanish writes c, g, z
     as qu, gu, c before e and i (banquero/banco, hormiguero/hormiga, cervecero/cerveza); French
     adds e after g and writes ç before a, o (mangeable/manger, nageoire/nager) and doubles a final
     consonant (garçonnet); a German derivation may add an umlaut to its base's last vowel
     (Käufer/kaufen, Ärztin/Arzt), never take one away."""
+    if lang == "es" and derived[0] not in "eiéí" or lang == "de" and derived not in _DE_UMLAUT_SUFFIXES:
+        return (stem,)  # the usual case: no spelling change
     out = {stem}
-    if lang == "es" and derived[:1] in ("e", "i", "é", "í"):
+    if lang == "es":
         if stem.endswith("qu"):
             out.add(stem[:-2] + "c")
         elif stem.endswith("gu"):
@@ -267,7 +271,7 @@ def _checked_stems(stem: str, derived: str, lang: str) -> set[str]:
         elif derived[:1] in ("a", "o", "â") and stem.endswith("ç"):
             out.add(stem[:-1] + "c")
         out |= set(undouble(stem, lang))
-    elif lang == "de" and derived in _DE_UMLAUT_SUFFIXES:
+    elif lang == "de":
         last = max(stem.rfind(u) for u in _UMLAUT_UNDO)
         if last >= 0:
             out.add(stem[:last] + _UMLAUT_UNDO[stem[last]] + stem[last + 1:])
@@ -287,8 +291,43 @@ def derivation_key(word: str, lang: str) -> str:
     return strip_accents(word)
 
 
-@lru_cache(maxsize=20_000)
-def checked_bases(word: str, lang: str) -> frozenset[tuple[str, str, str]]:
+@lru_cache(maxsize=8)
+def _checked_rules(lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """The run-time rules of a language (``CHECKED_SUFFIXES`` then ``SUFFIXES`` less
+    ``_NOT_RECHECKED``), filed by the last two letters of their derived ending (one for an
+    ending of one letter)."""
+    skip = _NOT_RECHECKED.get(lang, frozenset())
+    by_last: dict[str, list[tuple[str, str]]] = {}
+    for rule in (*CHECKED_SUFFIXES.get(lang, ()), *((r[0], r[1]) for r in SUFFIXES.get(lang, ()))):
+        if rule not in skip and rule[0]:
+            by_last.setdefault(rule[0][-2:], []).append(rule)
+    return {last: tuple(dict.fromkeys(rules)) for last, rules in by_last.items()}
+
+
+@lru_cache(maxsize=8)
+def derived_endings_index(lang: str) -> dict[tuple[int, str], tuple[str, ...]]:
+    """The run-time rules' derived endings filed by (how much longer a derived word is than its
+    base, its last letter): the length of the derived ending less that of the base ending, and
+    one more when a spelling change shortens the stem (banqu-ero / banc-o, garçonn-et / garçon).
+    A pair of words that finds no entry here cannot be joined by ``checked_bases``."""
+    index: dict[tuple[int, str], set[str]] = {}
+    for rules in _checked_rules(lang).values():
+        for derived, base_end in rules:
+            for delta in (len(derived) - len(base_end), len(derived) - len(base_end) + 1):
+                index.setdefault((delta, derived[-1]), set()).add(derived)
+    return {key: tuple(sorted(ends)) for key, ends in index.items()}
+
+
+def may_derive(word: str, base: str, lang: str) -> bool:
+    """Cheap test that ``word`` could be ``base`` plus a run-time rule's suffix: their lengths
+    differ as some rule's endings do and ``word`` ends like that rule.  ``checked_bases`` and
+    the matcher decide; this only lets most pairs skip them."""
+    ends = derived_endings_index(lang).get((len(word) - len(base), word[-1:]))
+    return ends is not None and word.endswith(ends)
+
+
+@lru_cache(maxsize=4_096)  # a game's words: small, and each entry a short tuple
+def checked_bases(word: str, lang: str) -> tuple[tuple[str, str, str], ...]:
     """(base, plain base, witness) triples that ``word`` (a headword) may be derived from by
     ``CHECKED_SUFFIXES`` or ``SUFFIXES``: the plain base is the rule's own output, the base may
     carry a spelling change of ``_checked_stems`` (es, fr, de; else empty).  The matcher takes a
@@ -296,24 +335,22 @@ def checked_bases(word: str, lang: str) -> frozenset[tuple[str, str, str]]:
     and a base equal by ``derivation_key`` only when it is no word itself (centrisme -> "centre",
     never the participle "centré").  A witness, when not empty, is a word the lexicon must
     also list (``WITNESSES``)."""
-    if lang not in CHECKED_SUFFIXES:
-        return frozenset()
-    skip = _NOT_RECHECKED.get(lang, frozenset())
-    bad_endings = BAD_STEM_ENDINGS.get(lang, {})
-    out: set[tuple[str, str, str]] = set()
-    for rule in (*CHECKED_SUFFIXES[lang], *((r[0], r[1]) for r in SUFFIXES[lang])):
+    out: list[tuple[str, str, str]] = []
+    by_last = _checked_rules(lang)
+    for rule in (*by_last.get(word[-2:], ()), *by_last.get(word[-1:], ())):
         derived, base_end = rule
-        if not word.endswith(derived) or rule in skip:
+        if not word.endswith(derived):
             continue
         stem = word[: len(word) - len(derived)]
-        if len(stem) < 3 or (rule in bad_endings and stem.endswith(bad_endings[rule])):
+        if len(stem) < 3 or rule in _BAD_STEM_RULES and stem.endswith(BAD_STEM_ENDINGS[lang].get(rule, ()) or ()):
             continue
         witness = stem + WITNESSES[rule] if rule in WITNESSES else ""
+        plain = stem + base_end
         for s in _checked_stems(stem, derived, lang):
             base = s + base_end
             if len(base) >= MIN_CHECKED_BASE and base != word:
-                out.add((base, stem + base_end, witness))
-    return frozenset(out)
+                out.append((base, plain, witness))
+    return tuple(dict.fromkeys(out))
 
 
 def strip_accents(word: str) -> str:

@@ -442,10 +442,12 @@ def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
 _CHECKED_DERIVATION_LANGS = frozenset({"es", "fr", "de"})
 
 
-def _headword_spellings(word: _Word) -> frozenset[str]:
-    """A known word as a headword: itself when the lexicon lists it as one ("calva" the bald
-    patch, not a form of "calvo"), else the lemmas it is a form of ("lecheras" -> lechera)."""
-    return frozenset({word.text}) if word.own else word.spellings - {word.text}
+@lru_cache(maxsize=1)
+def _affix_rules():
+    """The affix rules module, imported on first use (most imports of the package match no word)."""
+    from . import affix_rules
+
+    return affix_rules
 
 
 def _checked_derivation(wa: _Word, wb: _Word, lang: str) -> bool:
@@ -454,30 +456,63 @@ def _checked_derivation(wa: _Word, wb: _Word, lang: str) -> bool:
     lechero/leche, Müdigkeit/müde.  Both must be known, so a rule never invents a word."""
     if lang not in _CHECKED_DERIVATION_LANGS or not (wa.exact and wb.exact):
         return False
-    a_heads, b_heads = _headword_spellings(wa), _headword_spellings(wb)
-    if not {_strip_accents(h)[:1] for h in a_heads} & {_strip_accents(h)[:1] for h in b_heads}:
-        return False  # a suffix keeps the first letter: most pairs stop here
-    return _derives(a_heads, b_heads, lang) or _derives(b_heads, a_heads, lang)
-
-
-def _derives(derived: frozenset[str], bases: frozenset[str], lang: str) -> bool:
-    """One of ``derived`` has one of ``bases`` as a rule base (``affix_rules.checked_bases``):
-    as spelled, or equal but for accents when the rule's base is no word of its own
-    (poliste -> "pole" -> pôle); a base with a spelling change only when the rule's plain base
-    is no word (aufzählung -> aufzählen, never aufzahlen), and then only as spelled (one change
-    at a time: batteur -> "batir" is not bâtir)."""
-    from . import affix_rules as rules
-
-    lex = _lexicon(lang)
-    keys = {rules.derivation_key(b, lang) for b in bases}
-    for word in derived:
-        for base, plain, witness in rules.checked_bases(word, lang):
-            if base in bases:
-                found = base == plain or not lex.lemmas(plain)
-            else:
-                found = base == plain and rules.derivation_key(base, lang) in keys and not lex.lemmas(base)
-            if found and (not witness or lex.lemmas(witness)):
+    index = _derivation_index(lang)
+    # a word as a headword: itself when the lexicon lists it as one ("calva" the bald patch,
+    # not a form of "calvo"), else the lemmas it is a form of ("lecheras" -> lechera)
+    a_heads = (wa.text,) if wa.own else wa.spellings
+    b_heads = (wb.text,) if wb.own else wb.spellings
+    for a in a_heads:
+        if a == wa.text and not wa.own:
+            continue
+        for b in b_heads:
+            if b == wb.text and not wb.own:
+                continue
+            # most pairs stop here: a suffix keeps the stem's first letter (an umlaut or accent
+            # aside), and the two lengths must fit some rule's endings
+            if a[0] != b[0] and (a[0].isascii() and b[0].isascii() or _strip_accents(a[0]) != _strip_accents(b[0])):
+                continue
+            ends = index.get((len(a) - len(b), a[-1]))
+            if ends is not None and a.endswith(ends) and _derives(a, b, lang):
                 return True
+            ends = index.get((len(b) - len(a), b[-1]))
+            if ends is not None and b.endswith(ends) and _derives(b, a, lang):
+                return True
+    return False
+
+
+_DERIVATION_INDEX: dict[str, dict[tuple[int, str], tuple[str, ...]]] = {}
+
+
+def _derivation_index(lang: str) -> dict[tuple[int, str], tuple[str, ...]]:
+    """``affix_rules.derived_endings_index`` of a language, kept here for the hot path."""
+    index = _DERIVATION_INDEX.get(lang)
+    if index is None:
+        index = _DERIVATION_INDEX[lang] = _affix_rules().derived_endings_index(lang)
+    return index
+
+
+def _derives(word: str, base: str, lang: str) -> bool:
+    """``base`` is a rule base of ``word`` (``affix_rules.checked_bases``; the caller has seen
+    that their lengths and ``word``'s ending fit some rule): as spelled, or equal
+    but for accents when the rule's base is no word of its own (poliste -> "pole" -> pôle); a
+    base with a spelling change only when the rule's plain base is no word (aufzählung ->
+    aufzählen, never aufzahlen), and then only as spelled (batteur -> "batir" is not bâtir)."""
+    rules = _affix_rules()
+    if word[:2] != base[:2] and _strip_accents(word[:2]) != _strip_accents(base[:2]):
+        return False  # a suffix keeps the stem's first letters (an umlaut or accent aside)
+    lex = _lexicon(lang)
+    key = None  # ``base`` without accents, made only when needed
+    for candidate, plain, witness in rules.checked_bases(word, lang):
+        if candidate == base:
+            found = candidate == plain or not lex.lemmas(plain)
+        elif candidate == plain and len(candidate) == len(base) and candidate[-1] == base[-1]:
+            # equal but for accents (which keep the length; a final é is a suffix of its own)
+            key = rules.derivation_key(base, lang) if key is None else key
+            found = rules.derivation_key(candidate, lang) == key and not lex.lemmas(candidate)
+        else:
+            continue
+        if found and (not witness or lex.lemmas(witness)):
+            return True
     return False
 
 
@@ -632,6 +667,9 @@ def guess_reason(guess: str, word: str, lang: str = "en") -> str | None:
 
 def _clear_caches() -> None:
     """Forget every cached answer and word analysis (benchmarks time a cold start with it)."""
-    for cached in (_cached_reason, _normal, _strip_accents, _analyse, _headword, _stems, _us_spelling):
+    from . import affix_rules
+
+    for cached in (_cached_reason, _normal, _strip_accents, _analyse, _headword, _stems, _us_spelling,
+                   affix_rules.checked_bases):
         cached.cache_clear()
     _lexicon.cache_clear()
