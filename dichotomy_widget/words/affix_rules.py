@@ -217,6 +217,10 @@ CHECKED_SUFFIXES: dict[str, tuple[tuple[str, str], ...]] = {
 # sign of a living derivation: an agent in -eur has its -euse (menteur/menteuse/mentir; veneur,
 # honneur have none, and are not from venir, honnir); a German feminine in -in its -innen.
 WITNESSES: dict[tuple[str, str], str] = {("eur", "ir"): "euse", ("euse", "ir"): "eur", ("in", "e"): "innen"}
+# Rules that do not join when the lexicon lists as a headword the nearer base made from the same stem, which
+# the word is then derived from: Gefälligkeit is gefällig's (not Gefälle's), wahrhaft is
+# wahr's (not wahren's); Müdigkeit has no "müdig", so it is müde's.
+BLOCKERS: dict[tuple[str, str], str] = {("igkeit", "e"): "ig", ("haft", "en"): ""}
 # Rules whose stem may not end so: German -haft, -voll, -los on a word in -en is made from a
 # plural (sagenhaft from Sagen, legends; launenhaft), which the lemma list reads as a verb (sagen).
 BAD_STEM_ENDINGS: dict[str, dict[tuple[str, str], str]] = {
@@ -240,7 +244,11 @@ _NOT_RECHECKED = {
     )
     for lang in ("es", "fr", "de")
 }
-MIN_CHECKED_BASE = 5  # pan/pánico, mot/moteur, ente/entero, Rate/ratlos: no base shorter than this
+# No base shorter than this (pan/pánico, mot/moteur, ente/entero, esto/estera, Rate/ratlos) ...
+MIN_CHECKED_BASE = 5
+# ... but for a rule that adds nothing to the stem (Sinn/sinnvoll, Teil/teilhaft) or has a long
+# ending (müde/Müdigkeit, Bote/Botschaft), where a look-alike is much less likely
+MIN_CHECKED_BASE_LONG_RULE = 4
 
 
 _UMLAUT_UNDO = {"ä": "a", "ö": "o", "ü": "u"}
@@ -334,7 +342,7 @@ def checked_bases(word: str, lang: str) -> tuple[tuple[str, str, str], ...]:
     changed base only when the plain one is no word (aufzählung -> "aufzählen", not "aufzahlen"),
     and a base equal by ``derivation_key`` only when it is no word itself (centrisme -> "centre",
     never the participle "centré").  A witness, when not empty, is a word the lexicon must
-    also list (``WITNESSES``)."""
+    also list (``WITNESSES``), or, after a "!", one it must not list (``BLOCKERS``)."""
     out: list[tuple[str, str, str]] = []
     by_last = _checked_rules(lang)
     for rule in (*by_last.get(word[-2:], ()), *by_last.get(word[-1:], ())):
@@ -345,10 +353,13 @@ def checked_bases(word: str, lang: str) -> tuple[tuple[str, str, str], ...]:
         if len(stem) < 3 or rule in _BAD_STEM_RULES and stem.endswith(BAD_STEM_ENDINGS[lang].get(rule, ()) or ()):
             continue
         witness = stem + WITNESSES[rule] if rule in WITNESSES else ""
+        if rule in BLOCKERS:
+            witness = "!" + stem + BLOCKERS[rule]  # a word that must *not* be listed
         plain = stem + base_end
+        shortest = MIN_CHECKED_BASE_LONG_RULE if not base_end or len(derived) >= 5 else MIN_CHECKED_BASE
         for s in _checked_stems(stem, derived, lang):
             base = s + base_end
-            if len(base) >= MIN_CHECKED_BASE and base != word:
+            if len(base) >= shortest and base != word:
                 out.append((base, plain, witness))
     return tuple(dict.fromkeys(out))
 

@@ -511,7 +511,9 @@ def _derives(word: str, base: str, lang: str) -> bool:
             found = rules.derivation_key(candidate, lang) == key and not lex.lemmas(candidate)
         else:
             continue
-        if found and (not witness or lex.lemmas(witness)):
+        if not found:
+            continue
+        if not witness or (lex.lemmas(witness) if witness[0] != "!" else not _is_citation_form(witness[1:], lex)):
             return True
     return False
 
