@@ -304,6 +304,8 @@ def _checked_rules(lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
     """The run-time rules of a language (``CHECKED_SUFFIXES`` then ``SUFFIXES`` less
     ``_NOT_RECHECKED``), filed by the last two letters of their derived ending (one for an
     ending of one letter)."""
+    if lang not in CHECKED_SUFFIXES:
+        return {}
     skip = _NOT_RECHECKED.get(lang, frozenset())
     by_last: dict[str, list[tuple[str, str]]] = {}
     for rule in (*CHECKED_SUFFIXES.get(lang, ()), *((r[0], r[1]) for r in SUFFIXES.get(lang, ()))):
