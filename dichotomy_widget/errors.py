@@ -3,9 +3,19 @@
 Every error carries a ``code`` (stable, machine-readable, safe to show) and a message written for a
 student. Messages never contain hidden words of other seats: callers build them from what the acting
 seat may already see.
+
+A message is an English *template* with named ``{placeholders}`` and its ``params`` (never an
+f-string), so ``tools/i18n.py`` extracts it (every class below is an extraction keyword) and
+:meth:`dichotomy_widget.i18n.Translator.error` shows it in the reader's language; the ``code`` never
+changes with the language. A few messages meant for whoever runs the server (a corrupt stored event, a
+store file that is not ours) stay English f-strings, each marked ``# untranslated: developer-only``.
 """
 
 from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .message_format import fill
 
 __all__ = [
     "DichotomyError",
@@ -41,14 +51,23 @@ class DichotomyError(Exception):
 
     code: str = "error"
 
-    def __init__(self, message: str, code: str | None = None) -> None:
+    def __init__(self, message: str, code: str | None = None, params: Mapping[str, Any] | None = None) -> None:
+        """``message`` is English; with ``params`` it is a template with named ``{fields}``.
+
+        Keeping the template and its parameters apart lets :mod:`dichotomy_widget.i18n` show the
+        message in the reader's language; ``str(err)`` and :attr:`message` stay English.
+        """
+        self.template = str(message)
+        self.params: dict[str, Any] = dict(params or {})
+        if self.params:
+            message = fill(self.template, self.params, "en")  # numbers as English writes them: 1,000,000
         super().__init__(message)
         if code is not None:
             self.code = code
 
     @property
     def message(self) -> str:
-        """The human message, without the code."""
+        """The human message in English, without the code."""
         return str(self.args[0]) if self.args else ""
 
     def to_dict(self) -> dict[str, str]:

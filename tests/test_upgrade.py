@@ -72,7 +72,22 @@ def test_a_finished_old_game_stays_over(old_store):
 def test_new_tables_write_the_current_schema():
     table = Table.create(deck="en", seed=1, rounds=2)
     first = table.store.load(table.code)[0].payload
-    assert first[SCHEMA_KEY] == TableCreated.version == 2 and first["created_with"]
+    assert first[SCHEMA_KEY] == TableCreated.version == 3 and first["created_with"]
+    assert first["interface_lang"] == "" and table.interface_lang == "en"
+
+
+def test_old_tables_speak_their_decks_language():
+    """A version 2 TableCreated (before the interface language) upcasts to "" = the deck's language."""
+    store = MemoryStore()
+    table = Table.create(deck="es", seed=1, rounds=2, store=store, interface_lang="fr")
+    assert table.interface_lang == "fr"
+    payload = dict(store.load(table.code)[0].payload)
+    payload[SCHEMA_KEY] = 2
+    del payload["interface_lang"]
+    old = MemoryStore()
+    old.create_table(table.code, {})
+    old.append(table.code, 0, [("TableCreated", payload)])
+    assert Table.open(table.code, old).interface_lang == "es"
 
 
 @pytest.mark.parametrize("kind, payload, code", [

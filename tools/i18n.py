@@ -1,0 +1,170 @@
+"""Extract, update and check the interface's gettext catalogues (see ``dichotomy_widget/i18n.py``).
+
+    python tools/i18n.py extract   # write dichotomy_widget/locale/<domain>.pot from the sources
+    python tools/i18n.py update [--domain pages]  # merge new messages into every language's .po
+    python tools/i18n.py check     # list missing, fuzzy, empty or placeholder-mismatched messages
+
+Sources per domain: ``dichotomy`` is the widget (``js/widget.js``: ``t("…")``, ``tn("…", "…", n)``), the
+engine modules, ``stores/``, ``words/`` and ``ui/widgets.py``; ``pages`` is the rest of ``ui/``.
+Besides the usual gettext keywords, every :class:`~dichotomy_widget.errors.DichotomyError` class name
+is a keyword: ``InvalidClue("A clue is one word: remove the spaces.", …)`` is extracted as it stands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "dichotomy_widget"
+LOCALE = PACKAGE / "locale"
+sys.path.insert(0, str(ROOT))
+
+from dichotomy_widget import errors  # noqa: E402
+from dichotomy_widget.i18n import DEFAULT_LANGUAGE, DOMAINS, INTERFACE_LANGUAGES, placeholders  # noqa: E402
+
+ERROR_KEYWORDS: dict[str, Any] = {
+    name: None for name, obj in vars(errors).items()
+    if isinstance(obj, type) and issubclass(obj, errors.DichotomyError)
+}
+PY_KEYWORDS: dict[str, Any] = {**DEFAULT_KEYWORDS, **ERROR_KEYWORDS}
+JS_KEYWORDS: dict[str, Any] = {"t": None, "tn": (1, 2)}
+
+
+def domain_of(path: Path) -> str | None:
+    """The domain whose catalogue holds ``path``'s messages (None: not user-facing)."""
+    rel = path.relative_to(ROOT).as_posix()
+    if rel.startswith("js/") and rel.endswith(".js"):
+        return "dichotomy"
+    if not rel.startswith("dichotomy_widget/") or not rel.endswith(".py"):
+        return None
+    if rel.startswith("dichotomy_widget/ui/"):
+        return "dichotomy" if rel == "dichotomy_widget/ui/widgets.py" else "pages"
+    return "dichotomy"
+
+
+def sources() -> Iterator[tuple[Path, str]]:
+    for path in sorted([*ROOT.glob("js/**/*.js"), *PACKAGE.glob("**/*.py")]):
+        domain = domain_of(path)
+        if domain:
+            yield path, domain
+
+
+def extract() -> dict[str, Catalog]:
+    """Fresh template catalogues, one per domain, from the sources."""
+    templates = {d: Catalog(domain=d, project="dichotomy_widget", charset="utf-8") for d in DOMAINS}
+    for path, domain in sources():
+        method = "javascript" if path.suffix == ".js" else "python"
+        keywords = JS_KEYWORDS if method == "javascript" else PY_KEYWORDS
+        for lineno, message, comments, context in extract_from_file(
+                method, str(path), keywords=keywords, comment_tags=("i18n:",), strip_comment_tags=True):
+            if not message or (isinstance(message, tuple) and not message[0]):
+                continue
+            templates[domain].add(message, None, [(path.relative_to(ROOT).as_posix(), lineno)],
+                                  auto_comments=comments, context=context)
+    return templates
+
+
+def po_path(lang: str, domain: str) -> Path:
+    return LOCALE / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+def read_catalog(path: Path, lang: str | None = None) -> Catalog:
+    with path.open("rb") as fh:
+        return read_po(fh, locale=lang)
+
+
+def write_catalog(catalog: Catalog, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as fh:
+        write_po(fh, catalog, width=100, sort_output=False, omit_header=False)
+
+
+def update(domains: tuple[str, ...] = DOMAINS) -> None:
+    templates = extract()
+    for domain, template in templates.items():
+        if domain not in domains:
+            continue
+        write_catalog(template, LOCALE / f"{domain}.pot")
+        for lang in INTERFACE_LANGUAGES:
+            if lang == DEFAULT_LANGUAGE:
+                continue
+            path = po_path(lang, domain)
+            catalog = read_catalog(path, lang) if path.exists() else Catalog(locale=lang, domain=domain)
+            catalog.update(template, no_fuzzy_matching=True)
+            catalog.obsolete.clear()
+            write_catalog(catalog, path)
+
+
+def problems(templates: dict[str, Catalog] | None = None) -> list[str]:
+    """Every way the catalogues fall short of the sources (empty list: complete)."""
+    templates = templates or extract()
+    found: list[str] = []
+    for domain, template in templates.items():
+        for lang in INTERFACE_LANGUAGES:
+            if lang == DEFAULT_LANGUAGE:
+                continue
+            path = po_path(lang, domain)
+            if not path.exists():
+                found.append(f"{lang}/{domain}: no catalogue")
+                continue
+            catalog = read_catalog(path, lang)
+            nplurals = catalog.num_plurals
+            for message in template:
+                if not message.id:
+                    continue
+                key = message.id if not isinstance(message.id, tuple) else message.id[0]
+                entry = catalog.get(message.id, context=message.context)
+                where = f"{lang}/{domain}: {key[:60]!r}"
+                if entry is None:
+                    found.append(f"{where} missing")
+                    continue
+                if entry.fuzzy:
+                    found.append(f"{where} fuzzy")
+                strings = list(entry.string) if isinstance(entry.string, (list, tuple)) else [entry.string]
+                if not all(strings):
+                    found.append(f"{where} untranslated")
+                    continue
+                if isinstance(message.id, tuple) and len(strings) != nplurals:
+                    found.append(f"{where} has {len(strings)} plural forms, {lang} needs {nplurals}")
+                ids = message.id if isinstance(message.id, tuple) else (message.id,)
+                wanted = set().union(*(placeholders(i) for i in ids))
+                for s in strings:
+                    have = placeholders(s)
+                    # a plural form may leave {n} out ("one card" for n = 1); nothing else may differ
+                    if have - wanted or (wanted - {"n"}) - have:
+                        found.append(f"{where} placeholders {sorted(have)} != {sorted(wanted)}")
+                        break
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("command", choices=["extract", "update", "check"])
+    parser.add_argument("--domain", choices=DOMAINS, action="append",
+                        help="only this domain (repeatable; default: all)")
+    args = parser.parse_args(argv)
+    domains = tuple(args.domain or DOMAINS)
+    if args.command == "extract":
+        for domain, template in extract().items():
+            write_catalog(template, LOCALE / f"{domain}.pot")
+            print(f"{domain}: {len(template)} messages")
+        return 0
+    if args.command == "update":
+        update(domains)
+        return 0
+    found = [p for p in problems() if p.split(": ")[0].split("/")[1] in domains]
+    for line in found:
+        print(line)
+    print(f"{len(found)} problems")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
