@@ -2,7 +2,9 @@
 
 A rule proposes a *base* for a derived word ("cotización" -> "cotizar"); the builder keeps a
 link only when the base is itself a known lemma, so the rules only need to be plausible, not
-exhaustive.  English leans on WordNet links and uses only transparent suffixes here (no -ize,
+exhaustive.  ``CHECKED_SUFFIXES`` (es, fr, de) are read at run time only, by the matcher, on two
+words the lexicon both lists (``checked_bases``); the build does not read them, so the shipped
+tables do not depend on them.  English leans on WordNet links and uses only transparent suffixes here (no -ize,
 -al, -ic: those join false friends such as organ/organize).  Written from grammar books, not
 from the project's dev pairs.
 """
@@ -299,6 +301,15 @@ def derivation_key(word: str, lang: str) -> str:
     return strip_accents(word)
 
 
+def _may_change_spelling(derived: str, lang: str) -> bool:
+    """Whether ``_checked_stems`` may change the stem before this derived ending."""
+    if lang == "es":
+        return derived[0] in "eiéí"
+    if lang == "fr":
+        return derived[0] in "aoâ"  # ge -> g, ç -> c (the build undid doubled consonants)
+    return lang == "de" and derived in _DE_UMLAUT_SUFFIXES
+
+
 @lru_cache(maxsize=8)
 def _checked_rules(lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
     """The run-time rules of a language (``CHECKED_SUFFIXES`` then ``SUFFIXES`` less
@@ -307,8 +318,12 @@ def _checked_rules(lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
     if lang not in CHECKED_SUFFIXES:
         return {}
     skip = _NOT_RECHECKED.get(lang, frozenset())
+    # the build linked every SUFFIXES pair already; run again only those whose base may take
+    # a spelling change the build did not try (Spanish endings in e/i, French in a/o, German
+    # umlauting ones, whose table link can go to an umlauted look-alike lemma)
+    rechecked = [(r[0], r[1]) for r in SUFFIXES.get(lang, ()) if _may_change_spelling(r[0], lang)]
     by_last: dict[str, list[tuple[str, str]]] = {}
-    for rule in (*CHECKED_SUFFIXES.get(lang, ()), *((r[0], r[1]) for r in SUFFIXES.get(lang, ()))):
+    for rule in (*CHECKED_SUFFIXES.get(lang, ()), *rechecked):
         if rule not in skip and rule[0]:
             by_last.setdefault(rule[0][-2:], []).append(rule)
     return {last: tuple(dict.fromkeys(rules)) for last, rules in by_last.items()}

@@ -36,7 +36,13 @@ variant_reason(b, a)``; ``guess_reason`` reads its second word as the card's, se
    of one word (Schreianfall/Schreianfälle); only then (clues only) are Snowball stems compared.
 5. ``family``: the lemmas are linked by derivation (WordNet links for English, affix rules checked
    against the lemma list for all four): teach/teacher, decide/decision, prince/princess,
-   happy/unhappiness.  Stems alone never count for two known words, so universe/university,
+   happy/unhappiness.  In es, fr and de two headwords the lexicon lists are also one family when
+   one is the other's base by a suffix rule checked at run time (``affix_rules.checked_bases``,
+   with the spelling changes qu/c, gu/g, c/z, ge/g, ç/c and a German umlaut): lechero/leche,
+   menteur/mentir, Müdigkeit/müde; guards keep out look-alikes (a base of five letters or more
+   for a short ending, an -eur needs its -euse, a nearer headword base wins, diminutives get no
+   spelling change: veneur/venir, entero/ente, Gefälligkeit/Gefälle, mosquito/mosca stay apart).
+   Stems alone never count for two known words, so universe/university,
    organ/organization, pero/pera, pape/papa are not variants.
 6. ``compound`` (German only): one word is the other with a known word or prefix in front
    (Halbmond/Mond, Bahnhof/Hof).
