@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from dichotomy_widget.words import affix_rules as rules
-from dichotomy_widget.words import guess_reason, is_known, variant_reason
-from dichotomy_widget.words import matcher
+from dichotomy_widget.words import guess_reason, is_known, matcher, variant_reason
 
 # Regular suffix derivations that the shipped tables do not link and the run-time rules do
 # (grammar-book examples: -ero on -e, qu/gu/c spelling changes, -ilidad, -ución, -ico; -eur on

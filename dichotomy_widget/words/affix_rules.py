@@ -4,9 +4,9 @@ A rule proposes a *base* for a derived word ("cotización" -> "cotizar"); the bu
 link only when the base is itself a known lemma, so the rules only need to be plausible, not
 exhaustive.  ``CHECKED_SUFFIXES`` (es, fr, de) are read at run time only, by the matcher, on two
 words the lexicon both lists (``checked_bases``); the build does not read them, so the shipped
-tables do not depend on them.  English leans on WordNet links and uses only transparent suffixes here (no -ize,
--al, -ic: those join false friends such as organ/organize).  Written from grammar books, not
-from the project's dev pairs.
+tables do not depend on them.  English leans on WordNet links and uses only transparent
+suffixes here (no -ize, -al, -ic: those join false friends such as organ/organize).  Written
+from grammar books, not from the project's dev pairs.
 """
 
 from __future__ import annotations
@@ -174,7 +174,7 @@ MIN_BASE = 3
 # known headwords these rules may be wider than ``SUFFIXES`` (whose links the build wrote into the
 # tables and which also guess the family of unknown words).  Grammar-book suffixes, not the
 # project's dev pairs; rules that mostly joined unrelated words when run over the whole lemma
-# list are left out (see the notes).
+# list (bench/words_derivation_links.py) are left out, as the comments say.
 CHECKED_SUFFIXES: dict[str, tuple[tuple[str, str], ...]] = {
     "es": (
         # -ero/-era/-ería on a noun in -e (lechero, viajero, mensajera), -ario (bancario, millonario)
@@ -219,9 +219,9 @@ CHECKED_SUFFIXES: dict[str, tuple[tuple[str, str], ...]] = {
 # sign of a living derivation: an agent in -eur has its -euse (menteur/menteuse/mentir; veneur,
 # honneur have none, and are not from venir, honnir); a German feminine in -in its -innen.
 WITNESSES: dict[tuple[str, str], str] = {("eur", "ir"): "euse", ("euse", "ir"): "eur", ("in", "e"): "innen"}
-# Rules that do not join when the lexicon lists as a headword the nearer base made from the same stem, which
-# the word is then derived from: Gefälligkeit is gefällig's (not Gefälle's), wahrhaft is
-# wahr's (not wahren's); Müdigkeit has no "müdig", so it is müde's.
+# Rules that do not join when the lexicon lists as a headword the nearer base made from the
+# same stem, which the word is then derived from: Gefälligkeit is gefällig's (not Gefälle's),
+# wahrhaft is wahr's (not wahren's); Müdigkeit has no "müdig", so it is müde's.
 BLOCKERS: dict[tuple[str, str], str] = {("igkeit", "e"): "ig", ("haft", "en"): ""}
 # Rules whose stem may not end so: German -haft, -voll, -los on a word in -en is made from a
 # plural (sagenhaft from Sagen, legends; launenhaft), which the lemma list reads as a verb (sagen).
@@ -256,7 +256,9 @@ MIN_CHECKED_BASE_LONG_RULE = 4
 _UMLAUT_UNDO = {"ä": "a", "ö": "o", "ü": "u"}
 # German suffixes that umlaut their base (Käufer, Ärztin, täglich, bärtig, städtisch, Häuschen,
 # Künstler, Gärtner); -ung, -bar, -end and the adjective endings never do (Zählung is zählen's).
-_DE_UMLAUT_SUFFIXES = frozenset({"er", "in", "erin", "lich", "ig", "isch", "chen", "lein", "ler", "ner", "ling"})
+_DE_UMLAUT_SUFFIXES = frozenset({
+    "er", "in", "erin", "lich", "ig", "isch", "chen", "lein", "ler", "ner", "ling",
+})
 
 
 def _checked_stems(stem: str, derived: str, lang: str) -> Collection[str]:
@@ -367,7 +369,9 @@ def checked_bases(word: str, lang: str) -> tuple[tuple[str, str, str], ...]:
         if not word.endswith(derived):
             continue
         stem = word[: len(word) - len(derived)]
-        if len(stem) < 3 or rule in _BAD_STEM_RULES and stem.endswith(BAD_STEM_ENDINGS[lang].get(rule, ()) or ()):
+        if len(stem) < 3:
+            continue
+        if rule in _BAD_STEM_RULES and stem.endswith(BAD_STEM_ENDINGS[lang].get(rule) or ()):
             continue
         witness = stem + WITNESSES[rule] if rule in WITNESSES else ""
         if rule in BLOCKERS:

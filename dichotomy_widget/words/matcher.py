@@ -478,7 +478,9 @@ def _checked_derivation(wa: _Word, wb: _Word, lang: str) -> bool:
                 continue
             # most pairs stop here: a suffix keeps the stem's first letter (an umlaut or accent
             # aside), and the two lengths must fit some rule's endings
-            if a[0] != b[0] and (a[0].isascii() and b[0].isascii() or _strip_accents(a[0]) != _strip_accents(b[0])):
+            if a[0] != b[0] and (
+                a[0].isascii() and b[0].isascii() or _strip_accents(a[0]) != _strip_accents(b[0])
+            ):
                 continue
             ends = index.get((len(a) - len(b), a[-1]))
             if ends is not None and a.endswith(ends) and _derives(a, b, lang):
@@ -522,7 +524,10 @@ def _derives(word: str, base: str, lang: str) -> bool:
             continue
         if not found:
             continue
-        if not witness or (lex.lemmas(witness) if witness[0] != "!" else not _is_citation_form(witness[1:], lex)):
+        if not witness:
+            return True
+        blocker = witness[0] == "!"  # a nearer base that must not be a headword
+        if blocker and not _is_citation_form(witness[1:], lex) or not blocker and lex.lemmas(witness):
             return True
     return False
 
