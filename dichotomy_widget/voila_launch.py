@@ -46,6 +46,8 @@ def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
         "--MappingKernelManager.cull_connected=False",
         f"--template={VOILA_TEMPLATE}",
         page_extensions_option(),
+        # the browser's preferred languages reach the page kernel as $HTTP_ACCEPT_LANGUAGE (ui/page_lang.py)
+        "--VoilaConfiguration.http_header_envs=['Accept-Language']",
         *extra,
     ]
 

@@ -82,7 +82,7 @@ def test_host_form_defaults_follow_the_deck(store):
     page = host_page("", store=store, env={})
     assert page.deck_input.options, "packaged decks are offered"
     page.deck_input.value = "en"
-    assert page.lang_label.value == "Language: en"
+    assert page.lang_label.value == "Language: English"
     page.rounds_input.value = 3
     page.limit_input.value = 30
     page.create_button.click()
@@ -489,3 +489,112 @@ def test_every_page_names_its_browser_tab(hosted, store):
     page = join(store, code, "Ada <b>")
     assert page.url.title == f"Ada <b> · table {code} · Dichotomy"  # set as text by the browser
     assert seat_page("table=NOSUCH", store=store).url.title == "No such table · Dichotomy"
+
+
+# --- interface language (issue 14) --------------------------------------------------------------------
+def _table(store, lang: str | None = None) -> Table:
+    return Table.create(deck="en", rounds=2, store=store, seed=3, interface_lang=lang)
+
+
+def test_a_seat_page_speaks_the_tables_interface_language(store):
+    table = _table(store, "de")
+    page = SeatPage(f"table={table.code}", store=store, env={})
+    assert page.state == "form" and page.lang == "de" and page.url.lang == "de"
+    assert page.join_button.description == "Am Tisch mitspielen"
+    assert page.name_input.placeholder == "Dein Name"
+    assert f"Tisch {table.code} beitreten" in all_text(page)
+    english = SeatPage(f"table={_table(store).code}", store=store, env={})
+    assert english.join_button.description == "Join the table" and english.url.lang == "en"
+
+
+def test_a_student_switches_their_own_screen_and_a_reload_keeps_it(store):
+    table = _table(store, "de")
+    page = SeatPage(f"table={table.code}&lang=fr", store=store, env={})
+    assert page.join_button.description == "Rejoindre la table"  # ?lang= beats the table's language
+    assert page.lang_menu.description == "Langue" and page.lang_menu.value == "fr"
+    page.lang_menu.value = "es"  # the menu on the name form
+    assert page.join_button.description == "Unirme a la mesa" and page.url.lang == "es"
+    assert qs(page) == {"table": table.code, "lang": "es"}
+    page.name_input.value = "Ana"
+    page.join_button.click()
+    assert page.state == "seat"
+    q = qs(page)
+    assert q["lang"] == "es" and q["table"] == table.code and "seat" in q
+    again = SeatPage(page.url.query, store=store, env={})
+    assert again.state == "seat" and again.seat == page.seat and again.lang == "es"
+    assert Table.open(table.code, store).interface_lang == "de"  # the table itself did not change
+
+
+@pytest.mark.parametrize("junk", ["xx", "<script>alert(1)</script>", "en\x00de", "e" * 300])
+def test_an_unknown_lang_is_english_and_never_echoed(store, junk):
+    table = _table(store)
+    from urllib.parse import urlencode
+    page = SeatPage(urlencode({"table": table.code, "lang": junk}), store=store, env={})
+    assert page.lang == "en" and page.join_button.description == "Join the table"
+    text = all_text(page)
+    assert junk not in text and "<script>" not in text and html.escape(junk) not in text
+
+
+def test_the_code_form_follows_the_browsers_accept_language(store):
+    page = SeatPage("", store=store, env={"HTTP_ACCEPT_LANGUAGE": "pt-BR,fr-CA;q=0.9,en;q=0.5"})
+    assert page.lang == "fr" and page.url.lang == "fr"
+    assert "Rejoins une table de Dichotomy" in all_text(page)
+    assert page.code_input.description == "Table" and page.code_input.placeholder.startswith("Code de la table")
+    # once the typed table is known the page keeps the browser's choice until the table is opened
+    german = _table(store, "de")
+    page.code_input.value = german.code
+    page.name_input.value = "Léa"
+    assert page.join(page.name_input.value) and page.lang == "de"  # now the table's language
+    assert SeatPage("", store=store, env={"HTTP_ACCEPT_LANGUAGE": "ja"}).lang == "en"
+
+
+def test_seat_page_refusals_speak_the_tables_language(store):
+    table = _table(store, "es")
+    table.join("Ana")
+    table.join("Ben")
+    table.join("Cy")
+    table.start()
+    late = SeatPage(f"table={table.code}", store=store, env={})
+    assert late.state == "refused" and "Esta partida ya ha empezado" in all_text(late)
+    forged = SeatPage(f"table={table.code}&seat=forged", store=store, env={})
+    assert forged.state == "refused" and "Este enlace de puesto no es válido" in all_text(forged)
+    assert SeatPage("table=ZZZZZZ&lang=de", store=store, env={}).url.title.startswith("Diesen Tisch gibt es nicht")
+
+
+def test_the_host_picks_the_interface_language(store):
+    page = host_page("", store=store, env={})
+    menu = page.interface_input
+    assert menu.description == "Interface language" and menu.value == ""
+    assert dict((v, label) for label, v in menu.options)[""] == "Same as the deck (English)"
+    assert [label for label, v in menu.options][1:] == ["English", "Español", "Français", "Deutsch"]
+    page.deck_form.choice.value = "es"
+    assert dict((v, label) for label, v in menu.options)[""] == "Same as the deck (Español)"
+    page.deck_form.choice.value = "it"  # the interface has no Italian: the deck's default is English
+    assert dict((v, label) for label, v in menu.options)[""] == "Same as the deck (English)"
+    page.deck_form.choice.value = "en"
+    menu.value = "de"
+    page.create_button.click()
+    assert page.state == "host", page.message
+    assert page.table.interface_lang == "de" and page.table.state.lang == "en"
+    assert page.url.lang == "de" and "Tischcode" in page.join_info.value and "Beitrittslink:" in page.join_info.value
+    assert "Table code" not in page.join_info.value
+    again = host_page(page.url.query, store=store, env={})
+    assert again.state == "host" and again.lang == "de"
+
+
+def test_the_host_form_default_is_the_decks_language(store):
+    page = host_page("", store=store, env={})
+    assert page.create(deck="fr", rounds=2, seed=1)
+    assert page.table.interface_lang == "fr" and page.url.lang == "fr"
+    assert "Code de la table" in page.join_info.value
+    explicit = host_page("", store=store, env={})
+    assert explicit.create(deck="fr", rounds=2, seed=1, interface_lang="en")
+    assert explicit.table.interface_lang == "en" and "Table code" in explicit.join_info.value
+
+
+def test_the_host_create_form_speaks_the_browsers_language(store):
+    page = host_page("", store=store, env={"HTTP_ACCEPT_LANGUAGE": "es-ES,es;q=0.9"})
+    assert page.url.lang == "es" and page.create_button.description == "Crear la mesa"
+    assert page.interface_input.description == "Idioma de la interfaz"
+    assert "Crear una mesa de Dichotomy" in all_text(page)
+    assert page.deck_form.source.description == "Mazo"

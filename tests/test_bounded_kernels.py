@@ -87,6 +87,12 @@ def test_the_manager_refuses_without_starting_a_kernel_and_shuts_down_pages_that
             second = await _get(url + "?table=AB&seat=secret-token-2", "127.0.0.21")
             assert second.code == 429 and b"Too many Dichotomy pages" in second.body
             assert second.headers["Retry-After"] and len(manager.list_kernel_ids()) == 1
+            # the refusal speaks the browser's language (Accept-Language), else English
+            german = await _get(url + "?table=AB&seat=secret-token-3", "127.0.0.21",
+                                {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"})
+            body = german.body.decode("utf-8")
+            assert german.code == 429 and '<html lang="de">' in body and "Dichotomy-Seiten offen" in body
+            assert len(manager.list_kernel_ids()) == 1
             # the same seat link again replaces its kernel instead of being refused
             again = await _get(url + "?table=AB&seat=secret-token-1", "127.0.0.21")
             assert again.code == 200 and again.body != first.body

@@ -265,6 +265,23 @@ def test_the_refusal_page_is_small_clear_and_self_contained(code, title):
     assert len(page.encode()) < 3000
 
 
+@pytest.mark.parametrize("header,lang,title", [
+    ("de-CH,de;q=0.9,en;q=0.5", "de", "Der Dichotomy-Server ist voll"),
+    ("en;q=0.2, es-MX;q=0.8", "es", "El servidor de Dichotomy está lleno"),
+    ("fr", "fr", "Le serveur Dichotomy est plein"),
+    ("ja,zh;q=0.9", "en", "The Dichotomy server is full"),
+    ("*", "en", "The Dichotomy server is full"),
+    ("<script>;q=1", "en", "The Dichotomy server is full"),
+    (None, "en", "The Dichotomy server is full"),
+])
+def test_the_refusal_page_speaks_the_browsers_language(header, lang, title):
+    page = refusal_page(PageRefused("x", code="server_full"), header)
+    parsed = _Collect()
+    parsed.feed(page)
+    assert f'<html lang="{lang}">' in page and title in "".join(parsed.text)
+    assert "<script>" not in page
+
+
 # -- wiring ----------------------------------------------------------------------------------------------
 
 

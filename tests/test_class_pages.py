@@ -265,3 +265,67 @@ def test_behind_the_hub_only_hosts_may_run_a_class(store):
     refused = cp.teacher_page("", store=store, env=student)
     assert refused.state == "refused" and "for teachers" in all_text(refused)
     assert cp.teacher_page("", store=store, env=teacher).state == "create"
+
+
+# --- interface language (issue 14) --------------------------------------------------------------------
+def test_a_class_speaks_the_language_the_teacher_picked(store):
+    page = cp.teacher_page("", store=store, env={})
+    assert page.interface_input.description == "Interface language"
+    page.interface_input.value = "fr"
+    assert page.create(name="Année 9", deck=DECK, rounds=2, table_size=4)
+    assert page.room.interface_lang == "fr" and page.url.lang == "fr"
+    assert page.make_button.description == "Former les tables" and page.start_all_button.description == "Lancer toutes les tables"
+    assert "Code de la classe" in all_text(page) and "Class code" not in all_text(page)
+    code = qs(page)["class"]
+    kids = []
+    for name in NAMES[:4]:
+        kid = cp.class_page(f"class={code}", store=store, env={})
+        assert kid.url.lang == "fr" and kid.join_button.description == "Rejoindre la classe"
+        assert kid.join(name)
+        kids.append(kid)
+    assert "Tu auras bientôt une place" in kids[0].lobby.value
+    assert "4 élèves inscrits" in kids[-1].lobby.value
+    # a student switches their own screen; the class and the other students keep French
+    kids[0].lang_menu.value = "de"
+    assert "Du bekommst gleich einen Platz" in kids[0].lobby.value and kids[0].url.lang == "de"
+    assert qs(kids[0])["lang"] == "de" and qs(kids[0])["student"] == kids[0].token
+    reloaded = cp.class_page(kids[0].url.query, store=store, env={})
+    assert reloaded.state == "lobby" and reloaded.lang == "de" and "Hallo" in reloaded.lobby.value
+    assert Classroom.open(code, store).interface_lang == "fr"
+    page.room.refresh()
+    page.refresh_view()
+    assert "Liste\u00a0: " in page.roster.value and "</span> élèves</h3>" in page.roster.value
+    assert page.make_tables() and page.start_all()
+    for kid in kids:
+        kid.room.poll()
+        assert kid.state == "seat"
+    # play one round at the table; the report's headings follow the page, its CSV columns stay machine names
+    table = page.room.table(1)
+    table.act(table.state.drawer, {"type": "pick", "pair": 1})
+    clues = unique_clues(table)
+    for text in clues:
+        table.act(table.state.current_writer, {"type": "clue", "text": text})
+    table.act(table.state.guesser, {"type": "guess", "text": table.state.target})
+    report = cp.report_page(f"class={code}", store=store, env={})
+    assert report.url.lang == "fr" and "<th>Manche</th>" in report.body.value and "<th>Round</th>" not in report.body.value
+    spanish = cp.report_page(f"class={code}&lang=es", store=store, env={})
+    assert "<th>Ronda</th>" in spanish.body.value and "Descargar CSV" in spanish.downloads.value
+    href = re.search(r'class="dichotomy-csv" download="[^"]+" href="data:text/csv;charset=utf-8;base64,([^"]+)"',
+                     spanish.downloads.value).group(1)
+    rows = list(csv.DictReader(io.StringIO(base64.b64decode(href).decode("utf-8"))))
+    assert {"clue", "outcome", "target"} <= set(rows[0]) and {r["outcome"] for r in rows} == {"correct"}
+    view = cp.class_view_page(f"class={code}", store=store, env={})
+    assert view.url.lang == "fr" and "<caption>Tables</caption>" in view.overview.value
+    assert "Joueurs" in view.overview.value and "Players" not in view.overview.value
+    projector = cp.projector_page(f"table={table.code}&lang=de", store=store, env={})
+    assert projector.url.lang == "de" and projector.url.title.startswith(f"Beamer · Tisch {table.code}")
+
+
+def test_class_pages_before_the_class_is_known(store):
+    german = cp.teacher_page("", store=store, env={"HTTP_ACCEPT_LANGUAGE": "de-AT,de;q=0.8"})
+    assert german.url.lang == "de" and german.create_button.description == "Klasse erstellen"
+    assert german.name_input.description == "Name der Klasse"
+    assert "Diese Klasse gibt es nicht" in all_text(cp.class_page("class=ZZZZZZ", store=store,
+                                                                   env={"HTTP_ACCEPT_LANGUAGE": "de"}))
+    assert "Esta clase no existe" in all_text(cp.report_page("class=ZZZZZZ&lang=es", store=store, env={}))
+    assert "No such class" in all_text(cp.class_view_page("class=ZZZZZZ&lang=zz", store=store, env={}))

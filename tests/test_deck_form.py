@@ -51,7 +51,7 @@ def test_an_uploaded_csv_is_previewed_saved_and_played(store):
     upload(page, "unit4.csv", CSV)
     form = page.deck_form
     assert form.deck is not None and form.problems == []
-    assert "Unit 4: 2 card(s), language en" in form.preview.value and "violin / cello" in form.preview.value
+    assert "Unit 4: 2 cards, language English" in form.preview.value and "violin / cello" in form.preview.value
     assert page.rounds_input.max == 2 and not page.create_button.disabled
     page.create_button.click()
     assert page.state == "host", page.message
@@ -66,7 +66,7 @@ def test_an_uploaded_csv_is_previewed_saved_and_played(store):
     # a saved deck creates a table too, then can be deleted
     key = next(k for _l, k in again.deck_input.options if k.startswith("saved:"))
     again.deck_input.value = key
-    assert again.lang_label.value == "Language: en" and again.deck_form.delete_button.layout.display == ""
+    assert again.lang_label.value == "Language: English" and again.deck_form.delete_button.layout.display == ""
     assert again.deck_form.delete_selected()
     assert not any(k.startswith("saved:") for _l, k in again.deck_input.options)
     assert DeckLibrary.for_secret(open_store(store), SECRET_A).list() == []
@@ -84,7 +84,7 @@ def test_a_pasted_tab_separated_list_creates_a_table(store):
     form.lang_input.value = "es"
     assert form.deck is not None and form.deck.lang == "es" and form.deck.name == "Pasted list"
     form.name_input.value = "Unidad 4"
-    assert form.deck.name == "Unidad 4" and "Unidad 4: 1 card(s)" in form.preview.value
+    assert form.deck.name == "Unidad 4" and "Unidad 4: 1 card," in form.preview.value
     form.paste.value += "x"  # an edited list is checked again before it is used
     assert form.deck is None and page.create_button.disabled and "press “Check the list”" in form.preview.value
     form.paste.value = form.paste.value[:-1]
@@ -244,7 +244,7 @@ def test_uploaded_words_reach_a_seat_only_through_its_view(store):
         text = all_text(seat)
         leaked = [w for w in undealt if re.search(rf"\b{w}\b", text)]
         assert leaked == [], f"an undealt card reached a seat: {leaked}"
-        assert "Unit 4: 2 card(s)" not in text
+        assert "Unit 4: 2 cards" not in text
 
 
 def test_a_page_stops_checking_keys_after_five_wrong_ones(store):
@@ -265,3 +265,19 @@ def test_a_json_deck_upload_without_a_language_asks_for_it(store):
     form.lang_input.value = "en"
     assert form.deck is not None and form.deck.name == "JSON unit" and len(form.deck) == 2
     assert page.create(rounds=2)
+
+
+def test_the_deck_form_speaks_the_page_language(store):
+    page = page_with_secret(store, env={"HTTP_ACCEPT_LANGUAGE": "de"})
+    form = page.deck_form
+    assert form.lang == "de" and [label for label, _v in form.source.options][0] == "Ein Kartenset aus der Liste"
+    assert form.lang_label.value == "Sprache: Englisch"  # the default English deck, named in German
+    upload(page, "unit4.csv", CSV)
+    assert form.deck is not None and "Unit 4: 2 Karten, Sprache Englisch" in form.preview.value
+    bad = b"# lang: en\ntarget,foil\nsea\n"
+    upload(page, "bad.csv", bad)
+    assert form.deck is None and "Es wurde nichts erstellt oder gespeichert." in form.problems_box.value
+    assert "Nothing was created" not in form.problems_box.value
+    nolang = b"target,foil\n" + "\n".join(ROWS).encode()
+    upload(page, "nolang.csv", nolang)
+    assert "In welcher Sprache ist dieses Kartenset?" in form.problems_box.value

@@ -32,6 +32,7 @@ message and creates nothing. Names and codes are always rendered as text, never 
 from __future__ import annotations
 
 import html
+import inspect
 import logging
 import os
 import warnings
@@ -46,6 +47,7 @@ from ..config import (DEFAULT_ROUNDS, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT
                       REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV)
 from ..decks import Deck
 from ..errors import DichotomyError, SeatNotFound, StoreError, TeacherKeyRequired
+from ..i18n import LANGUAGE_NAMES, N_, Translator, interface_language, normalize_language, translator
 from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
 from .deck_form import DeckForm
@@ -53,8 +55,9 @@ from .host_secrets import BrowserSecret, TeacherKeyBox
 from .teacher_gate import TeacherGate
 from .teacher import key_required, require_teacher
 from .name_box import NameBox
+from .page_lang import PageLanguage, language_menu
 
-__all__ = ["HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link",
+__all__ = ["HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link", "game_widget", "interface_menu",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
 
 MAX_QUERY_VALUE = 200  # a token is 24 characters; anything much longer is not ours
@@ -91,21 +94,22 @@ def page_store(store: "TableStore | str | os.PathLike[str] | None" = None) -> Ta
     return _STORES[where]
 
 
-STORE_TROUBLE = "The game store cannot be used"
+STORE_TROUBLE = N_("The game store cannot be used")
 
 
-def _open_title(exc: BaseException) -> str:
+def _open_title(exc: BaseException, tr: Translator) -> str:
     """The page title for a table that cannot be opened: a missing table or a store in trouble."""
-    return STORE_TROUBLE if isinstance(exc, StoreError) else "No such table"
+    return tr.gettext(STORE_TROUBLE) if isinstance(exc, StoreError) else tr.gettext("No such table")
 
 
 def _open_page_store(store: "TableStore | str | os.PathLike[str] | None",
-                     refuse: Callable[[str, str], None]) -> TableStore | None:
+                     refuse: Callable[[str, str], None], lang: str = "en") -> TableStore | None:
     """:func:`page_store`, or None after showing the store's clear message (never a traceback)."""
     try:
         return page_store(store)
     except StoreError as exc:
-        refuse(STORE_TROUBLE, exc.message + " Tell the host.")
+        tr = translator(lang, "pages")
+        refuse(tr.gettext(STORE_TROUBLE), tr.gettext("{message} Tell the host.", message=error_text(exc, lang)))
         return None
 
 
@@ -136,8 +140,8 @@ def _is_loopback_link(link: str) -> bool:
     return host in ("localhost", "::1", "ip6-localhost") or host.startswith("127.")
 
 
-def qr_svg(data: str, scale: int = 6) -> str:
-    """An inline ``<svg>`` QR code of ``data`` (segno), with a white quiet zone."""
+def qr_svg(data: str, scale: int = 6, title: str = "Join link QR code") -> str:
+    """An inline ``<svg>`` QR code of ``data`` (segno), with a white quiet zone and a ``title``."""
     import io
 
     import segno
@@ -145,7 +149,7 @@ def qr_svg(data: str, scale: int = 6) -> str:
     qr = segno.make(data, error="m")
     buf = io.BytesIO()
     qr.save(buf, kind="svg", scale=scale, border=2, xmldecl=False, svgns=True, light="#fff", dark="#000",
-            title="Join link QR code")
+            title=title)
     return buf.getvalue().decode("utf-8")
 
 
@@ -163,12 +167,14 @@ def message_box(title: str, body: str, kind: str = "error", link: tuple[str, str
     )
 
 
-def error_text(exc: BaseException) -> str:
-    """What a page shows for ``exc``: its message, or (logged with its traceback) a plain apology."""
+def error_text(exc: BaseException, lang: str = "en") -> str:
+    """What a page shows for ``exc`` in ``lang``: its message, or (logged with its traceback) a plain
+    apology. Engine messages come from the ``dichotomy`` catalogue, the pages' own from ``pages``."""
     if isinstance(exc, DichotomyError):
-        return exc.message
+        own = translator(lang, "pages").error(exc)
+        return own if own != translator("en", "pages").error(exc) else translator(lang).error(exc)
     log.exception("unexpected error on a page", exc_info=exc)
-    return "Something went wrong. Please try again, or ask the host."
+    return translator(lang, "pages").gettext("Something went wrong. Please try again, or ask the host.")
 
 
 def page_title(what: str) -> str:
@@ -189,8 +195,8 @@ def on_enter(box: "W.Text", callback: Callable[[Any], None]) -> None:
 
 
 class UrlQuery(anywidget.AnyWidget):
-    """An invisible widget that writes ``query`` into the address bar with ``history.replaceState``
-    and ``title`` into the browser tab's title.
+    """An invisible widget that writes ``query`` into the address bar with ``history.replaceState``,
+    ``title`` into the browser tab's title and ``lang`` into the page's ``<html lang>``.
 
     Voila pages cannot run arbitrary JavaScript; this tiny widget is how a page puts the seat or host
     token into its own URL, so a reload resumes the same seat or table, and names its tab ("Ana ·
@@ -201,6 +207,8 @@ class UrlQuery(anywidget.AnyWidget):
     function apply(model) {
       const title = model.get("title");
       if (title) document.title = title;  // text only: a title is never parsed as HTML
+      const lang = model.get("lang");
+      if (/^[a-z]{2}$/.test(lang)) document.documentElement.lang = lang;
       const q = model.get("query");
       if (!q) return;
       try {
@@ -216,6 +224,7 @@ class UrlQuery(anywidget.AnyWidget):
         apply(model);
         model.on("change:query", () => apply(model));
         model.on("change:title", () => apply(model));
+        model.on("change:lang", () => apply(model));
         // Mark the page ready once the kernel answers (a click before that could be lost).
         let ready = false;
         const onMsg = (msg) => {
@@ -238,6 +247,7 @@ class UrlQuery(anywidget.AnyWidget):
     """
     query = traitlets.Unicode("").tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
+    lang = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -259,17 +269,56 @@ def _widgets():
 # Seat page
 
 
+def game_widget(kind: str, table: Table, *args: Any, lang: str | None = None, **kwargs: Any) -> W.Widget:
+    """``SeatWidget``/``TableWidget`` speaking ``lang`` (None: the table's interface language).
+
+    The widgets take ``lang=`` (their kernel-side ``lang`` trait is the reader's choice); a widget
+    module without that argument gets none.
+    """
+    cls = getattr(_widgets(), kind)
+    if lang is not None and "lang" in inspect.signature(cls.__init__).parameters:
+        kwargs["lang"] = lang
+    return cls(table, *args, **kwargs)
+
+
+def interface_options(tr: Translator, deck_lang: str | None) -> list[tuple[str, str]]:
+    """The host's "Interface language" choices: the deck's (default, value ``""``), then each language
+    in its own name."""
+    same = LANGUAGE_NAMES[interface_language("", deck_lang or "")]
+    return [(tr.gettext("Same as the deck ({language})", language=same), "")] + [
+        (name, code) for code, name in LANGUAGE_NAMES.items()]
+
+
+def interface_menu(tr: Translator) -> W.Dropdown:
+    """The create forms' "Interface language" dropdown (its options follow the chosen deck)."""
+    menu = W.Dropdown(options=interface_options(tr, None), value="", description=tr.gettext("Interface language"),
+                      style={"description_width": "initial"}, layout=W.Layout(width="28em", max_width="100%"))
+    menu.add_class("dichotomy-interface-lang")
+    return menu
+
+
+def refresh_interface_menu(menu: W.Dropdown, tr: Translator, deck: "Deck | None") -> None:
+    """Name the deck's language in the "Same as the deck" choice, keeping the host's pick."""
+    options = interface_options(tr, deck.lang if deck is not None else None)
+    if list(menu.options) != options:
+        keep = menu.value
+        menu.options = options
+        menu.value = keep if keep in {v for _l, v in options} else ""
+
+
 class SeatPage(W.VBox):
     """The whole seat page. ``state``: ``"form"``, ``"seat"`` or ``"refused"``.
 
     After a successful join or resume, ``seat`` is the seat id, ``widget`` the ``SeatWidget`` and
-    ``url.query`` holds ``table=CODE&seat=TOKEN``.
+    ``url.query`` holds ``table=CODE&seat=TOKEN`` (and ``lang=`` when the student chose a language).
     """
 
-    def __init__(self, query: str | None = None, store: "TableStore | str | None" = None) -> None:
+    def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
+                 env: Mapping[str, str] | None = None) -> None:
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("dichotomy-seat-page")
-        self.url = UrlQuery()
+        self.page_lang = PageLanguage(query, env)
+        self.url = UrlQuery(lang=self.page_lang.lang)
         self.table: Table | None = None
         self.seat: int | None = None
         self.widget: W.Widget | None = None
@@ -277,20 +326,36 @@ class SeatPage(W.VBox):
         self.state = "form"
         self.message = ""
         self.code_input: W.Text | None = None
-        self.name_input = NameBox(placeholder="Your name", label="Name", maxlength=MAX_NAME_LENGTH)
+        self._ask_code = True
+        self.name_input = NameBox(maxlength=MAX_NAME_LENGTH)
         self.name_input.add_class("dichotomy-name")
-        self.join_button = W.Button(description="Join the table", button_style="primary")
+        self.join_button = W.Button(button_style="primary")
         self.join_button.add_class("dichotomy-join")
         self.feedback = W.Label("", style={"text_color": "#a40000", "font_weight": "bold"})
         self.feedback.add_class("dichotomy-feedback")
         self.join_button.on_click(lambda _b: self.join(self.name_input.value))
         self.name_input.on_submit(self.join)  # the exact text in the box when Enter was pressed
-        self.store = _open_page_store(store, self._refuse)
+        self.store = _open_page_store(store, self._refuse, self.page_lang.lang)
         if self.store is not None:
             self._route(parse_query(query))
 
+    @property
+    def tr(self) -> Translator:
+        """This page's texts in its language."""
+        return self.page_lang.tr
+
+    @property
+    def lang(self) -> str:
+        """The language this page speaks."""
+        return self.page_lang.lang
+
+    def _know(self, table: Table) -> None:
+        self.page_lang.knows(table.interface_lang)
+        self.url.lang = self.lang
+
     # -- routing --------------------------------------------------------------------------------
     def _route(self, params: dict[str, str]) -> None:
+        _ = self.tr.gettext
         code = params.get("table")
         if not code:
             self._show_form(ask_code=True)
@@ -298,33 +363,38 @@ class SeatPage(W.VBox):
         try:
             self.table = Table.open(code, self.store)
         except DichotomyError as exc:
-            self._refuse(_open_title(exc), error_text(exc))
+            self._refuse(_open_title(exc, self.tr), error_text(exc, self.lang))
             return
+        self._know(self.table)
+        _ = self.tr.gettext
         token = params.get("seat")
         if token is not None:
             try:
                 seat = self.table.seat_for_token(token)
             except SeatNotFound as exc:
                 if self.table.state.phase == "lobby":
-                    self._refuse("This seat link is not valid", exc.message)
+                    self._refuse(_("This seat link is not valid"), error_text(exc, self.lang))
                 else:  # the join link is refused once the game has started: say what still works
-                    self._refuse("This seat link is not valid",
-                                 "This link matches no seat at this table; it may have been cut short when "
-                                 "copied. If you have a seat, open your own seat link again: it is in your "
-                                 "browser's history (the page address while you played). The game has "
-                                 "started, so new players cannot join; the host can time out your turns "
-                                 "until you are back.")
+                    self._refuse(_("This seat link is not valid"),
+                                 _("This link matches no seat at this table; it may have been cut short when "
+                                   "copied. If you have a seat, open your own seat link again: it is in your "
+                                   "browser's history (the page address while you played). The game has "
+                                   "started, so new players cannot join; the host can time out your turns "
+                                   "until you are back."))
                 return
             self._show_seat(seat, token)
             return
         if self.table.state.phase != "lobby":
-            self._refuse("This game has already started",
-                         "New players cannot join a game that has started. If you had a seat, open your "
-                         "own seat link again (the address your page had while you played).")
+            self._refuse(_("This game has already started"),
+                         _("New players cannot join a game that has started. If you had a seat, open your "
+                           "own seat link again (the address your page had while you played)."))
             return
         if len(self.table.state.seats) >= MAX_SEATS:
-            self._refuse("This table is full",
-                         f"This table is full: it already has {MAX_SEATS} players. Ask the host for another table.")
+            self._refuse(_("This table is full"),
+                         self.tr.ngettext("This table is full: it already has {n} player. Ask the host for "
+                                          "another table.",
+                                          "This table is full: it already has {n} players. Ask the host for "
+                                          "another table.", MAX_SEATS))
             return
         self._show_form(ask_code=False)
 
@@ -332,40 +402,75 @@ class SeatPage(W.VBox):
         self.state = "refused"
         self.message = body
         self.url.title = page_title(title)
+        self.url.lang = self.lang
         self.children = [self.url, message_box(title, body)]
 
+    def _language_menu(self) -> W.Dropdown:
+        self.lang_menu = language_menu(self.page_lang, self.choose_language)
+        return self.lang_menu
+
+    def choose_language(self, lang: str) -> None:
+        """The student picked ``lang`` in the page's language menu: this screen only, kept in the URL."""
+        if not self.page_lang.choose(lang):
+            return
+        self.url.lang = self.lang
+        if self.state == "form":
+            base = {"table": self.table.code} if self.table is not None and not self._ask_code else {}
+            self.url.query = urlencode(self.page_lang.query(base))
+            self.feedback.value = ""
+            self._show_form(self._ask_code)
+
     def _show_form(self, ask_code: bool) -> None:
+        _ = self.tr.gettext
         self.state = "form"
-        rows: list[W.Widget] = [self.url]
+        self._ask_code = ask_code
+        self.url.lang = self.lang
+        self.name_input.label = _("Name")
+        self.name_input.placeholder = _("Your name")
+        self.join_button.description = _("Join the table")
+        rows: list[W.Widget] = [self.url, self._language_menu()]
         if ask_code:
-            self.code_input = W.Text(placeholder="Table code, e.g. K7QX2M", description="Table",
+            typed = self.code_input.value if self.code_input is not None else ""
+            self.code_input = W.Text(value=typed, placeholder=_("Table code, e.g. K7QX2M"), description=_("Table"),
                                      layout=W.Layout(width="22em"))
             self.code_input.add_class("dichotomy-code")
             on_enter(self.code_input, lambda _t: self.join(self.name_input.value))
-            rows.append(W.HTML("<h2>Join a Dichotomy table</h2>"))
+            rows.append(W.HTML(f"<h2>" + html.escape(_('Join a Dichotomy table')) + f"</h2>"))
             rows.append(self.code_input)
-            self.url.title = page_title("Join a table")
+            self.url.title = page_title(_("Join a table"))
         else:
             assert self.table is not None
-            title = W.HTML(f"<h2>Join table {html.escape(self.table.code)}</h2>")
-            rows.append(title)
-            self.url.title = page_title(f"Join table {self.table.code}")
+            heading = _("Join table {code}", code=self.table.code)
+            rows.append(W.HTML(f"<h2>{html.escape(heading)}</h2>"))
+            self.url.title = page_title(heading)
         rows += [self.name_input, self.join_button, self.feedback]
         self.children = rows
 
     def _show_seat(self, seat: int, token: str) -> None:
         assert self.table is not None
+        self._know(self.table)
         self.seat = seat
         self.state = "seat"
         self.message = ""
-        self.url.query = urlencode({"table": self.table.code, "seat": token})
+        self.url.query = urlencode(self.page_lang.query({"table": self.table.code, "seat": token}))
         player = self.table.state.seat_record(seat)
-        name = player.name if player is not None else f"Seat {seat}"
-        self.url.title = page_title(f"{name} · table {self.table.code}")
-        self.widget = _widgets().SeatWidget(self.table, seat)
+        name = player.name if player is not None else self.tr.gettext("Seat {number}", number=seat)
+        self.url.title = page_title(self.tr.gettext("{name} · table {code}", name=name, code=self.table.code))
+        self.widget = game_widget("SeatWidget", self.table, seat, lang=self.lang)
+        if "lang" in self.widget.trait_names():
+            self.widget.observe(self._widget_language, names="lang")
         self.children = [self.url, self.widget]
         self._unsubscribe = self.table.subscribe(self._check_removed)
         self.table.start_watching()
+
+    def _widget_language(self, change: Mapping[str, Any]) -> None:
+        """The student switched language in the game widget: keep it in the address for a reload."""
+        if self.state != "seat" or self.table is None or normalize_language(change.get("new")) is None:
+            return
+        self.page_lang.choose(change["new"])
+        self.url.lang = self.lang
+        token = parse_qs(self.url.query).get("seat", [""])[0]
+        self.url.query = urlencode(self.page_lang.query({"table": self.table.code, "seat": token}))
 
     def _check_removed(self, table: Table) -> None:
         """The host removed this seat in the lobby: say so and offer the join form again."""
@@ -375,10 +480,10 @@ class SeatPage(W.VBox):
         if self.widget is not None:
             self.widget.close()
         self.widget, self.seat = None, None
-        self.url.query = urlencode({"table": table.code})
+        self.url.query = urlencode(self.page_lang.query({"table": table.code}))
         self.name_input.value = ""
         self._show_form(ask_code=False)
-        self.feedback.value = "The host removed you from this table. You can join again."
+        self.feedback.value = self.tr.gettext("The host removed you from this table. You can join again.")
         self.message = self.feedback.value
 
     # -- actions --------------------------------------------------------------------------------
@@ -386,22 +491,25 @@ class SeatPage(W.VBox):
         """Claim a seat with ``name``; True on success. A refusal sets ``feedback`` and creates nothing."""
         if self.state != "form":
             return False
-        if self.code_input is not None:  # no code in the link: open the typed one, every time
+        _ = self.tr.gettext
+        if self.code_input is not None and self._ask_code:  # no code in the link: open the typed one, every time
             try:
                 self.table = Table.open(self.code_input.value, self.store)
             except DichotomyError as exc:
                 self.table = None
-                return self._feedback(error_text(exc))
+                return self._feedback(error_text(exc, self.lang))
         if self.table is None:
-            return self._feedback("Type the table code first.")
+            return self._feedback(_("Type the table code first."))
         if not isinstance(name, str) or len(name) > 10 * MAX_NAME_LENGTH:
-            return self._feedback(f"Names are at most {MAX_NAME_LENGTH} characters.")
+            return self._feedback(self.tr.ngettext("Names are at most {n} character.",
+                                                   "Names are at most {n} characters.", MAX_NAME_LENGTH))
         try:
             ticket = self.table.join(name)
         except DichotomyError as exc:
-            return self._feedback(error_text(exc))
+            return self._feedback(error_text(exc, self.lang))
         except Exception:  # noqa: BLE001 - never show a traceback to a student
-            return self._feedback("Something went wrong. Please try again.")
+            log.exception("joining a table failed")
+            return self._feedback(_("Something went wrong. Please try again."))
         self._show_seat(ticket.seat, ticket.token)
         return True
 
@@ -423,7 +531,8 @@ class HostPage(TeacherGate, W.VBox):
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("dichotomy-host-page")
         self.env = dict(os.environ if env is None else env)
-        self.url = UrlQuery()
+        self.page_lang = PageLanguage(query, self.env)
+        self.url = UrlQuery(lang=self.page_lang.lang)
         self.table: Table | None = None
         self.host_token: str | None = None
         self.widget: W.Widget | None = None
@@ -433,9 +542,19 @@ class HostPage(TeacherGate, W.VBox):
         self.saved_note = ""
         self._typed_key: str | None = None  # the teacher key typed on this page (kernel only)
         self._key_failures = 0
-        self.store = _open_page_store(store, self._refuse)
+        self.store = _open_page_store(store, self._refuse, self.page_lang.lang)
         if self.store is not None:
             self._route(parse_query(query))
+
+    @property
+    def tr(self) -> Translator:
+        """This page's texts in its language."""
+        return self.page_lang.tr
+
+    @property
+    def lang(self) -> str:
+        """The language this page speaks."""
+        return self.page_lang.lang
 
     def _route(self, params: dict[str, str]) -> None:
         code, token = params.get("table"), params.get("host")
@@ -445,12 +564,14 @@ class HostPage(TeacherGate, W.VBox):
         try:
             table = Table.open(code or "", self.store)
         except DichotomyError as exc:
-            self._refuse(_open_title(exc), error_text(exc))
+            self._refuse(_open_title(exc, self.tr), error_text(exc, self.lang))
             return
+        self.page_lang.knows(table.interface_lang)
+        _ = self.tr.gettext
         if not table.is_host(token):
-            self._refuse("This host link is not valid",
-                         "Only the teacher who created this table can host it, with the link of the page "
-                         "that created it. You can create a new table instead.")
+            self._refuse(_("This host link is not valid"),
+                         _("Only the teacher who created this table can host it, with the link of the page "
+                           "that created it. You can create a new table instead."))
             return
         self._show_host(table, token or "")
 
@@ -458,52 +579,60 @@ class HostPage(TeacherGate, W.VBox):
         self.state = "refused"
         self.message = body
         self.url.title = page_title(title)
-        self.children = [self.url, message_box(title, body, link=("?", "Create a new table"))]
+        self.url.lang = self.lang
+        self.children = [self.url, message_box(title, body, link=("?", self.tr.gettext("Create a new table")))]
 
     # -- create form ----------------------------------------------------------------------------
     def _show_create(self) -> None:
+        _ = self.tr.gettext
         self.state = "create"
         self.rounds_input = W.BoundedIntText(value=DEFAULT_ROUNDS, min=1, max=DEFAULT_ROUNDS,
-                                             description="Cards")
+                                             description=_("Cards"))
         self.rounds_input.add_class("dichotomy-rounds")
-        self.limit_input = W.BoundedIntText(value=0, min=0, max=MAX_TIME_LIMIT, description="Clue time (s)",
+        self.limit_input = W.BoundedIntText(value=0, min=0, max=MAX_TIME_LIMIT, description=_("Clue time (s)"),
                                             style={"description_width": "initial"})
         self.limit_input.add_class("dichotomy-time-limit")
-        self.create_button = W.Button(description="Create the table", button_style="primary")
+        self.interface_input = interface_menu(self.tr)
+        self.create_button = W.Button(description=_("Create the table"), button_style="primary")
         self.create_button.add_class("dichotomy-create")
         self.feedback = W.Label("", style={"text_color": "#a40000", "font_weight": "bold"})
         self.feedback.add_class("dichotomy-feedback")
-        self.deck_form = DeckForm(env=self.env, on_change=self._deck_changed)
+        self.deck_form = DeckForm(env=self.env, on_change=self._deck_changed, lang=self.lang)
         self.deck_input = self.deck_form.choice  # the list of decks (packaged, folder, saved)
         self.lang_label = self.deck_form.lang_label
         self.create_button.on_click(lambda _b: self.create())
         self._deck_changed(self.deck_form.deck)
-        self.url.title = page_title("Create a table")
-        self.form = W.VBox([self.deck_form, self.rounds_input, self.limit_input, self.create_button, self.feedback])
+        self.url.title = page_title(_("Create a table"))
+        self.form = W.VBox([self.deck_form, self.rounds_input, self.limit_input, self.interface_input,
+                            self.create_button, self.feedback])
         self.form.add_class("dichotomy-create-form")
-        intro = W.HTML("<h2>Create a Dichotomy table</h2>"
-                       "<p>Choose a deck (or upload or paste your own), and the number of cards (one card per "
-                       "round). The clue time limit is optional: 0 means no limit (otherwise "
-                       f"{MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>"
-                       '<p class="dichotomy-class-hint">A whole class? <a class="dichotomy-teacher-link" '
-                       'href="teacher.ipynb" style="color:#1a5fb4;text-decoration:underline">Create a class</a>: '
-                       "one link for everybody, tables made for you, one dashboard.</p>")
+        intro = W.HTML(
+            f"<h2>" + html.escape(_('Create a Dichotomy table')) + f"</h2><p>"
+            + html.escape(_("Choose a deck (or upload or paste your own), and the number of cards (one card per "
+                            "round). The clue time limit is optional: 0 means no limit (otherwise {low} to "
+                            "{high} seconds).", low=MIN_TIME_LIMIT, high=MAX_TIME_LIMIT))
+            + '</p><p class="dichotomy-class-hint">' + html.escape(_("A whole class?")) + ' <a class="dichotomy-teacher-link" '
+            'href="teacher.ipynb" style="color:#1a5fb4;text-decoration:underline">' + html.escape(_("Create a class"))
+            + "</a>: " + html.escape(_("one link for everybody, tables made for you, one dashboard.")) + "</p>")
         if key_required(self.env):
-            self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock)
-            self.key_box.status = "This server needs the teacher key to create a table."
+            self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock, lang=self.lang)
+            self.key_box.status = _("This server needs the teacher key to create a table.")
             self.form.layout.display = "none"
             self.children = [self.url, intro, self.key_box, self.form]
         else:
             self.key_box = None
             self.browser_secret = BrowserSecret(on_secret=self._open_browser_library)
-            notice = W.HTML('<p class="dichotomy-no-key" role="note">No teacher key is set: anyone who can '
-                            "open this page can create a table. Your saved decks are kept for this browser "
-                            "only. (Start the server with <code>--teacher-key</code> to require a key.)</p>")
+            notice = W.HTML('<p class="dichotomy-no-key" role="note">' + html.escape(_(
+                "No teacher key is set: anyone who can open this page can create a table. Your saved decks are "
+                "kept for this browser only.")) + " " + html.escape(_("(Start the server with {option} to require "
+                                                                      "a key.)")).format(
+                option="<code>--teacher-key</code>") + "</p>")
             self.children = [self.url, intro, notice, self.browser_secret, self.form]
 
     def _deck_changed(self, deck: "Deck | None") -> None:
         if not hasattr(self, "create_button"):
             return
+        refresh_interface_menu(self.interface_input, self.tr, deck)
         if deck is None:
             self.create_button.disabled = True
             return
@@ -512,34 +641,40 @@ class HostPage(TeacherGate, W.VBox):
         self.rounds_input.value = min(max(1, self.rounds_input.value), len(deck), DEFAULT_ROUNDS)
 
     def create(self, deck: "str | Deck | None" = None, rounds: int | None = None,
-               time_limit: float | None = None, seed: int | None = None) -> bool:
+               time_limit: float | None = None, seed: int | None = None,
+               interface_lang: str | None = None) -> bool:
         """Create the table from the form (or the arguments); True on success."""
         if self.state != "create":
             return False
+        _ = self.tr.gettext
         try:
             require_teacher(self._typed_key, self.env)
         except TeacherKeyRequired as exc:
-            return self._create_feedback(exc.message)
+            return self._create_feedback(error_text(exc, self.lang))
         saved_note = ""
         if deck is None:
             deck = self.deck_form.deck or self.deck_form.check()  # the form re-checks on every change
             if deck is None:
                 return self._create_feedback(
-                    "Fix the deck first (see the problems above)." if self.deck_form.problems
-                    else "Choose a deck first: pick one, upload a file or paste a list.")
+                    _("Fix the deck first (see the problems above).") if self.deck_form.problems
+                    else _("Choose a deck first: pick one, upload a file or paste a list."))
         rounds = rounds if rounds is not None else int(self.rounds_input.value)
         if time_limit is None:
             time_limit = float(self.limit_input.value) or None
+        if interface_lang is None:
+            interface_lang = self.interface_input.value or None
         try:
-            table = Table.create(deck=deck, rounds=rounds, store=self.store, time_limit=time_limit, seed=seed)
+            table = Table.create(deck=deck, rounds=rounds, store=self.store, time_limit=time_limit, seed=seed,
+                                 interface_lang=interface_lang)
         except DichotomyError as exc:
-            return self._create_feedback(exc.message)
+            return self._create_feedback(error_text(exc, self.lang))
         try:
             saved_note = self.deck_form.save_current() if deck is self.deck_form.deck else ""
         except DichotomyError as exc:  # the table exists; only the saving failed
             log.warning("saving an uploaded deck failed: %s", exc.code)
-            saved_note = f"The deck was not saved: {exc.message}"
+            saved_note = _("The deck was not saved: {reason}", reason=error_text(exc, self.lang))
         assert table.host_token is not None
+        self.page_lang.knows(table.interface_lang)
         self._show_host(table, table.host_token)
         self.saved_note = saved_note
         if saved_note:
@@ -554,38 +689,44 @@ class HostPage(TeacherGate, W.VBox):
 
     # -- hosting --------------------------------------------------------------------------------
     def _show_host(self, table: Table, token: str) -> None:
+        _ = self.tr.gettext
         self.table = table
         self.host_token = token
         self.state = "host"
         self.message = ""
-        self.url.query = urlencode({"table": table.code, "host": token})
-        self.url.title = page_title(f"Host · table {table.code}")
+        self.url.lang = self.lang
+        self.url.query = urlencode(self.page_lang.query({"table": table.code, "host": token}))
+        self.url.title = page_title(_("Host · table {code}", code=table.code))
         self.link = join_link(table.code, self.env)
         self.projector_link = self.link.replace("seat.ipynb?", "projector.ipynb?", 1)
         code = html.escape(table.code)
         link = html.escape(self.link, quote=True)
         warn = ""
         if _is_loopback_link(self.link):
-            warn = ('<p class="dichotomy-warning" style="color:#a40000">This link points to this computer '
-                    "only (localhost). For students on other devices, open this page with the address "
-                    "<code>dichotomy serve</code> printed for the network, or start it with "
-                    "<code>--public-url</code>.</p>")
+            warn = ('<p class="dichotomy-warning" style="color:#a40000">' + html.escape(_(
+                "This link points to this computer only (localhost). For students on other devices, open this "
+                "page with the address {command} printed for the network, or start it with {option}.")).format(
+                command="<code>dichotomy serve</code>", option="<code>--public-url</code>") + "</p>")
+        projector = (f'<a class="dichotomy-projector-link" href="{html.escape(self.projector_link, quote=True)}" '
+                     f'target="_blank" rel="noopener">' + html.escape(_("projector page")) + f'</a>')
+        another = (f'<a class="dichotomy-new-table" href="?" target="_blank" rel="noopener">'
+                   f'' + html.escape(_("Create another table")) + f'</a>')
+        qr_title = _("Join link QR code")
         self.join_info = W.HTML(
             '<div class="dichotomy-join-info" style="display:flex;gap:2em;align-items:center;flex-wrap:wrap">'
-            f'<div class="dichotomy-qr" style="flex:0 0 auto">{qr_svg(self.link)}</div>'
-            '<div style="flex:1 1 20em;min-width:0"><p style="margin:0">Table code</p>'
+            f'<div class="dichotomy-qr" style="flex:0 0 auto">{qr_svg(self.link, title=qr_title)}</div>'
+            f'<div style="flex:1 1 20em;min-width:0"><p style="margin:0">' + html.escape(_("Table code")) + f'</p>'
             f'<p class="dichotomy-table-code" style="font-size:3em;font-weight:bold;letter-spacing:0.15em;'
             f'margin:0;font-family:monospace">{code}</p>'
-            f'<p>Join link: <a class="dichotomy-join-link" href="{link}" target="_blank" '
+            f'<p>' + html.escape(_("Join link:")) + f' <a class="dichotomy-join-link" href="{link}" target="_blank" '
             f'rel="noopener">{html.escape(self.link)}</a></p>{warn}'
-            "<p>Keep this page's address private: it lets you host this table. On the projector show the "
-            f'<a class="dichotomy-projector-link" href="{html.escape(self.projector_link, quote=True)}" '
-            'target="_blank" rel="noopener">projector page</a> instead (read-only, no key in its address). '
-            '<a class="dichotomy-new-table" href="?" target="_blank" rel="noopener">Create another table</a> '
-            "(for another group) in a new tab.</p></div></div>"
+            "<p>" + html.escape(_("Keep this page's address private: it lets you host this table. On the projector "
+                                  "show the {projector_page} instead (read-only, no key in its address). "
+                                  "{create_another} (for another group) in a new tab.")).format(
+                projector_page=projector, create_another=another)
+            + "</p></div></div>"
         )
-        self.widget = _widgets().TableWidget(table, host=True)
+        self.widget = game_widget("TableWidget", table, host=True,
+                                  lang=self.lang if self.page_lang.chosen else None)
         self.children = [self.url, self.join_info, self.widget]
         table.start_watching()
-
-

@@ -125,7 +125,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             handler.set_header("Content-Type", "text/html; charset=UTF-8")
             handler.set_header("Cache-Control", "no-store")
             handler.set_header("Retry-After", "15" if refusal.code == "too_many_pages" else "30")
-            raise tornado.web.Finish(refusal_page(refusal)) from None
+            raise tornado.web.Finish(refusal_page(refusal, request.headers.get("Accept-Language"))) from None
         for kernel_id in admission.shutdown:
             log.info("shutting down kernel %s: replaced or evicted by a new %s page from %s", kernel_id, page, address)
             self._shutdown_soon(kernel_id)

@@ -40,6 +40,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 from ..config import (DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PAGES_PER_DEVICE, FALLBACK_KERNELS,
                       KERNEL_MB, KERNEL_MEMORY_SHARE, MIN_DEFAULT_KERNELS, TEACHER_PAGES)
 from ..errors import PageRefused
+from ..i18n import DEFAULT_LANGUAGE, N_, translator
 
 __all__ = ["Limits", "PageRequest", "trusted_networks", "Ticket", "Admission", "PageLedger", "client_address", "page_key",
            "available_memory", "default_max_kernels", "refusal_page", "add_arguments", "voila_args",
@@ -340,28 +341,33 @@ h1{color:#ff9b9b}a{color:#8ab4ff}}
 
 _TEXT = {
     "too_many_pages": (
-        "Too many Dichotomy pages are open on this device — close one",
-        ("This device already has as many Dichotomy pages open as the server allows. Close a Dichotomy "
-         "tab or window you no longer use, then try again."),
+        N_("Too many Dichotomy pages are open on this device — close one"),
+        N_("This device already has as many Dichotomy pages open as the server allows. Close a Dichotomy "
+           "tab or window you no longer use, then try again."),
     ),
     "server_full": (
-        "The Dichotomy server is full",
-        ("The teacher's computer is running as many game pages as it can. Please wait a minute and "
-         "try again, or tell your teacher."),
+        N_("The Dichotomy server is full"),
+        N_("The teacher's computer is running as many game pages as it can. Please wait a minute and "
+           "try again, or tell your teacher."),
     ),
 }
 
 
-def refusal_page(refusal: PageRefused) -> str:
-    """A small self-contained HTML page (no script, no request to any other resource) for a refusal."""
-    title, body = _TEXT.get(refusal.code, _TEXT["server_full"])
+def refusal_page(refusal: PageRefused, accept_language: str | None = None) -> str:
+    """A small self-contained HTML page (no script, no request to any other resource) for a refusal, in
+    the best interface language for the request's ``Accept-Language`` header (else English)."""
+    from .page_lang import accept_language as best_language
+
+    lang = best_language(accept_language) or DEFAULT_LANGUAGE
+    _ = translator(lang, "pages").gettext
+    title, body = (_(text) for text in _TEXT.get(refusal.code, _TEXT["server_full"]))
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{html.escape(title)} · Dichotomy</title><style>{_STYLE}</style></head>"
         f'<body><main role="alert" class="dichotomy-refused" data-code="{html.escape(refusal.code)}">'
         f"<h1>{html.escape(title)}</h1><p>{html.escape(body)}</p>"
-        '<p><a href="">Try again</a></p></main></body></html>\n'
+        f'<p><a href="">' + html.escape(_("Try again")) + f'</a></p></main></body></html>\n'
     )
 
 

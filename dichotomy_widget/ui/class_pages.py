@@ -37,7 +37,10 @@ from ..seating import MAX_PREFERRED, MIN_PREFERRED
 from ..stores import TableStore
 from ..table import Table
 from ..errors import TeacherKeyRequired
-from .app import UrlQuery, error_text, message_box, on_enter, page_store, page_title, qr_svg
+from ..i18n import N_, Translator, translator
+from .app import (UrlQuery, error_text, game_widget, interface_menu, message_box, on_enter, page_store, page_title,
+                  qr_svg, refresh_interface_menu)
+from .page_lang import PageLanguage, language_menu
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
 from .hub_identity import HubIdentityError, current_identity, hub_mode
@@ -126,38 +129,56 @@ def _a(href: str, text: str, css: str) -> str:
             f"{_esc(text)}</a>")
 
 
-def _join_block(room: Classroom, link: str, scale: int = 6) -> str:
+def _join_block(room: Classroom, link: str, tr: Translator, scale: int = 6) -> str:
     """Class code, join link and QR code (HTML, escaped)."""
+    _ = tr.gettext
+    qr_title = _("Join link QR code")
     return (
         '<div class="dichotomy-join-info" style="display:flex;gap:2em;align-items:center;flex-wrap:wrap">'
-        f'<div class="dichotomy-qr" style="flex:0 0 auto">{qr_svg(link, scale=scale)}</div>'
-        '<div style="flex:1 1 20em;min-width:0"><p style="margin:0">Class code</p>'
+        f'<div class="dichotomy-qr" style="flex:0 0 auto">{qr_svg(link, scale=scale, title=qr_title)}</div>'
+        f'<div style="flex:1 1 20em;min-width:0"><p style="margin:0">' + _esc(_("Class code")) + f'</p>'
         f'<p class="dichotomy-class-code" style="font-size:3em;font-weight:bold;letter-spacing:0.15em;'
         f'margin:0;font-family:monospace">{_esc(room.code)}</p>'
-        f'<p>Join link: {_a(link, link, "dichotomy-join-link")}</p></div></div>')
+        f'<p>' + _esc(_("Join link:")) + f' {_a(link, link, "dichotomy-join-link")}</p></div></div>')
 
 
-def _overview_html(room: Classroom, env: Mapping[str, str] | None = None) -> str:
+#: What a table is doing, as the class pages say it (the machine value stays in ``data-phase``).
+PHASES = {"seating": N_("seating"), "lobby": N_("lobby"), "reveal": N_("choosing a card"),
+          "clues": N_("writing clues"), "guess": N_("guessing"), "recap": N_("round recap"),
+          "over": N_("game over")}
+
+
+def phase_text(phase: str, tr: Translator) -> str:
+    """A table's phase in the page's language (an unknown phase is shown as it is)."""
+    return tr.gettext(PHASES[phase]) if phase in PHASES else phase
+
+
+def _overview_html(room: Classroom, env: Mapping[str, str] | None = None, tr: Translator | None = None) -> str:
     """The class overview table (projector-safe: built from each table's public view), with each
     started table's read-only projector link."""
+    tr = tr or translator("en", "pages")
+    _ = tr.gettext
     view = room.projector_view()
     rows = []
     for t in view["tables"]:
         phase = t["phase"] if t["started"] else "seating"
-        label = f"Table {t['number']}"
+        label = _("Table {number}", number=t["number"])
         if t["started"]:
             label = _a(page_link(PROJECTOR_PAGE, {"table": t["code"]}, env), label, "dichotomy-projector-link")
         rows.append(
             f'<tr class="dichotomy-overview-row" data-table="{t["number"]}" data-phase="{_esc(phase)}">'
             f'<th scope="row">{label}</th><td>{_esc(", ".join(t["players"]))}</td>'
-            f'<td>{_esc(phase)}</td><td data-testid="rounds-played">{t["rounds_played"]} / {t["rounds"]}</td>'
+            f'<td>{_esc(phase_text(phase, tr))}</td><td data-testid="rounds-played">{t["rounds_played"]} / {t["rounds"]}</td>'
             f'<td data-testid="score">{t["score"]}</td></tr>')
     if not rows:
-        return (f'<p class="dichotomy-overview-empty">{view["students"]} students have joined. '
-                "Tables appear here when the teacher makes them.</p>")
+        return ('<p class="dichotomy-overview-empty">'
+                + _esc(tr.ngettext("{n} student has joined.", "{n} students have joined.", view["students"]))
+                + " " + _esc(_("Tables appear here when the teacher makes them.")) + "</p>")
+    heads = "".join(f"<th>{_esc(h)}</th>" for h in (_("Table"), _("Players"), _("Phase"), _("Rounds played"),
+                                                      _("Score")))
     return ('<table class="dichotomy-overview" style="border-collapse:collapse;font-size:1.2em">'
-            "<caption>Tables</caption><thead><tr><th>Table</th><th>Players</th><th>Phase</th>"
-            "<th>Rounds played</th><th>Score</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
+            f"<caption>" + _esc(_('Tables')) + f"</caption><thead><tr>{heads}</tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table>")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -173,7 +194,8 @@ class TeacherPage(TeacherGate, W.VBox):
         self.add_class("dichotomy-teacher-page")
         self.store = page_store(store)
         self.env = dict(os.environ if env is None else env)
-        self.url = UrlQuery()
+        self.page_lang = PageLanguage(query, self.env)
+        self.url = UrlQuery(lang=self.page_lang.lang)
         self.room: Classroom | None = None
         self.state = "create"
         self.message = ""
@@ -191,68 +213,85 @@ class TeacherPage(TeacherGate, W.VBox):
         try:
             room = Classroom.open(code or "", self.store)
         except DichotomyError as exc:
-            self._refuse("No such class", error_text(exc))
+            self._refuse(self.tr.gettext("No such class"), error_text(exc, self.lang))
             return
+        self.page_lang.knows(room.interface_lang)
         if not room.is_teacher(token):
-            self._refuse("This teacher link is not valid",
-                         "Only the teacher who created this class can run it, with the link of the page that "
-                         "created it. You can create a new class instead.")
+            self._refuse(self.tr.gettext("This teacher link is not valid"),
+                         self.tr.gettext("Only the teacher who created this class can run it, with the link of the "
+                                         "page that created it. You can create a new class instead."))
             return
         self._show_teacher(room, token or "")
+
+    @property
+    def tr(self) -> Translator:
+        """This page's texts in its language."""
+        return self.page_lang.tr
+
+    @property
+    def lang(self) -> str:
+        """The language this page speaks."""
+        return self.page_lang.lang
 
     def _refuse(self, title: str, body: str) -> None:
         self.state = "refused"
         self.message = body
         self.url.title = page_title(title)
+        self.url.lang = self.lang
         self.children = [self.url, message_box(title, body)]
 
     def _hub_host(self) -> bool:
         """Behind JupyterHub only the hub's hosts (admins, host groups) may create or run a class."""
+        _ = self.tr.gettext
         try:
             identity = current_identity(self.env)
         except HubIdentityError:
-            self._refuse("Open Dichotomy through the hub", "This page did not come through the hub's sign-in.")
+            self._refuse(_("Open Dichotomy through the hub"), _("This page did not come through the hub's sign-in."))
             return False
         if not identity.host:
             log.info("refused: hub user %s may not run a class", identity.name)
-            self._refuse("Running a class is for teachers",
-                         f"You are signed in as {identity.display_name}, who may not run a class. Students "
-                         "join with the class link the teacher shows.")
+            self._refuse(_("Running a class is for teachers"),
+                         _("You are signed in as {name}, who may not run a class. Students join with the class "
+                           "link the teacher shows.", name=identity.display_name))
             return False
         return True
 
     # -- create ---------------------------------------------------------------------------------
     def _show_create(self) -> None:
+        _ = self.tr.gettext
         self.state = "create"
-        self.name_input = W.Text(placeholder="e.g. Year 9 French", description="Class name",
+        self.name_input = W.Text(placeholder=_("e.g. Year 9 French"), description=_("Class name"),
                                  style={"description_width": "initial"}, layout=W.Layout(width="28em", max_width="100%"))
         self.name_input.add_class("dichotomy-class-name")
-        self.deck_form = DeckForm(env=self.env, on_change=self._deck_changed)
-        self.rounds_input = W.BoundedIntText(value=DEFAULT_ROUNDS, min=1, max=13, description="Cards per table",
+        self.deck_form = DeckForm(env=self.env, on_change=self._deck_changed, lang=self.lang)
+        self.rounds_input = W.BoundedIntText(value=DEFAULT_ROUNDS, min=1, max=13, description=_("Cards per table"),
                                              style={"description_width": "initial"})
         self.rounds_input.add_class("dichotomy-rounds")
-        self.limit_input = W.BoundedIntText(value=0, min=0, max=MAX_TIME_LIMIT, description="Clue time (s)",
+        self.limit_input = W.BoundedIntText(value=0, min=0, max=MAX_TIME_LIMIT, description=_("Clue time (s)"),
                                             style={"description_width": "initial"})
         self.limit_input.add_class("dichotomy-time-limit")
         self.size_input = W.BoundedIntText(value=5, min=MIN_PREFERRED, max=MAX_PREFERRED,
-                                           description="Preferred table size", style={"description_width": "initial"})
+                                           description=_("Preferred table size"), style={"description_width": "initial"})
         self.size_input.add_class("dichotomy-table-size")
-        self.create_button = W.Button(description="Create the class", button_style="primary")
+        self.interface_input = interface_menu(self.tr)
+        self.create_button = W.Button(description=_("Create the class"), button_style="primary")
         self.create_button.add_class("dichotomy-create-class")
         self.create_button.on_click(lambda _b: self.create())
         on_enter(self.name_input, lambda _t: self.create())
         self._deck_changed(self.deck_form.deck)
-        self.url.title = page_title("Create a class")
+        self.url.title = page_title(_("Create a class"))
+        self.url.lang = self.lang
         self.form = W.VBox([self.name_input, self.deck_form, self.rounds_input, self.limit_input, self.size_input,
-                            self.create_button, self.feedback])
+                            self.interface_input, self.create_button, self.feedback])
         self.form.add_class("dichotomy-create-class-form")
-        intro = W.HTML("<h2>Create a Dichotomy class</h2><p>One link for the whole class: students join with "
-                       "their name, you make tables of 3 to 7 and start them. Choose a deck (or upload or paste "
-                       "your own). The clue time limit is optional (0 = none, else "
-                       f"{MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds).</p>")
+        intro = W.HTML(f"<h2>" + _esc(_('Create a Dichotomy class')) + f"</h2><p>" + _esc(_(
+            "One link for the whole class: students join with their name, you make tables of {low} to {high} and "
+            "start them. Choose a deck (or upload or paste your own). The clue time limit is optional (0 = none, "
+            "else {shortest} to {longest} seconds).", low=MIN_PREFERRED, high=MAX_PREFERRED,
+            shortest=MIN_TIME_LIMIT, longest=MAX_TIME_LIMIT)) + "</p>")
         if key_required(self.env):  # the server's teacher key guards creating a class like a table
-            self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock)
-            self.key_box.status = "This server needs the teacher key to create a class."
+            self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock, lang=self.lang)
+            self.key_box.status = _("This server needs the teacher key to create a class.")
             self.form.layout.display = "none"
             self.children = [self.url, intro, self.key_box, self.form]
         else:
@@ -263,41 +302,47 @@ class TeacherPage(TeacherGate, W.VBox):
     def _deck_changed(self, deck: "Deck | None") -> None:
         if not hasattr(self, "create_button"):
             return
+        refresh_interface_menu(self.interface_input, self.tr, deck)
         self.create_button.disabled = deck is None
         if deck is not None:
             self.rounds_input.max = min(len(deck), 13)
             self.rounds_input.value = min(max(1, self.rounds_input.value), self.rounds_input.max)
 
     def create(self, name: str | None = None, deck: "str | Deck | None" = None, rounds: int | None = None,
-               time_limit: float | None = None, table_size: int | None = None) -> bool:
+               time_limit: float | None = None, table_size: int | None = None,
+               interface_lang: str | None = None) -> bool:
         """Create the class from the form (or the arguments); True on success. Needs the teacher key when
         the server has one."""
         if self.state != "create":
             return False
+        _ = self.tr.gettext
         try:
-            require_teacher(self._typed_key, self.env)
+            require_teacher(self._typed_key, self.env, for_class=True)
         except TeacherKeyRequired as exc:
-            return self._say(exc.message.replace("a table", "a class"))
+            return self._say(error_text(exc, self.lang))
         name = self.name_input.value if name is None else name
         if deck is None:
             deck = self.deck_form.deck or self.deck_form.check()
             if deck is None:
-                return self._say("Fix the deck first (see the problems above)." if self.deck_form.problems
-                                 else "Choose a deck first: pick one, upload a file or paste a list.")
+                return self._say(_("Fix the deck first (see the problems above).") if self.deck_form.problems
+                                 else _("Choose a deck first: pick one, upload a file or paste a list."))
         rounds = int(self.rounds_input.value) if rounds is None else rounds
         time_limit = (float(self.limit_input.value) or None) if time_limit is None else time_limit
         table_size = int(self.size_input.value) if table_size is None else table_size
+        if interface_lang is None:
+            interface_lang = self.interface_input.value or None
         try:
             room = Classroom.create(name, deck=deck, rounds=rounds, table_size=table_size,
-                                    time_limit=time_limit, store=self.store)
+                                    time_limit=time_limit, store=self.store, interface_lang=interface_lang)
         except DichotomyError as exc:
-            return self._say(exc.message)
+            return self._say(error_text(exc, self.lang))
         try:
             if deck is self.deck_form.deck:
                 self.deck_form.save_current()
         except DichotomyError as exc:  # the class exists; only saving the uploaded deck failed
             log.warning("saving an uploaded deck failed: %s", exc.code)
         assert room.teacher_token is not None
+        self.page_lang.knows(room.interface_lang)
         self._show_teacher(room, room.teacher_token)
         return True
 
@@ -308,36 +353,39 @@ class TeacherPage(TeacherGate, W.VBox):
 
     # -- running the class ----------------------------------------------------------------------
     def _show_teacher(self, room: Classroom, token: str) -> None:
+        _ = self.tr.gettext
         self.room = room
         self.state = "teacher"
         self.message = ""
-        self.url.query = urlencode({"class": room.code, "teacher": token})
-        self.url.title = page_title(f"Teacher · class {room.code}")
+        self.url.lang = self.lang
+        self.url.query = urlencode(self.page_lang.query({"class": room.code, "teacher": token}))
+        self.url.title = page_title(_("Teacher · class {code}", code=room.code))
         self.join_link = page_link(CLASS_PAGE, {"class": room.code}, self.env)
         self.view_link = page_link(CLASS_VIEW_PAGE, {"class": room.code}, self.env)
         self.report_link = page_link(REPORT_PAGE, {"class": room.code}, self.env)
         header = W.HTML(
-            f'<h2 class="dichotomy-class-title">{_esc(room.state.name)} · class {_esc(room.code)}</h2>'
-            + _join_block(room, self.join_link, scale=3)
-            + '<p class="dichotomy-private-note"><strong>Keep this page private</strong>: its address lets you '
-            "run the class. On the projector show the "
-            + _a(self.view_link, "class projector page", "dichotomy-classview-link")
-            + " (code, QR code, tables, scores) or a table's projector page; after the lesson open the "
-            + _a(self.report_link, "class report", "dichotomy-report-link") + " (CSV and JSON downloads).</p>")
+            f'<h2 class="dichotomy-class-title">' + _esc(_("{name} · class {code}", name=room.state.name, code=room.code)) + f'</h2>'
+            + _join_block(room, self.join_link, self.tr, scale=3)
+            + '<p class="dichotomy-private-note">' + _esc(_(
+                "Keep this page private: its address lets you run the class. On the projector show the "
+                "{class_projector} (code, QR code, tables, scores) or a table's projector page; after the lesson "
+                "open the {class_report} (CSV and JSON downloads).")).format(
+                class_projector=_a(self.view_link, _("class projector page"), "dichotomy-classview-link"),
+                class_report=_a(self.report_link, _("class report"), "dichotomy-report-link")) + "</p>")
         self.roster = W.HTML()
         self.roster.add_class("dichotomy-roster-box")
-        self.make_button = self._button("Make tables", "dichotomy-make-tables", self.make_tables, "primary")
-        self.add_button = self._button("Add a table", "dichotomy-add-table", self.add_table)
-        self.start_all_button = self._button("Start all tables", "dichotomy-start-all", self.start_all, "success")
-        self.move_student = W.Dropdown(description="Move", options=[], layout=W.Layout(width="18em"))
+        self.make_button = self._button(_("Make tables"), "dichotomy-make-tables", self.make_tables, "primary")
+        self.add_button = self._button(_("Add a table"), "dichotomy-add-table", self.add_table)
+        self.start_all_button = self._button(_("Start all tables"), "dichotomy-start-all", self.start_all, "success")
+        self.move_student = W.Dropdown(description=_("Move"), options=[], layout=W.Layout(width="18em"))
         self.move_student.add_class("dichotomy-move-student")
-        self.move_table = W.Dropdown(description="to table", options=[], layout=W.Layout(width="12em"))
+        self.move_table = W.Dropdown(description=_("to table"), options=[], layout=W.Layout(width="12em"))
         self.move_table.add_class("dichotomy-move-table")
-        self.move_button = self._button("Move", "dichotomy-move", self.move)
-        self.start_one = W.Dropdown(description="Start table", options=[], style={"description_width": "initial"},
+        self.move_button = self._button(_("Move"), "dichotomy-move", self.move)
+        self.start_one = W.Dropdown(description=_("Start table"), options=[], style={"description_width": "initial"},
                                     layout=W.Layout(width="14em"))
         self.start_one.add_class("dichotomy-start-one-table")
-        self.start_one_button = self._button("Start", "dichotomy-start-one", self.start_one_table)
+        self.start_one_button = self._button(_("Start"), "dichotomy-start-one", self.start_one_table)
         self.seating = W.HTML()
         self.seating.add_class("dichotomy-seating-box")
         self.tables_box = W.Box(layout=W.Layout(display="flex", flex_flow="row wrap", align_items="flex-start",
@@ -367,46 +415,59 @@ class TeacherPage(TeacherGate, W.VBox):
         room = self.room
         assert room is not None
         _show_trouble(self.trouble, room)
+        tr = self.tr
+        _ = tr.gettext
         s = room.state
         names = [st.name for st in s.students]
         self.roster.layout.display = "none" if s.any_started else None  # seating lists everybody then
+        count = f'<span class="dichotomy-roster-count">{len(names)}</span>'
         self.roster.value = (
-            f'<h3 aria-live="polite">Roster: <span class="dichotomy-roster-count">{len(names)}</span> '
-            'students</h3><ul class="dichotomy-roster" style="columns:12em">'
+            '<h3 aria-live="polite">'
+            + _esc(tr.ngettext("Roster: {count} student", "Roster: {count} students", len(names),
+                             count="{count}")).format(count=count)
+            + '</h3><ul class="dichotomy-roster" style="columns:12em">'
             + "".join(f'<li data-student="{_esc(n)}">{_esc(n)}</li>' for n in names) + "</ul>")
         where = {m: t.number for t in s.tables for m in t.members}
-        movable = [(f"{st.name} (table {where[st.id]})" if st.id in where else f"{st.name} (not seated)", st.id)
+        movable = [(_("{name} (table {number})", name=st.name, number=where[st.id]) if st.id in where
+                    else _("{name} (not seated)", name=st.name), st.id)
                    for st in s.students
                    if st.id not in where or not s.table(where[st.id]).started]  # type: ignore[union-attr]
-        waiting = [(f"Table {t.number}", t.number) for t in s.tables if not t.started]
+        waiting = [(_("Table {number}", number=t.number), t.number) for t in s.tables if not t.started]
         self._set_options(self.move_student, movable)
         self._set_options(self.move_table, waiting)
-        self._set_options(self.start_one, [(f"Table {t.number}", t.number) for t in s.tables
+        self._set_options(self.start_one, [(_("Table {number}", number=t.number), t.number) for t in s.tables
                                            if not t.started and t.members])
         self.make_button.disabled = s.any_started
         blocks = []
         for t in s.tables:
             members = room.names(t.members)
             state = "started" if t.started else "waiting"
-            items = "".join(f'<li data-student="{_esc(n)}">{_esc(n)}</li>' for n in members) or "<li><em>empty</em></li>"
+            items = ("".join(f'<li data-student="{_esc(n)}">{_esc(n)}</li>' for n in members)
+                     or f"<li><em>" + _esc(_('empty')) + f"</em></li>")
             extra = ""
             if t.started:
                 link = page_link(PROJECTOR_PAGE, {"table": t.code or ""}, self.env)
-                extra = (f' · code <span class="dichotomy-table-code">{_esc(t.code)}</span> · '
-                         + _a(link, "projector", "dichotomy-projector-link"))
+                extra = (f' · ' + _esc(_("code")) + f' <span class="dichotomy-table-code">{_esc(t.code)}</span> · '
+                         + _a(link, _("projector"), "dichotomy-projector-link"))
+            heading = tr.ngettext("Table {number} ({n} player) · {state}", "Table {number} ({n} players) · {state}",
+                                  len(members), number=t.number,
+                                  state=_("started") if t.started else _("waiting"))
             blocks.append(
                 f'<div class="dichotomy-class-table" data-table="{t.number}" data-state="{state}" '
                 'style="border:1px solid #8884;border-radius:6px;padding:0.3em 0.8em;min-width:12em">'
-                f'<h4 style="margin:0.2em 0">Table {t.number} ({len(members)}) · {state}{extra}</h4>'
+                f'<h4 style="margin:0.2em 0">{_esc(heading)}{extra}</h4>'
                 f"<ul>{items}</ul></div>")
         unseated = room.names(s.unseated)
         late = ""
         if s.tables and unseated:
-            late = ('<p class="dichotomy-unseated" role="status">Not seated yet: '
-                    + _esc(", ".join(unseated)) + ". Move them to a table that has not started, or add a table.</p>")
-        self.seating.value = ('<h3>Seating</h3>' + late
+            late = ('<p class="dichotomy-unseated" role="status">'
+                    + _esc(_("Not seated yet: {names}. Move them to a table that has not started, or add a table.",
+                             names=", ".join(unseated))) + "</p>")
+        self.seating.value = (f"<h3>" + _esc(_('Seating')) + f"</h3>" + late
                               + '<div style="display:flex;flex-wrap:wrap;gap:0.8em">' + "".join(blocks) + "</div>"
-                              if s.tables else "<p>Press <strong>Make tables</strong> when everyone has joined.</p>")
+                              if s.tables else
+                              "<p>" + _esc(_("Press {make_tables} when everyone has joined.")).format(
+                                  make_tables=f"<strong>" + _esc(_('Make tables')) + f"</strong>") + "</p>")
         self._refresh_tables()
 
     def _refresh_tables(self) -> None:
@@ -420,31 +481,35 @@ class TeacherPage(TeacherGate, W.VBox):
                 table = room.table(t.code)  # type: ignore[arg-type]
                 summary = W.HTML()
                 summary.add_class("dichotomy-table-summary")
-                widget = _widgets().TableWidget(table, host=True)
+                widget = game_widget("TableWidget", table, host=True,
+                                     lang=self.lang if self.page_lang.chosen else None)
                 box = W.VBox([summary, widget], layout=W.Layout(flex="1 1 24em", min_width="0", max_width="40em",
                                                                 margin="0 1em 1em 0"))
                 box.add_class(f"dichotomy-dash-table-{t.number}")
                 box.add_class("dichotomy-dash-table")
                 self.table_widgets[t.code] = box  # type: ignore[index]
             box = self.table_widgets[t.code]  # type: ignore[index]
-            box.children[0].value = self._summary_html(t.number, room.table(t.code))  # type: ignore[arg-type]
+            box.children[0].value = self._summary_html(t.number, room.table(t.code), self.tr)  # type: ignore[arg-type]
             children.append(box)
         if list(self.tables_box.children) != children:
             self.tables_box.children = children
 
     @staticmethod
-    def _summary_html(number: int, table: Table) -> str:
+    def _summary_html(number: int, table: Table, tr: Translator | None = None) -> str:
         from ..class_views import table_summary
 
+        tr = tr or translator("en", "pages")
+        _ = tr.gettext
         s = table_summary(table.view(None))
-        parts = [f"round {s['round']}/{s['rounds']}", f"score {s['score']}"]
+        parts = [_("round {round}/{rounds}", round=s["round"], rounds=s["rounds"]), _("score {score}", score=s["score"])]
         if s["turn"]:
-            parts.append(f"turn: {s['turn']}")
+            parts.append(_("turn: {name}", name=s["turn"]))
         if s["not_continued"]:
-            parts.append("not continued: " + ", ".join(s["not_continued"]))
+            parts.append(_("not continued: {names}", names=", ".join(s["not_continued"])))
         return (f'<h3 class="dichotomy-summary" data-table="{number}" data-phase="{_esc(s["phase"])}" '
-                f'data-rounds-played="{s["rounds_played"]}">Table {number} · {_esc(s["phase"])} · '
-                + _esc(" · ".join(parts)) + "</h3>")
+                f'data-rounds-played="{s["rounds_played"]}">'
+                + _esc(" · ".join([_("Table {number}", number=number), phase_text(s["phase"], tr), *parts]))
+                + "</h3>")
 
     @staticmethod
     def _set_options(dropdown: W.Dropdown, options: list[tuple[str, int]]) -> None:
@@ -458,10 +523,8 @@ class TeacherPage(TeacherGate, W.VBox):
     def _do(self, action: Callable[[], Any]) -> bool:
         try:
             action()
-        except DichotomyError as exc:
-            return self._say(exc.message)
         except Exception as exc:  # noqa: BLE001 - never a traceback on the page
-            return self._say(error_text(exc))
+            return self._say(error_text(exc, self.lang))
         self._say("")
         self.refresh_view()
         return True
@@ -479,7 +542,7 @@ class TeacherPage(TeacherGate, W.VBox):
         student = self.move_student.value if student is None else student
         table = self.move_table.value if table is None else table
         if student is None or table is None:
-            return self._say("Choose a student and a table that has not started.")
+            return self._say(self.tr.gettext("Choose a student and a table that has not started."))
         return self._do(lambda: self.room.move(student, table))  # type: ignore[union-attr]
 
     def start_all(self) -> bool:
@@ -490,7 +553,7 @@ class TeacherPage(TeacherGate, W.VBox):
         """Start one waiting table."""
         number = self.start_one.value if number is None else number
         if number is None:
-            return self._say("No table is waiting to start.")
+            return self._say(self.tr.gettext("No table is waiting to start."))
         return self._do(lambda: self.room.start_table(number))  # type: ignore[union-attr]
 
 
@@ -507,11 +570,13 @@ def teacher_page(query: str | None = None, store: "TableStore | str | None" = No
 class ClassPage(W.VBox):
     """A student's class page. ``state``: ``"form"``, ``"lobby"``, ``"seat"`` or ``"refused"``."""
 
-    def __init__(self, query: str | None = None, store: "TableStore | str | None" = None) -> None:
+    def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
+                 env: Mapping[str, str] | None = None) -> None:
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("dichotomy-class-page")
         self.store = page_store(store)
-        self.url = UrlQuery()
+        self.page_lang = PageLanguage(query, env)
+        self.url = UrlQuery(lang=self.page_lang.lang)
         self.room: Classroom | None = None
         self.student: int | None = None
         self.token: str | None = None
@@ -522,41 +587,81 @@ class ClassPage(W.VBox):
         self.lobby = W.HTML()
         self.lobby.add_class("dichotomy-class-lobby")
         self.trouble = _trouble_banner()
+        self.lang_menu = language_menu(self.page_lang, self.choose_language)
         params = class_query(query)
         try:
             self.room = Classroom.open(params.get("class", ""), self.store)
         except DichotomyError as exc:
-            self._refuse("No such class", error_text(exc))
+            self._refuse(self.tr.gettext("No such class"), error_text(exc, self.lang))
             return
+        self.page_lang.knows(self.room.interface_lang)
+        self._relabel()
         token = params.get("student")
         if token is not None:
             try:
                 student = self.room.student_for_token(token)
             except SeatNotFound as exc:
-                self._refuse("This class link is not valid", exc.message)
+                self._refuse(self.tr.gettext("This class link is not valid"), error_text(exc, self.lang))
                 return
             self._enter(student, token)
             return
         self._show_form()
 
+    @property
+    def tr(self) -> Translator:
+        """This page's texts in its language."""
+        return self.page_lang.tr
+
+    @property
+    def lang(self) -> str:
+        """The language this page speaks."""
+        return self.page_lang.lang
+
+    def _relabel(self) -> None:
+        """The page's language changed (or became known): the address bar's lang and the menu's label."""
+        self.url.lang = self.lang
+        self.lang_menu.description = self.tr.gettext("Language")
+        if self.lang_menu.value != self.lang:
+            self.lang_menu.value = self.lang
+
+    def choose_language(self, lang: str) -> None:
+        """The student picked ``lang`` in the page's language menu: this screen only, kept in the URL."""
+        if not self.page_lang.choose(lang) or self.room is None:
+            return
+        self._relabel()
+        params = {"class": self.room.code}
+        if self.token is not None:
+            params["student"] = self.token
+        self.url.query = urlencode(self.page_lang.query(params))
+        if self.state == "form":
+            self.feedback.value = ""
+            self._show_form()
+        elif self.state == "lobby":
+            self._enter_title()
+            self._update()
+
     def _refuse(self, title: str, body: str) -> None:
         self.state = "refused"
         self.message = body
         self.url.title = page_title(title)
+        self.url.lang = self.lang
         self.children = [self.url, message_box(title, body)]
 
     def _show_form(self) -> None:
         assert self.room is not None
+        _ = self.tr.gettext
         self.state = "form"
-        self.name_input = W.Text(placeholder="Your name", description="Name", layout=W.Layout(width="22em"))
+        typed = getattr(self, "name_input", None)
+        self.name_input = W.Text(value=typed.value if typed is not None else "", placeholder=_("Your name"),
+                                 description=_("Name"), layout=W.Layout(width="22em"))
         self.name_input.add_class("dichotomy-name")
-        self.join_button = W.Button(description="Join the class", button_style="primary")
+        self.join_button = W.Button(description=_("Join the class"), button_style="primary")
         self.join_button.add_class("dichotomy-join")
         self.join_button.on_click(lambda _b: self.join(self.name_input.value))
         on_enter(self.name_input, lambda _t: self.join(self.name_input.value))
-        self.url.title = page_title(f"Join class {self.room.code}")
-        self.children = [self.url,
-                         W.HTML(f"<h2>Join the class {_esc(self.room.state.name)} ({_esc(self.room.code)})</h2>"),
+        self.url.title = page_title(_("Join class {code}", code=self.room.code))
+        heading = _("Join the class {name} ({code})", name=self.room.state.name, code=self.room.code)
+        self.children = [self.url, self.lang_menu, W.HTML(f"<h2>{_esc(heading)}</h2>"),
                          self.name_input, self.join_button, self.feedback]
 
     def join(self, name: Any) -> bool:
@@ -564,11 +669,12 @@ class ClassPage(W.VBox):
         if self.state != "form" or self.room is None:
             return False
         if not isinstance(name, str) or len(name) > 10 * MAX_NAME_LENGTH:
-            return self._say(f"Names are at most {MAX_NAME_LENGTH} characters.")
+            return self._say(self.tr.ngettext("Names are at most {n} character.", "Names are at most {n} characters.",
+                                              MAX_NAME_LENGTH))
         try:
             ticket = self.room.join(name)
         except Exception as exc:  # noqa: BLE001 - never a traceback on a student's page
-            return self._say(error_text(exc))
+            return self._say(error_text(exc, self.lang))
         self._enter(ticket.student, ticket.token)
         return True
 
@@ -577,28 +683,44 @@ class ClassPage(W.VBox):
         self.feedback.value = text
         return False
 
+    def _enter_title(self) -> None:
+        assert self.room is not None and self.student is not None
+        name = self.room.state.student(self.student).name  # type: ignore[union-attr]
+        self.url.title = page_title(self.tr.gettext("{name} · class {code}", name=name, code=self.room.code))
+
     def _enter(self, student: int, token: str) -> None:
         assert self.room is not None
         self.student, self.token = student, token
-        self.url.query = urlencode({"class": self.room.code, "student": token})
-        name = self.room.state.student(student).name  # type: ignore[union-attr]
-        self.url.title = page_title(f"{name} · class {self.room.code}")
+        self.url.query = urlencode(self.page_lang.query({"class": self.room.code, "student": token}))
+        self._enter_title()
         self._update()
         if self.state != "seat":
             self._unsubscribe = self.room.subscribe(lambda _r: self._update())
             self.room.start_watching()
+
+    def _widget_language(self, change: Mapping[str, Any]) -> None:
+        """The student switched language in the game widget: keep it in the address for a reload."""
+        if self.room is None or self.token is None or not isinstance(change.get("new"), str):
+            return
+        if self.page_lang.choose(change["new"]):
+            self._relabel()
+        self.url.query = urlencode(self.page_lang.query({"class": self.room.code, "student": self.token}))
 
     def _update(self) -> None:
         """Show the lobby, or become the seat once this student's table has started."""
         room = self.room
         if room is None or self.student is None or self.state == "seat":
             return
+        tr = self.tr
+        _ = tr.gettext
         seat = room.seat_of(self.student)
         if seat is not None:
             table, seat_id = seat
             self.state = "seat"
-            self.widget = _widgets().SeatWidget(table, seat_id)
-            self.url.title = page_title(f"{table.state.name(seat_id)} · table {table.code}")
+            self.widget = game_widget("SeatWidget", table, seat_id, lang=self.lang)
+            if "lang" in self.widget.trait_names():
+                self.widget.observe(self._widget_language, names="lang")
+            self.url.title = page_title(_("{name} · table {code}", name=table.state.name(seat_id), code=table.code))
             self.children = [self.url, self.widget]
             unsubscribe = getattr(self, "_unsubscribe", None)
             if unsubscribe is not None:
@@ -612,31 +734,43 @@ class ClassPage(W.VBox):
         mine = s.table_of(self.student)
         if mine is not None:
             others = [n for n in room.names(mine.members) if n != me.name]  # type: ignore[union-attr]
-            body = (f"You will sit at table {mine.number}" + (f" with {', '.join(others)}" if others else "")
-                    + ". The game starts when the teacher starts your table.")
+            body = (_("You will sit at table {number} with {names}. The game starts when the teacher starts your "
+                      "table.", number=mine.number, names=", ".join(others)) if others
+                    else _("You will sit at table {number}. The game starts when the teacher starts your table.",
+                           number=mine.number))
         elif s.tables and all(t.started for t in s.tables):
-            body = ("Every table has already started, so you are not seated yet. The teacher can seat you at a "
-                    "new table when enough students are waiting; keep this page open.")
+            body = _("Every table has already started, so you are not seated yet. The teacher can seat you at a "
+                     "new table when enough students are waiting; keep this page open.")
         else:
-            body = "The teacher will seat you at a table. Keep this page open."
+            body = _("The teacher will seat you at a table. Keep this page open.")
+        hello = _("Hello {name}! You will be seated soon.", name=me.name)  # type: ignore[union-attr]
+        joined = tr.ngettext("Class {name} · {n} student joined.", "Class {name} · {n} students joined.",
+                             len(s.students), name=s.name)
         self.lobby.value = (
             f'<div class="dichotomy-lobby-box" role="status" aria-live="polite" data-table="{mine.number if mine else ""}">'
-            f'<h2>Hello {_esc(me.name)}! You will be seated soon.</h2>'  # type: ignore[union-attr]
-            f"<p>{_esc(body)}</p><p>Class {_esc(s.name)} · {len(s.students)} students joined.</p>"
-            '<p class="dw-help">This page becomes your seat at your table: no new link to open. '
-            "If you close it, open the same address again.</p></div>")
+            f"<h2>{_esc(hello)}</h2><p>{_esc(body)}</p><p>{_esc(joined)}</p>"
+            f'<p class="dw-help">' + _esc(_("This page becomes your seat at your table: no new link to open. If you close it, open the same address again.")) + f''
+            "</p></div>")
         _show_trouble(self.trouble, room)
-        if list(self.children) != [self.url, self.trouble, self.lobby]:
-            self.children = [self.url, self.trouble, self.lobby]
+        if list(self.children) != [self.url, self.lang_menu, self.trouble, self.lobby]:
+            self.children = [self.url, self.lang_menu, self.trouble, self.lobby]
 
 
-def class_page(query: str | None = None, store: "TableStore | str | None" = None) -> ClassPage:
+def class_page(query: str | None = None, store: "TableStore | str | None" = None,
+               env: Mapping[str, str] | None = None) -> ClassPage:
     """A student's class page for ``query`` (default: ``$QUERY_STRING``)."""
-    return ClassPage(os.environ.get("QUERY_STRING", "") if query is None else query, store=store)
+    return ClassPage(os.environ.get("QUERY_STRING", "") if query is None else query, store=store, env=env)
 
 
 # --------------------------------------------------------------------------------------------------
 # Read-only pages: class projector, table projector, report
+
+
+def _read_only_language(page: W.VBox, query: str | None, env: Mapping[str, str] | None) -> PageLanguage:
+    """A read-only page's language (no menu: ``?lang=`` on its address switches it)."""
+    page.page_lang = PageLanguage(query, env)  # type: ignore[attr-defined]
+    page.url = UrlQuery(lang=page.page_lang.lang)  # type: ignore[attr-defined]
+    return page.page_lang  # type: ignore[attr-defined]
 
 
 class ClassViewPage(W.VBox):
@@ -647,22 +781,26 @@ class ClassViewPage(W.VBox):
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("dichotomy-classview-page")
         self.store = page_store(store)
-        self.url = UrlQuery()
         self.env = dict(os.environ if env is None else env)
+        lang = _read_only_language(self, query, self.env)
         try:
             self.room: Classroom | None = Classroom.open(class_query(query).get("class", ""), self.store)
         except DichotomyError as exc:
             self.room = None
-            self.url.title = page_title("No such class")
-            self.children = [self.url, message_box("No such class", error_text(exc))]
+            title = lang.tr.gettext("No such class")
+            self.url.title = page_title(title)
+            self.children = [self.url, message_box(title, error_text(exc, lang.lang))]
             return
         room = self.room
-        self.url.title = page_title(f"Class {room.code}")
+        lang.knows(room.interface_lang)
+        self.url.lang = lang.lang
+        self.url.title = page_title(lang.tr.gettext("Class {code}", code=room.code))
         link = page_link(CLASS_PAGE, {"class": room.code}, self.env)
         self.overview = W.HTML()
         self.overview.add_class("dichotomy-overview-box")
         self.trouble = _trouble_banner()
-        self.children = [self.url, self.trouble, W.HTML(f"<h2>{_esc(room.state.name)}</h2>" + _join_block(room, link)),
+        self.children = [self.url, self.trouble,
+                         W.HTML(f"<h2>{_esc(room.state.name)}</h2>" + _join_block(room, link, lang.tr)),
                          self.overview]
         self._update()
         room.subscribe(lambda _r: self._update())
@@ -671,54 +809,69 @@ class ClassViewPage(W.VBox):
     def _update(self) -> None:
         assert self.room is not None
         _show_trouble(self.trouble, self.room)
-        self.overview.value = _overview_html(self.room, self.env)
+        self.overview.value = _overview_html(self.room, self.env, self.page_lang.tr)
 
 
 class ProjectorPage(W.VBox):
     """One table's projector view (``TableWidget(host=False)``): no token, no buttons."""
 
-    def __init__(self, query: str | None = None, store: "TableStore | str | None" = None) -> None:
+    def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
+                 env: Mapping[str, str] | None = None) -> None:
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("dichotomy-projector-page")
         self.store = page_store(store)
-        self.url = UrlQuery()
+        lang = _read_only_language(self, query, env)
         self.widget: W.Widget | None = None
         try:
             table = Table.open(class_query(query).get("table", ""), self.store)
         except DichotomyError as exc:
-            self.url.title = page_title("No such table")
-            self.children = [self.url, message_box("No such table", error_text(exc))]
+            title = lang.tr.gettext("No such table")
+            self.url.title = page_title(title)
+            self.children = [self.url, message_box(title, error_text(exc, lang.lang))]
             return
-        self.url.title = page_title(f"Projector · table {table.code}")
-        self.widget = _widgets().TableWidget(table, host=False)
-        self.children = [self.url, W.HTML(f"<h2>Table {_esc(table.code)}</h2>"), self.widget]
+        lang.knows(table.interface_lang)
+        self.url.lang = lang.lang
+        _ = lang.tr.gettext
+        self.url.title = page_title(_("Projector · table {code}", code=table.code))
+        self.widget = game_widget("TableWidget", table, host=False, lang=lang.lang if lang.chosen else None)
+        self.children = [self.url, W.HTML(f"<h2>" + _esc(_('Table {code}', code=table.code)) + f"</h2>"), self.widget]
         table.start_watching()
 
 
-def _report_html(data: dict[str, Any]) -> str:
+#: The report's outcome values (machine words in the data, CSV and JSON) as the page says them.
+OUTCOMES = {"correct": N_("correct"), "wrong": N_("wrong"), "foil": N_("guessed the Foil"), "pass": N_("passed")}
+
+
+def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
+    tr = tr or translator("en", "pages")
+    _ = tr.gettext
     parts = []
     for t in data["tables"]:
         rows = []
         for r in t["rounds"]:
             clues = "".join(
                 f'<li class="dichotomy-report-clue{" eliminated" if c["eliminated"] else ""}">'
-                + (_esc(c["text"]) if c["text"] is not None else "<em>no clue (timeout)</em>")
+                + (_esc(c["text"]) if c["text"] is not None else f"<em>" + _esc(_('no clue (timeout)')) + f"</em>")
                 + f' <span class="who">— {_esc(c["author"])}</span>'
-                + (f' <strong>eliminated</strong> ({_esc(c["reason_text"] or c["reason"] or "")})' if c["eliminated"] else "")
+                + (f' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(c["reason_text"] or c["reason"] or "")})'
+                   if c["eliminated"] else "")
                 + "</li>" for c in r["clues"])
-            guess = "passed" if r["passed"] else _esc(r["guess"])
+            guess = _esc(_("passed")) if r["passed"] else _esc(r["guess"])
+            outcome = tr.gettext(OUTCOMES[r["outcome"]]) if r["outcome"] in OUTCOMES else r["outcome"]
             rows.append(
                 f'<tr class="dichotomy-report-round" data-table="{t["number"]}" data-round="{r["round"]}" '
                 f'data-outcome="{_esc(r["outcome"])}"><td>{r["round"]}</td><td>{_esc(r["target"])}</td>'
                 f'<td>{_esc(r["foil"])}</td><td><ul style="margin:0;padding-left:1.2em">{clues}</ul></td>'
-                f'<td>{_esc(r["guesser"])}: {guess}</td><td>{_esc(r["outcome"])}</td><td>{r["score"]}</td></tr>')
-        body = "".join(rows) or '<tr><td colspan="7"><em>No round has resolved yet.</em></td></tr>'
+                f'<td>{_esc(r["guesser"])}: {guess}</td><td>{_esc(outcome)}</td><td>{r["score"]}</td></tr>')
+        body = "".join(rows) or f'<tr><td colspan="7"><em>' + _esc(_("No round has resolved yet.")) + f'</em></td></tr>'
+        heads = "".join(f"<th>{_esc(h)}</th>" for h in (_("Round"), _("Target"), _("Foil"), _("Clues (author)"),
+                                                          _("Guess"), _("Outcome"), _("Score")))
+        title = _("Table {number} ({players})", number=t["number"], players=", ".join(t["players"]))
         parts.append(
-            f'<h3>Table {t["number"]} ({_esc(", ".join(t["players"]))})</h3>'
-            '<table class="dichotomy-report" style="border-collapse:collapse"><thead><tr><th>Round</th>'
-            "<th>Target</th><th>Foil</th><th>Clues (author)</th><th>Guess</th><th>Outcome</th><th>Score</th>"
+            f"<h3>{_esc(title)}</h3>"
+            f'<table class="dichotomy-report" style="border-collapse:collapse"><thead><tr>{heads}'
             f"</tr></thead><tbody>{body}</tbody></table>")
-    return "".join(parts) or "<p>No table has started yet.</p>"
+    return "".join(parts) or f"<p>" + _esc(_('No table has started yet.')) + f"</p>"
 
 
 def _download(label: str, filename: str, mime: str, text: str, css: str) -> str:
@@ -728,28 +881,35 @@ def _download(label: str, filename: str, mime: str, text: str, css: str) -> str:
 
 
 class ReportPage(W.VBox):
-    """The debrief: every resolved round of every table, live, with CSV and JSON downloads."""
+    """The debrief: every resolved round of every table, live, with CSV and JSON downloads (their column
+    names are machine names and stay English; the page's headings follow its language)."""
 
-    def __init__(self, query: str | None = None, store: "TableStore | str | None" = None) -> None:
+    def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
+                 env: Mapping[str, str] | None = None) -> None:
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("dichotomy-report-page")
         self.store = page_store(store)
-        self.url = UrlQuery()
+        lang = _read_only_language(self, query, env)
         try:
             self.room: Classroom | None = Classroom.open(class_query(query).get("class", ""), self.store)
         except DichotomyError as exc:
             self.room = None
-            self.url.title = page_title("No such class")
-            self.children = [self.url, message_box("No such class", error_text(exc))]
+            title = lang.tr.gettext("No such class")
+            self.url.title = page_title(title)
+            self.children = [self.url, message_box(title, error_text(exc, lang.lang))]
             return
-        self.url.title = page_title(f"Report · class {self.room.code}")
+        lang.knows(self.room.interface_lang)
+        self.url.lang = lang.lang
+        _ = lang.tr.gettext
+        self.url.title = page_title(_("Report · class {code}", code=self.room.code))
         self.downloads = W.HTML()
         self.downloads.add_class("dichotomy-downloads")
         self.body = W.HTML()
         self.body.add_class("dichotomy-report-box")
         self.trouble = _trouble_banner()
-        self.children = [self.url, self.trouble, W.HTML(f"<h2>Report · {_esc(self.room.state.name)}</h2>"
-                                          "<p>Resolved rounds only: a round appears here once it is over.</p>"),
+        self.children = [self.url, self.trouble,
+                         W.HTML(f"<h2>" + _esc(_('Report · {name}', name=self.room.state.name)) + f"</h2>"
+                                f"<p>" + _esc(_('Resolved rounds only: a round appears here once it is over.')) + f"</p>"),
                          self.downloads, self.body]
         self._update()
         self.room.subscribe(lambda _r: self._update())
@@ -759,26 +919,30 @@ class ReportPage(W.VBox):
         from ..class_views import report_csv, report_json
 
         assert self.room is not None
+        tr = self.page_lang.tr
         _show_trouble(self.trouble, self.room)
         data = self.room.report()
         name = f"dichotomy-class-{self.room.code}"
-        self.downloads.value = (_download("Download CSV (one row per clue)", f"{name}.csv", "text/csv",
+        self.downloads.value = (_download(tr.gettext("Download CSV (one row per clue)"), f"{name}.csv", "text/csv",
                                           report_csv(data), "dichotomy-csv")
-                                + _download("Download JSON", f"{name}.json", "application/json",
+                                + _download(tr.gettext("Download JSON"), f"{name}.json", "application/json",
                                             report_json(data), "dichotomy-json"))
-        self.body.value = _report_html(data)
+        self.body.value = _report_html(data, tr)
 
 
-def class_view_page(query: str | None = None, store: "TableStore | str | None" = None) -> ClassViewPage:
+def class_view_page(query: str | None = None, store: "TableStore | str | None" = None,
+                    env: Mapping[str, str] | None = None) -> ClassViewPage:
     """The class projector page for ``query`` (default: ``$QUERY_STRING``)."""
-    return ClassViewPage(os.environ.get("QUERY_STRING", "") if query is None else query, store=store)
+    return ClassViewPage(os.environ.get("QUERY_STRING", "") if query is None else query, store=store, env=env)
 
 
-def projector_page(query: str | None = None, store: "TableStore | str | None" = None) -> ProjectorPage:
+def projector_page(query: str | None = None, store: "TableStore | str | None" = None,
+                   env: Mapping[str, str] | None = None) -> ProjectorPage:
     """A table's read-only projector page for ``query`` (default: ``$QUERY_STRING``)."""
-    return ProjectorPage(os.environ.get("QUERY_STRING", "") if query is None else query, store=store)
+    return ProjectorPage(os.environ.get("QUERY_STRING", "") if query is None else query, store=store, env=env)
 
 
-def report_page(query: str | None = None, store: "TableStore | str | None" = None) -> ReportPage:
+def report_page(query: str | None = None, store: "TableStore | str | None" = None,
+                env: Mapping[str, str] | None = None) -> ReportPage:
     """The class report page for ``query`` (default: ``$QUERY_STRING``)."""
-    return ReportPage(os.environ.get("QUERY_STRING", "") if query is None else query, store=store)
+    return ReportPage(os.environ.get("QUERY_STRING", "") if query is None else query, store=store, env=env)

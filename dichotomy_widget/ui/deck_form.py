@@ -17,12 +17,14 @@ from dataclasses import replace
 from typing import Callable, Mapping
 
 import ipywidgets as W
+from babel import Locale
 
 from ..config import DECKS_DIR_ENV, DEFAULT_DECK
 from ..deck_library import DeckLibrary, folder_decks
 from ..decks import (DECK_FILE_SUFFIXES, LANGUAGE_NAMES, MAX_DECK_BYTES, Deck, deck_from_bytes, load_deck,
                      packaged_decks)
 from ..errors import DeckError, DichotomyError
+from ..i18n import Translator, translator
 from ..words import SUPPORTED_LANGUAGES
 
 __all__ = ["DeckForm", "LANGUAGE_NAMES", "PREVIEW_CARDS"]
@@ -35,12 +37,24 @@ PASTED = "pasted list"
 _FROM_DECK = ""
 
 
-def _problems_of(exc: DeckError) -> tuple[str, list[str]]:
-    """A refusal as (headline, problems), each problem naming its line when it has one."""
+def _problems_of(exc: DeckError, lang: str = "en") -> tuple[str, list[str]]:
+    """A refusal as (headline, problems) in ``lang``, each problem naming its line when it has one."""
+    from .app import error_text
+
+    message = error_text(exc, lang)
     problems = list(getattr(exc, "problems", None) or [])
     if problems:
-        return exc.message.splitlines()[0].rstrip(":") + ":", problems
-    return exc.message, []
+        return message.splitlines()[0].rstrip(":") + ":", problems
+    return message, []
+
+
+def language_name(code: str, lang: str) -> str:
+    """A deck language's name written in the interface language ``lang`` ("Spanisch" for es in de)."""
+    try:
+        name = Locale.parse(lang).languages.get(code) or LANGUAGE_NAMES.get(code, code)
+    except (ValueError, TypeError):
+        name = LANGUAGE_NAMES.get(code, code)
+    return name[:1].upper() + name[1:]
 
 
 class DeckForm(W.VBox):
@@ -48,9 +62,12 @@ class DeckForm(W.VBox):
     is called whenever it changes."""
 
     def __init__(self, env: Mapping[str, str] | None = None,
-                 on_change: Callable[[Deck | None], None] | None = None) -> None:
+                 on_change: Callable[[Deck | None], None] | None = None, lang: str = "en") -> None:
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("dichotomy-deck-form")
+        self.lang = lang
+        self.tr: Translator = translator(lang, "pages")
+        _ = self.tr.gettext
         self.env = dict(os.environ if env is None else env)
         self.on_change = on_change or (lambda _deck: None)
         self.library: DeckLibrary | None = None
@@ -66,48 +83,49 @@ class DeckForm(W.VBox):
             except DeckError:
                 log.warning("the --decks folder is missing")
         self.source = W.RadioButtons(
-            options=[("A deck from the list", "list"), ("Upload a deck file", "upload"), ("Paste a list", "paste")],
-            value="list", description="Deck", layout=W.Layout(width="auto"))
+            options=[(_("A deck from the list"), "list"), (_("Upload a deck file"), "upload"),
+                     (_("Paste a list"), "paste")],
+            value="list", description=_("Deck"), layout=W.Layout(width="auto"))
         self.source.add_class("dichotomy-deck-source")
-        self.choice = W.Dropdown(options=[], description="Deck", layout=W.Layout(width="28em", max_width="100%"))
+        self.choice = W.Dropdown(options=[], description=_("Deck"), layout=W.Layout(width="28em", max_width="100%"))
         self.choice.add_class("dichotomy-deck")
         self.lang_label = W.Label("")
         self.lang_label.add_class("dichotomy-deck-lang")
-        self.delete_button = W.Button(description="Delete this saved deck", button_style="danger",
+        self.delete_button = W.Button(description=_("Delete this saved deck"), button_style="danger",
                                       layout=W.Layout(display="none", width="auto"))
         self.delete_button.add_class("dichotomy-deck-delete")
         self.library_note = W.HTML("")
         self.library_note.add_class("dichotomy-library-note")
         accept = ",".join(DECK_FILE_SUFFIXES)
-        self.upload = W.FileUpload(accept=accept, multiple=False, description="Choose a file",
+        self.upload = W.FileUpload(accept=accept, multiple=False, description=_("Choose a file"),
                                    layout=W.Layout(width="16em"))
         self.upload.add_class("dichotomy-deck-upload")
-        self.paste = W.Textarea(placeholder="target,foil\nsea,ocean\ncoffee,tea\n... (or paste two columns "
-                                            "copied from a spreadsheet)", rows=8,
-                                description="List", layout=W.Layout(width="100%", max_width="40em"))
+        self.paste = W.Textarea(placeholder=_("target,foil\nsea,ocean\ncoffee,tea\n... (or paste two columns "
+                                              "copied from a spreadsheet)"), rows=8,
+                                description=_("List"), layout=W.Layout(width="100%", max_width="40em"))
         self.paste.add_class("dichotomy-deck-paste")
-        self.check_button = W.Button(description="Check the list", layout=W.Layout(width="auto"))
+        self.check_button = W.Button(description=_("Check the list"), layout=W.Layout(width="auto"))
         self.check_button.add_class("dichotomy-deck-check")
-        self.name_input = W.Text(placeholder="from the file (# name:)", description="Deck name",
+        self.name_input = W.Text(placeholder=_("from the file (# name:)"), description=_("Deck name"),
                                  style={"description_width": "initial"}, layout=W.Layout(width="28em", max_width="100%"))
         self.name_input.add_class("dichotomy-deck-name")
-        langs = [("From the deck (# lang: line)", _FROM_DECK)] + [
-            (f"{LANGUAGE_NAMES.get(code, code)} ({code})", code) for code in SUPPORTED_LANGUAGES]
-        self.lang_input = W.Dropdown(options=langs, value=_FROM_DECK, description="Language",
+        langs = [(_("From the deck (# lang: line)"), _FROM_DECK)] + [
+            (f"{language_name(code, lang)} ({code})", code) for code in SUPPORTED_LANGUAGES]
+        self.lang_input = W.Dropdown(options=langs, value=_FROM_DECK, description=_("Deck language"),
                                      layout=W.Layout(width="28em", max_width="100%"))
         self.lang_input.add_class("dichotomy-deck-lang-choice")
-        self.keep = W.Checkbox(value=True, description="Keep this deck in my saved decks",
+        self.keep = W.Checkbox(value=True, description=_("Keep this deck in my saved decks"),
                                indent=False, layout=W.Layout(width="auto"))
         self.keep.add_class("dichotomy-deck-keep")
         self.problems_box = W.HTML("")
         self.problems_box.add_class("dichotomy-deck-problems")
         self.preview = W.HTML("")
         self.preview.add_class("dichotomy-deck-preview")
-        self.upload_help = W.HTML(
-            f"<p>A <b>.csv</b>, <b>.tsv</b> or <b>.txt</b> list of <code>target,foil</code> rows (five rows "
-            "make a card; a first line <code># lang: es</code> names the language), or a <b>.json</b> deck. "
-            f"At most {MAX_DECK_BYTES // 1_000_000} MB. A spreadsheet: save it as “CSV UTF-8” first, or copy "
-            "its two columns and paste them.</p>")
+        self.upload_help = W.HTML("<p>" + html.escape(_(
+            "A .csv, .tsv or .txt list of target,foil rows (five rows make a card; a first line "
+            "“# lang: es” names the language), or a .json deck. At most {megabytes} MB. A spreadsheet: save it "
+            "as “CSV UTF-8” first, or copy its two columns and paste them.",
+            megabytes=MAX_DECK_BYTES // 1_000_000)) + "</p>")
         self.source.observe(lambda _c: self._layout(), names="value")
         self._quiet = False
         self.choice.observe(lambda _c: None if self._quiet else self.check(), names="value")
@@ -144,18 +162,23 @@ class DeckForm(W.VBox):
             return self.library.list()
         except DichotomyError as exc:
             log.warning("listing saved decks failed: %s", exc.code)
-            self.library_note.value = f"<p>Saved decks cannot be listed now: {html.escape(exc.message)}</p>"
+            self.library_note.value = "<p>" + html.escape(self.tr.gettext(
+                "Saved decks cannot be listed now: {reason}", reason=self._error(exc))) + "</p>"
             return []
 
     def refresh_choices(self, select: str | None = None) -> None:
         """Rebuild the list: packaged decks, the folder's decks, then saved decks."""
+        tr = self.tr
         options: list[tuple[str, str]] = []
         for key, (title, deck) in self._packaged().items():
-            options.append((f"{title} ({deck.lang}, {len(deck)} cards)", key))
+            options.append((tr.ngettext("{name} ({lang}, {n} card)", "{name} ({lang}, {n} cards)", len(deck),
+                                        name=title, lang=deck.lang), key))
         for fname, deck in self.folder_decks.items():
-            options.append((f"{deck.name} ({deck.lang}, {len(deck)} cards) · folder", f"dir:{fname}"))
+            options.append((tr.ngettext("{name} ({lang}, {n} card) · folder", "{name} ({lang}, {n} cards) · folder",
+                                        len(deck), name=deck.name, lang=deck.lang), f"dir:{fname}"))
         for saved in self._saved():
-            options.append((f"{saved.name} ({saved.lang}, {saved.cards} cards) · saved", f"saved:{saved.id}"))
+            options.append((tr.ngettext("{name} ({lang}, {n} card) · saved", "{name} ({lang}, {n} cards) · saved",
+                                        saved.cards, name=saved.name, lang=saved.lang), f"saved:{saved.id}"))
         keys = [k for _l, k in options]
         current = select if select in keys else self.choice.value if self.choice.value in keys else None
         if current is None:
@@ -178,8 +201,9 @@ class DeckForm(W.VBox):
         elif mode == "upload":
             rows += [self.upload_help, self.upload, self.lang_input, self.name_input, self.keep]
         else:
-            rows += [W.HTML("<p>Paste <code>target,foil</code> rows, or two columns copied from a "
-                            "spreadsheet (tab-separated). Five rows make a card.</p>"),
+            rows += [W.HTML("<p>" + html.escape(self.tr.gettext(
+                "Paste target,foil rows, or two columns copied from a spreadsheet (tab-separated). Five rows "
+                "make a card.")) + "</p>"),
                      self.paste, self.lang_input, self.name_input, self.keep, self.check_button]
         rows += [self.problems_box, self.preview]
         self.children = rows
@@ -217,7 +241,7 @@ class DeckForm(W.VBox):
                 return None
             deck = deck_from_bytes(text.encode("utf-8", "surrogatepass"), PASTED, lang=lang, default_lang=None)
             if deck.name == PASTED:
-                deck = replace(deck, name="Pasted list")
+                deck = replace(deck, name=self.tr.gettext("Pasted list"))
         self._parsed = deck
         return self._named(deck)
 
@@ -227,7 +251,8 @@ class DeckForm(W.VBox):
             return
         self.deck, self._parsed, self.problems, self.headline = None, None, [], ""
         self.problems_box.value = ""
-        self.preview.value = '<p role="status">The list changed: press “Check the list”.</p>'
+        self.preview.value = '<p role="status">' + html.escape(self.tr.gettext(
+            "The list changed: press “Check the list”.")) + "</p>"
         self.on_change(None)
 
     def _named(self, deck: Deck) -> Deck:
@@ -246,7 +271,8 @@ class DeckForm(W.VBox):
         """Check what the form holds; show its problems or its preview; return the valid deck or None."""
         self._parsed = None
         if self.source.value != "list" and (self.upload.value or self.paste.value.strip()):
-            self.preview.value = '<p role="status" class="dichotomy-deck-checking">Checking the deck...</p>'
+            self.preview.value = ('<p role="status" class="dichotomy-deck-checking">'
+                                  + html.escape(self.tr.gettext("Checking the deck...")) + "</p>")
         try:
             deck = self._read()
         except DeckError as exc:
@@ -264,44 +290,57 @@ class DeckForm(W.VBox):
                 self._show_preview(deck)
         self.deck = deck
         mode = self.source.value
-        self.lang_label.value = f"Language: {deck.lang}" if deck is not None and mode == "list" else ""
+        self.lang_label.value = (self.tr.gettext("Language: {language}", language=language_name(deck.lang, self.lang))
+                                 if deck is not None and mode == "list" else "")
         is_saved = mode == "list" and str(self.choice.value or "").startswith("saved:")
         self.delete_button.layout.display = "" if is_saved else "none"
         self.on_change(deck)
         return deck
 
     def _show_problems(self, exc: DeckError) -> None:
-        headline, problems = _problems_of(exc)
+        _ = self.tr.gettext
+        headline, problems = _problems_of(exc, self.lang)
         self.headline, self.problems = headline, problems or [headline]
         items = "".join(f"<li>{html.escape(p)}</li>" for p in problems)
         ask = ""
         if exc.code == "deck_lang_missing":
-            ask = "<p><b>Which language is this deck in?</b> Choose it under “Language”.</p>"
+            ask = ("<p><b>" + html.escape(_("Which language is this deck in?")) + "</b> "
+                   + html.escape(_("Choose it under “Deck language”.")) + "</p>")
         self.problems_box.value = (
             '<div role="alert" style="border-left:6px solid #a40000;padding:0.4em 1em;margin:0.5em 0">'
             f'<p style="margin:0;color:#a40000;font-weight:bold">{html.escape(headline)}</p>'
             f'{"<ul>" + items + "</ul>" if items else ""}{ask}'
-            "<p style=\"margin:0\">Nothing was created or saved. Fix the deck and try again.</p></div>")
+            '<p style="margin:0">' + html.escape(_("Nothing was created or saved. Fix the deck and try again."))
+            + "</p></div>")
         self.preview.value = ""
 
     def _show_preview(self, deck: Deck) -> None:
         """The cards as a text table (escaped); collapsed for list decks (the screen may be projected)."""
+        tr = self.tr
         rows = []
         for number, card in enumerate(deck.cards[:PREVIEW_CARDS], start=1):
             pairs = "".join(f"<li>{html.escape(p.target)} / {html.escape(p.foil)}</li>" for p in card.pairs)
-            rows.append(f'<li class="dichotomy-preview-card" style="break-inside:avoid">Card {number}<ol>{pairs}</ol></li>')
+            rows.append('<li class="dichotomy-preview-card" style="break-inside:avoid">'
+                        f'' + html.escape(tr.gettext("Card {number}", number=number)) + f'<ol>{pairs}</ol></li>')
         more = len(deck) - PREVIEW_CARDS
-        tail = f"<p>... and {more} more card(s).</p>" if more > 0 else ""
+        tail = ("<p>" + html.escape(tr.ngettext("... and {n} more card.", "... and {n} more cards.", more)) + "</p>"
+                if more > 0 else "")
         opened = "" if self.source.value == "list" else " open"
-        summary = (f"{html.escape(deck.name)}: {len(deck)} card(s), language {html.escape(deck.lang)}"
-                   " (show the cards)")
+        summary = html.escape(tr.ngettext("{name}: {n} card, language {language} (show the cards)",
+                                          "{name}: {n} cards, language {language} (show the cards)", len(deck),
+                                          name=deck.name, language=language_name(deck.lang, self.lang)))
         self.preview.value = (
             f'<details{opened} class="dichotomy-preview"><summary role="status">{summary}</summary>'
-            '<p>Target / Foil pairs (keep them off a projected screen).</p>'
+            "<p>" + html.escape(tr.gettext("Target / Foil pairs (keep them off a projected screen).")) + "</p>"
             f'<ol class="dichotomy-preview-cards" style="columns:16em;list-style:none;padding:0">'
             f'{"".join(rows)}</ol>{tail}</details>')
 
     # -- saving and deleting ------------------------------------------------------------------
+    def _error(self, exc: BaseException) -> str:
+        from .app import error_text
+
+        return error_text(exc, self.lang)
+
     def wants_saving(self) -> bool:
         """Whether the current deck is an upload or a pasted list the teacher wants kept."""
         return self.deck is not None and self.source.value in ("upload", "paste") and bool(self.keep.value)
@@ -311,9 +350,9 @@ class DeckForm(W.VBox):
         if not self.wants_saving() or self.deck is None:
             return ""
         if self.library is None:
-            return "The deck was not saved: this page has no deck library yet (reload the page)."
+            return self.tr.gettext("The deck was not saved: this page has no deck library yet (reload the page).")
         saved = self.library.save(self.deck)
-        return f"Saved “{saved.name}” in your decks."
+        return self.tr.gettext("Saved “{name}” in your decks.", name=saved.name)
 
     def delete_selected(self) -> bool:
         """Delete the saved deck chosen in the list."""
@@ -326,5 +365,6 @@ class DeckForm(W.VBox):
             self._show_problems(exc)
             return False
         self.refresh_choices()
-        self.library_note.value = '<p role="status">The saved deck was deleted.</p>'
+        self.library_note.value = ('<p role="status">' + html.escape(self.tr.gettext("The saved deck was deleted."))
+                                   + "</p>")
         return True

@@ -15,6 +15,8 @@ from typing import Callable
 import anywidget
 import traitlets
 
+from ..i18n import translator
+
 __all__ = ["TeacherKeyBox", "BrowserSecret", "SECRET_PATTERN"]
 
 log = logging.getLogger(__name__)
@@ -33,7 +35,8 @@ class TeacherKeyBox(anywidget.AnyWidget):
         const form = document.createElement("form");
         form.style.cssText = "display:flex;gap:0.5em;align-items:center;flex-wrap:wrap";
         const label = document.createElement("label");
-        label.textContent = "Teacher key";
+        const texts = model.get("texts") || {};
+        label.textContent = texts.label || "Teacher key";
         const input = document.createElement("input");
         input.type = "password";
         input.autocomplete = "current-password";
@@ -43,7 +46,7 @@ class TeacherKeyBox(anywidget.AnyWidget):
         input.id = id; label.htmlFor = id;
         const button = document.createElement("button");
         button.type = "submit";
-        button.textContent = "Unlock";
+        button.textContent = texts.unlock || "Unlock";
         button.className = "dichotomy-teacher-key-unlock";
         const status = document.createElement("p");
         status.className = "dichotomy-teacher-key-status";
@@ -58,9 +61,9 @@ class TeacherKeyBox(anywidget.AnyWidget):
         };
         form.addEventListener("submit", (event) => {
           event.preventDefault();
-          if (!input.value) { status.textContent = "Type the teacher key first."; return; }
+          if (!input.value) { status.textContent = texts.empty || "Type the teacher key first."; return; }
           button.disabled = true;
-          status.textContent = "Checking...";
+          status.textContent = texts.checking || "Checking...";
           model.send({ key: input.value });
           input.value = "";
         });
@@ -73,9 +76,14 @@ class TeacherKeyBox(anywidget.AnyWidget):
     """
     status = traitlets.Unicode("").tag(sync=True)
     unlocked = traitlets.Bool(False).tag(sync=True)
+    texts = traitlets.Dict().tag(sync=True)  # the box's own words in the page's language
 
-    def __init__(self, on_key: Callable[[str], bool], **kwargs) -> None:
+    def __init__(self, on_key: Callable[[str], bool], lang: str = "en", **kwargs) -> None:
         super().__init__(**kwargs)
+        _ = translator(lang, "pages").gettext
+        self.texts = {"label": _("Teacher key"), "unlock": _("Unlock"), "empty": _("Type the teacher key first."),
+                      "checking": _("Checking...")}
+        self._lang = lang
         self._on_key = on_key
         self.on_msg(self._received)
 
@@ -86,7 +94,7 @@ class TeacherKeyBox(anywidget.AnyWidget):
             self.unlocked = bool(self._on_key(content["key"]))
         except Exception:  # noqa: BLE001 - the page must keep working; the key is never logged
             log.exception("checking the teacher key failed")
-            self.status = "Something went wrong. Please try again."
+            self.status = translator(self._lang, "pages").gettext("Something went wrong. Please try again.")
         self.send({"checked": 1})
 
 

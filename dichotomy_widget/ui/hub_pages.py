@@ -30,6 +30,7 @@ from ..deck_library import DeckLibrary
 from ..errors import DichotomyError, NameTaken, SeatNotFound
 from ..rules import MAX_NAME_LENGTH, clean_name
 from ..table import Table
+from ..i18n import N_, Translator, translator
 from .app import HostPage, SeatPage, error_text, message_box, on_enter, page_title
 from .hub_identity import (HubIdentity, HubIdentityError, current_identity, hub_library_secret, hub_secret,
                            hub_seat_token)
@@ -38,9 +39,9 @@ __all__ = ["HubSeatPage", "HubHostPage", "hub_seat_name"]
 
 log = logging.getLogger(__name__)
 
-_NO_IDENTITY = ("Open Dichotomy through the hub",
-                "This page did not come through the hub's sign-in. Open the game from the hub "
-                "(Services → Dichotomy) or with the join link again.")
+_NO_IDENTITY = (N_("Open Dichotomy through the hub"),
+                N_("This page did not come through the hub's sign-in. Open the game from the hub "
+                   "(Services → Dichotomy) or with the join link again."))
 
 
 def hub_seat_name(identity: HubIdentity) -> list[str]:
@@ -56,19 +57,26 @@ def hub_seat_name(identity: HubIdentity) -> list[str]:
     return names
 
 
-def _signed_in_bar(identity: HubIdentity | None, env: Mapping[str, str] | None) -> W.HTML:
+def _signed_in_bar(identity: HubIdentity | None, env: Mapping[str, str] | None, tr: Translator) -> W.HTML:
     """"Signed in to the hub as Ana · Sign out" (a classroom computer is often shared)."""
     prefix = (os.environ if env is None else env).get("JUPYTERHUB_SERVICE_PREFIX", "/")
-    who = html.escape(identity.display_name if identity else "nobody")
+    who = html.escape(identity.display_name if identity else tr.gettext("nobody"))
     logout = html.escape(prefix.rstrip("/") + "/logout", quote=True)
-    bar = W.HTML(f'<p class="dichotomy-hub-user" style="margin:0 0 0.5em 0;font-size:0.95em">Signed in to '
-                 f'the hub as <b>{who}</b> · <a href="{logout}">Sign out</a></p>')
+    bar = W.HTML('<p class="dichotomy-hub-user" style="margin:0 0 0.5em 0;font-size:0.95em">'
+                 + html.escape(tr.gettext("Signed in to the hub as {name}")).format(name=f"<b>{who}</b>")
+                 + f' · <a href="{logout}">' + html.escape(tr.gettext("Sign out")) + f'</a></p>')
     return bar
 
 
-_HUB_LOOPBACK = ('<p class="dichotomy-warning" style="color:#a40000">This link points to this computer only '
-                 "(localhost). For students on other devices, open the hub by its network name, or set "
-                 "<code>c.JupyterHub.public_url</code> in the hub's configuration.</p>")
+def _hub_loopback(tr: Translator) -> str:
+    return ('<p class="dichotomy-warning" style="color:#a40000">' + html.escape(tr.gettext(
+        "This link points to this computer only (localhost). For students on other devices, open the hub by its "
+        "network name, or set {setting} in the hub's configuration.")).format(
+        setting="<code>c.JupyterHub.public_url</code>") + "</p>")
+
+
+def _no_identity(tr: Translator) -> tuple[str, str]:
+    return tr.gettext(_NO_IDENTITY[0]), tr.gettext(_NO_IDENTITY[1])
 
 
 def _identity(env: Mapping[str, str] | None) -> tuple[HubIdentity | None, bytes | None]:
@@ -84,10 +92,12 @@ class HubSeatPage(SeatPage):
 
     def __init__(self, query: str | None = None, store=None, env: Mapping[str, str] | None = None) -> None:
         self.identity, self._secret = _identity(env)
-        self.hub_bar = _signed_in_bar(self.identity, env)
-        super().__init__(query, store=store)
+        self._env = env
+        self.hub_bar = W.HTML()
+        super().__init__(query, store=store, env=env)
 
     def _with_bar(self) -> None:
+        self.hub_bar.value = _signed_in_bar(self.identity, self._env, self.tr).value
         self.children = [self.url, self.hub_bar, *(c for c in self.children if c not in (self.url, self.hub_bar))]
 
     def _refuse(self, title: str, body: str) -> None:
@@ -104,7 +114,7 @@ class HubSeatPage(SeatPage):
 
     def _route(self, params: dict[str, str]) -> None:
         if self.identity is None:
-            self._refuse(*_NO_IDENTITY)
+            self._refuse(*_no_identity(self.tr))
             return
         code = params.get("table")
         if not code:
@@ -113,18 +123,22 @@ class HubSeatPage(SeatPage):
         try:
             self.table = Table.open(code, self.store)
         except DichotomyError as exc:
-            self._refuse("No such table", error_text(exc))
+            self._refuse(self.tr.gettext("No such table"), error_text(exc, self.lang))
             return
+        self._know(self.table)
+        _ = self.tr.gettext
         mine = self._token(self.table)
         named = params.get("seat")
         if named is not None and not hmac.compare_digest(named.encode(), mine.encode()):
             log.info("refused: hub user %s opened a seat link that is not theirs", self.identity.name)
-            self._refuse("This seat link is not yours",
-                         "This link belongs to another player's seat. You are signed in as "
-                         f"{self.identity.display_name}: open the table's join link to play as yourself.")
+            self._refuse(_("This seat link is not yours"),
+                         _("This link belongs to another player's seat. You are signed in as {name}: open the "
+                           "table's join link to play as yourself.", name=self.identity.display_name))
+            own = html.escape(urlencode(self.page_lang.query({"table": self.table.code})))
             self.children = [*self.children, W.HTML(
-                f'<p><a class="dichotomy-own-seat" href="?{html.escape(urlencode({"table": self.table.code}))}">'
-                f"Open table {html.escape(self.table.code)} as {html.escape(self.identity.display_name)}</a></p>")]
+                f'<p><a class="dichotomy-own-seat" href="?{own}">'
+                + html.escape(_("Open table {code} as {name}", code=self.table.code, name=self.identity.display_name))
+                + "</a></p>")]
             return
         if self._resume(mine):
             return
@@ -141,23 +155,27 @@ class HubSeatPage(SeatPage):
 
     def _show_form(self, ask_code: bool) -> None:
         assert self.identity is not None
+        _ = self.tr.gettext
         self.state = "form"
+        self._ask_code = ask_code
+        self.url.lang = self.lang
         who = html.escape(self.identity.display_name)
-        rows: list[W.Widget] = [self.url]
-        self.join_button.description = f"Join as {self.identity.display_name}"[:60]
+        playing = "<p>" + html.escape(_("You play as {name} (your hub name).")).format(name=f"<b>{who}</b>") + "</p>"
+        rows: list[W.Widget] = [self.url, self._language_menu()]
+        self.join_button.description = _("Join as {name}", name=self.identity.display_name)[:60]
         if ask_code:
-            self.code_input = W.Text(placeholder="Table code, e.g. K7QX2M", description="Table",
+            typed = self.code_input.value if self.code_input is not None else ""
+            self.code_input = W.Text(value=typed, placeholder=_("Table code, e.g. K7QX2M"), description=_("Table"),
                                      layout=W.Layout(width="22em"))
             self.code_input.add_class("dichotomy-code")
             on_enter(self.code_input, lambda _t: self.join(""))
-            rows += [W.HTML(f"<h2>Join a Dichotomy table</h2><p>You play as <b>{who}</b> "
-                            "(your hub name).</p>"), self.code_input]
-            self.url.title = page_title("Join a table")
+            rows += [W.HTML(f"<h2>" + html.escape(_('Join a Dichotomy table')) + f"</h2>{playing}"), self.code_input]
+            self.url.title = page_title(_("Join a table"))
         else:
             assert self.table is not None
-            rows.append(W.HTML(f"<h2>Join table {html.escape(self.table.code)}</h2>"
-                               f"<p>You play as <b>{who}</b> (your hub name).</p>"))
-            self.url.title = page_title(f"Join table {self.table.code}")
+            heading = _("Join table {code}", code=self.table.code)
+            rows.append(W.HTML(f"<h2>{html.escape(heading)}</h2>{playing}"))
+            self.url.title = page_title(heading)
         rows += [self.join_button, self.feedback]
         self.children = rows
         self._with_bar()
@@ -166,20 +184,21 @@ class HubSeatPage(SeatPage):
         """Claim this hub user's seat (``name`` is ignored: the hub decides it)."""
         if self.state != "form" or self.identity is None:
             return False
-        if self.code_input is not None:
+        _ = self.tr.gettext
+        if self.code_input is not None and self._ask_code:
             try:
                 self.table = Table.open(self.code_input.value, self.store)
             except DichotomyError as exc:
                 self.table = None
-                return self._feedback(error_text(exc))
+                return self._feedback(error_text(exc, self.lang))
         if self.table is None:
-            return self._feedback("Type the table code first.")
+            return self._feedback(_("Type the table code first."))
         token = self._token(self.table)
         if self._resume(token):
             return True
         names = hub_seat_name(self.identity)
         if not names:
-            return self._feedback("Your hub name cannot be used at a table; ask the host.")
+            return self._feedback(_("Your hub name cannot be used at a table; ask the host."))
         for seat_name in names:
             try:
                 ticket = self.table.join(seat_name, token=token)
@@ -187,13 +206,13 @@ class HubSeatPage(SeatPage):
                 last: DichotomyError = exc
                 continue
             except DichotomyError as exc:
-                return self._feedback(error_text(exc))
+                return self._feedback(error_text(exc, self.lang))
             except Exception:  # noqa: BLE001 - never show a traceback to a student
                 log.exception("joining a table failed")
-                return self._feedback("Something went wrong. Please try again.")
+                return self._feedback(_("Something went wrong. Please try again."))
             self._show_seat(ticket.seat, ticket.token)
             return True
-        return self._feedback(error_text(last))
+        return self._feedback(error_text(last, self.lang))
 
 
 class HubHostPage(HostPage):
@@ -201,10 +220,12 @@ class HubHostPage(HostPage):
 
     def __init__(self, query: str | None = None, store=None, env: Mapping[str, str] | None = None) -> None:
         self.identity, self._secret = _identity(env)
-        self.hub_bar = _signed_in_bar(self.identity, env)
+        self._env = env
+        self.hub_bar = W.HTML()
         super().__init__(query, store=store, env=env)
 
     def _with_bar(self) -> None:
+        self.hub_bar.value = _signed_in_bar(self.identity, self._env, self.tr).value
         self.children = [self.url, self.hub_bar, *(c for c in self.children if c not in (self.url, self.hub_bar))]
 
     def _refuse(self, title: str, body: str) -> None:
@@ -217,8 +238,9 @@ class HubHostPage(HostPage):
             # Behind the hub, the hub decides who may create tables (no "no teacher key" warning), and a
             # teacher's saved decks follow their hub account to any device instead of one browser.
             intro = self.children[1]
-            note = W.HTML('<p class="dichotomy-hub-decks" role="note">Decks you upload are saved with your hub '
-                          "account: they are listed here on any device you sign in from.</p>")
+            note = W.HTML('<p class="dichotomy-hub-decks" role="note">' + html.escape(self.tr.gettext(
+                "Decks you upload are saved with your hub account: they are listed here on any device you sign "
+                "in from.")) + "</p>")
             self.children = [self.url, intro, note, self.form]
             self.deck_form.set_library(DeckLibrary.for_secret(
                 self.store, hub_library_secret(self._secret, self.identity.name)))
@@ -227,20 +249,21 @@ class HubHostPage(HostPage):
     def _show_host(self, table: Table, token: str) -> None:
         super()._show_host(table, token)
         # the localhost advice of ``dichotomy serve`` does not apply behind a hub
-        self.join_info.value = re.sub(r'<p class="dichotomy-warning".*?</p>', _HUB_LOOPBACK,
+        loopback = _hub_loopback(self.tr)
+        self.join_info.value = re.sub(r'<p class="dichotomy-warning".*?</p>', lambda _m: loopback,
                                       self.join_info.value, flags=re.S)
         self._with_bar()
 
     def _route(self, params: dict[str, str]) -> None:
         if self.identity is None:
-            self._refuse_plain(*_NO_IDENTITY)
+            self._refuse_plain(*_no_identity(self.tr))
             return
         if not self.identity.host:
             log.info("refused: hub user %s may not host", self.identity.name)
-            self._refuse_plain("Hosting is for teachers",
-                               f"You are signed in as {self.identity.display_name}, who may not host tables. "
-                               "Students join with the link or QR code the host shows; a hub admin can add "
-                               "teachers to the host group.")
+            self._refuse_plain(self.tr.gettext("Hosting is for teachers"),
+                               self.tr.gettext("You are signed in as {name}, who may not host tables. Students join "
+                                               "with the link or QR code the host shows; a hub admin can add teachers "
+                                               "to the host group.", name=self.identity.display_name))
             return
         super()._route(params)
 

@@ -51,6 +51,9 @@ class NameBox(anywidget.AnyWidget):
         model.on("change:value", () => {
           if (input.value !== model.get("value")) input.value = model.get("value");
         });
+        // the page may switch language: relabel in place (text only)
+        model.on("change:label", () => { label.textContent = model.get("label"); });
+        model.on("change:placeholder", () => { input.placeholder = model.get("placeholder"); });
         el.append(label, input);
       }
     };

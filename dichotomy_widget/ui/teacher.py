@@ -47,10 +47,13 @@ def is_teacher(typed: object, env: Mapping[str, str] | None = None) -> bool:
     return hmac.compare_digest(typed.encode("utf-8", "surrogatepass"), key.encode("utf-8", "surrogatepass"))
 
 
-def require_teacher(typed: object, env: Mapping[str, str] | None = None) -> None:
-    """Raise :class:`TeacherKeyRequired` unless :func:`is_teacher`; the message never repeats the key."""
+def require_teacher(typed: object, env: Mapping[str, str] | None = None, for_class: bool = False) -> None:
+    """Raise :class:`TeacherKeyRequired` unless :func:`is_teacher`; the message never repeats the key.
+    ``for_class``: the key is asked to create a class (the message says so)."""
     if not is_teacher(typed, env):
         if not typed:
+            if for_class:
+                raise TeacherKeyRequired("Creating a class needs the teacher key: type it first.")
             raise TeacherKeyRequired("Creating a table needs the teacher key: type it first.")
         raise TeacherKeyRequired("That is not the teacher key. Check it and try again.")
 
@@ -59,8 +62,9 @@ def check_key(key: str, where: str = "--teacher-key") -> str:
     """A usable key (surrounding spaces and a final newline removed), or :class:`DichotomyError`."""
     key = key.strip()
     if len(key) < MIN_KEY_LENGTH or len(key) > MAX_KEY_LENGTH or any(ord(ch) < 32 for ch in key):
-        raise DichotomyError(f"{where}: a teacher key is {MIN_KEY_LENGTH} to {MAX_KEY_LENGTH} characters on "
-                             "one line.", code="bad_teacher_key")
+        raise DichotomyError("{where}: a teacher key is {low} to {high} characters on one line.",
+                             code="bad_teacher_key", params={"where": where, "low": MIN_KEY_LENGTH,
+                                                             "high": MAX_KEY_LENGTH})
     return key
 
 

@@ -12,6 +12,7 @@ import html
 
 from ..deck_library import DeckLibrary
 from ..errors import DichotomyError, TeacherKeyRequired
+from ..i18n import translator
 from .teacher import require_teacher
 
 __all__ = ["TeacherGate", "MAX_KEY_TRIES"]
@@ -24,22 +25,26 @@ class TeacherGate:
 
     def unlock(self, typed: str) -> bool:
         """Check the teacher key typed on this page; on success show the form and the key's saved decks."""
+        from .app import error_text
+
+        lang = getattr(self, "lang", "en")
+        _ = translator(lang, "pages").gettext
         if self._key_failures >= MAX_KEY_TRIES:
-            return self._key_refused("Too many wrong keys on this page. Reload the page to try again.")
+            return self._key_refused(_("Too many wrong keys on this page. Reload the page to try again."))
         try:
             require_teacher(typed, self.env)
         except TeacherKeyRequired as exc:
             self._key_failures += 1
-            return self._key_refused(exc.message)
+            return self._key_refused(error_text(exc, lang))
         self._typed_key = typed
         if self.key_box is not None:
-            self.key_box.status = "Teacher key accepted."
+            self.key_box.status = _("Teacher key accepted.")
             self.key_box.unlocked = True
         self.form.layout.display = ""
         try:
             self.deck_form.set_library(DeckLibrary.for_secret(self.store, typed))
         except DichotomyError as exc:
-            self.deck_form.library_note.value = f"<p>{html.escape(exc.message)}</p>"
+            self.deck_form.library_note.value = f"<p>{html.escape(error_text(exc, lang))}</p>"
         return True
 
     def _key_refused(self, text: str) -> bool:
