@@ -13,7 +13,7 @@ store file that is not ours) stay English f-strings, each marked ``# untranslate
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .message_format import fill
 
@@ -43,7 +43,55 @@ __all__ = [
     "SeatingError",
     "PageRefused",
     "HubIdentityError",
+    "Phrase",
+    "Lines",
 ]
+
+
+class Phrase:
+    """A part of a message that translates with it: an English template and its params (which may be
+    phrases too), e.g. the line a deck problem is on. ``str()`` is the English text.
+
+    ``Phrase("…")`` is an extraction keyword of ``tools/i18n.py``, like the error classes.
+    """
+
+    __slots__ = ("template", "params")
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template = template
+        self.params = params
+
+    def render(self, gettext: Callable[[str], str], lang: str) -> str:
+        """This phrase in a language: ``gettext`` translates each template, numbers follow ``lang``."""
+        return fill(gettext(self.template), localized(self.params, gettext, lang), lang)
+
+    def __str__(self) -> str:
+        return self.render(str, "en")
+
+    def __repr__(self) -> str:
+        return f"Phrase({self.template!r}, **{self.params!r})"
+
+
+class Lines:
+    """Several phrases, one per line, each with its prefix (``"- "`` for a list item)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Iterable[tuple[str, "Phrase | str"]]) -> None:
+        self.items = list(items)
+
+    def render(self, gettext: Callable[[str], str], lang: str) -> str:
+        """Every line in a language (see :meth:`Phrase.render`)."""
+        return "\n".join(prefix + (item.render(gettext, lang) if isinstance(item, Phrase) else str(item))
+                         for prefix, item in self.items)
+
+    def __str__(self) -> str:
+        return self.render(str, "en")
+
+
+def localized(params: Mapping[str, Any], gettext: Callable[[str], str], lang: str) -> dict[str, Any]:
+    """``params`` with every :class:`Phrase` or :class:`Lines` rendered in ``lang``."""
+    return {k: (v.render(gettext, lang) if isinstance(v, (Phrase, Lines)) else v) for k, v in params.items()}
 
 
 class DichotomyError(Exception):
