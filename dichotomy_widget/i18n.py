@@ -134,14 +134,13 @@ class Translator:
 
     def error(self, error: DichotomyError) -> str:
         """An error's message in this language (its ``code`` never changes)."""
-        gettext = self._t.gettext
-        return fill(gettext(error.template), localized(error.params, gettext, self.lang), self.lang)
+        return fill(self._t.gettext(error.template), localized(error.params, self._t, self.lang), self.lang)
 
     def problems(self, error: BaseException) -> list[str]:
         """A refused deck's problems, one per line, in this language (``error.problems`` is English)."""
         phrases = getattr(error, "problem_phrases", None)
         if phrases:
-            return [p.render(self._t.gettext, self.lang) for p in phrases]
+            return [p.render(self._t, self.lang) for p in phrases]
         return [str(p) for p in getattr(error, "problems", None) or []]
 
     def error_dict(self, error: DichotomyError) -> dict[str, str]:

@@ -248,3 +248,15 @@ def test_a_refused_decks_problems_translate_line_by_line():
     assert spanish.startswith("k.csv: problemas en el mazo (2):\n- línea 3: se esperaban dos celdas")
     assert spanish.endswith("Separadores admitidos: una coma, un punto y coma o un tabulador, el mismo en todas las filas.")
     assert err.code == "deck_error" and "problems in the deck (2)" in str(err)
+
+
+def test_counts_inside_refusals_take_the_right_plural_form():
+    one_card = parse_deck("\n".join(f"t{i},f{i}" for i in range(5)), fmt="csv", source="one.csv", lang="en")
+    with pytest.raises(DichotomyError) as caught:
+        Table.create(deck=one_card, rounds=2)
+    err = caught.value
+    assert err.code == "deck_too_small"
+    assert "has 1 card;" in err.message  # not "1 cards"
+    assert "tiene 1 carta;" in translator("es").error(err)
+    assert "a 1 carte\u202f;" in translator("fr").error(err)
+    assert "hat 1 Karte;" in translator("de").error(err)
