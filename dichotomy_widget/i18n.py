@@ -116,15 +116,15 @@ class Translator:
     def _t(self) -> NullTranslations:
         return _translations(self.lang, self.domain)
 
-    def gettext(self, message: str, **params: Any) -> str:
+    def gettext(self, message: str, /, **params: Any) -> str:
         """``message`` in this language, its ``{placeholders}`` filled from ``params``."""
         return fill(self._t.gettext(message), params, self.lang)
 
-    def ngettext(self, singular: str, plural: str, n: int, **params: Any) -> str:
+    def ngettext(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
         """The form for ``n`` (``{n}`` is available in the template, formatted for the locale)."""
         return fill(self._t.ngettext(singular, plural, n), {"n": n, **params}, self.lang)
 
-    def pgettext(self, context: str, message: str, **params: Any) -> str:
+    def pgettext(self, context: str, message: str, /, **params: Any) -> str:
         """``message`` with a disambiguating ``context`` (for short words such as "Pass")."""
         return fill(self._t.pgettext(context, message), params, self.lang)
 
