@@ -42,7 +42,7 @@ def _problems_of(exc: DeckError, lang: str = "en") -> tuple[str, list[str]]:
     from .app import error_text
 
     message = error_text(exc, lang)
-    problems = list(getattr(exc, "problems", None) or [])
+    problems = translator(lang).problems(exc)  # the deck's problems are engine messages (dichotomy domain)
     if problems:
         return message.splitlines()[0].rstrip(":") + ":", problems
     return message, []
