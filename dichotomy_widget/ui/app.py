@@ -55,7 +55,7 @@ from .host_secrets import BrowserSecret, TeacherKeyBox
 from .teacher_gate import TeacherGate
 from .teacher import key_required, require_teacher
 from .name_box import NameBox
-from .page_lang import PageLanguage, language_menu
+from .page_lang import PageLanguage, error_text, language_menu
 
 __all__ = ["HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link", "game_widget", "interface_menu",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
@@ -109,7 +109,7 @@ def _open_page_store(store: "TableStore | str | os.PathLike[str] | None",
         return page_store(store)
     except StoreError as exc:
         tr = translator(lang, "pages")
-        refuse(tr.gettext(STORE_TROUBLE), tr.gettext("{message} Tell the host.", message=error_text(exc, lang)))
+        refuse(tr.gettext(STORE_TROUBLE), tr.gettext("{problem} Tell the host.", problem=error_text(exc, lang)))
         return None
 
 
@@ -165,16 +165,6 @@ def message_box(title: str, body: str, kind: str = "error", link: tuple[str, str
         f'<h2 style="margin:0 0 0.3em 0;color:{colour}">{html.escape(title)}</h2>'
         f'<p style="margin:0">{html.escape(body)}</p>{extra}</div>'
     )
-
-
-def error_text(exc: BaseException, lang: str = "en") -> str:
-    """What a page shows for ``exc`` in ``lang``: its message, or (logged with its traceback) a plain
-    apology. Engine messages come from the ``dichotomy`` catalogue, the pages' own from ``pages``."""
-    if isinstance(exc, DichotomyError):
-        own = translator(lang, "pages").error(exc)
-        return own if own != translator("en", "pages").error(exc) else translator(lang).error(exc)
-    log.exception("unexpected error on a page", exc_info=exc)
-    return translator(lang, "pages").gettext("Something went wrong. Please try again, or ask the host.")
 
 
 def page_title(what: str) -> str:

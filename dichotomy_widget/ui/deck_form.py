@@ -26,6 +26,7 @@ from ..decks import (DECK_FILE_SUFFIXES, LANGUAGE_NAMES, MAX_DECK_BYTES, Deck, d
 from ..errors import DeckError, DichotomyError
 from ..i18n import Translator, translator
 from ..words import SUPPORTED_LANGUAGES
+from .page_lang import error_text
 
 __all__ = ["DeckForm", "LANGUAGE_NAMES", "PREVIEW_CARDS"]
 
@@ -39,8 +40,6 @@ _FROM_DECK = ""
 
 def _problems_of(exc: DeckError, lang: str = "en") -> tuple[str, list[str]]:
     """A refusal as (headline, problems) in ``lang``, each problem naming its line when it has one."""
-    from .app import error_text
-
     message = error_text(exc, lang)
     problems = list(getattr(exc, "problems", None) or [])
     if problems:
@@ -337,8 +336,6 @@ class DeckForm(W.VBox):
 
     # -- saving and deleting ------------------------------------------------------------------
     def _error(self, exc: BaseException) -> str:
-        from .app import error_text
-
         return error_text(exc, self.lang)
 
     def wants_saving(self) -> bool:
