@@ -598,3 +598,12 @@ def test_the_host_create_form_speaks_the_browsers_language(store):
     assert page.interface_input.description == "Idioma de la interfaz"
     assert "Crear una mesa de Dichotomy" in all_text(page)
     assert page.deck_form.source.description == "Mazo"
+
+
+def test_a_language_picked_in_the_game_widget_is_kept_in_the_seat_address(hosted, store):
+    page = join(store, hosted.table.code, "Ana")
+    token = qs(page)["seat"]
+    page._widget_language({"name": "lang", "old": "en", "new": "de"})  # the widget's lang trait changed
+    assert qs(page) == {"table": hosted.table.code, "seat": token, "lang": "de"} and page.url.lang == "de"
+    page._widget_language({"name": "lang", "old": "de", "new": "<b>"})  # junk from the browser: ignored
+    assert qs(page)["lang"] == "de"
