@@ -34,7 +34,7 @@ from .config import MAX_SEATS, MAX_TIME_LIMIT, MIN_SEATS, MIN_TIME_LIMIT
 from .rules import clean_name
 from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
 from .stores import TableStore, open_store
-from .stores.base import write_trouble_text
+from .stores.base import write_trouble_error
 from .table import CODE_ALPHABET, TROUBLE_EVERY, Table, hash_token, new_table_code
 
 if TYPE_CHECKING:
@@ -279,6 +279,8 @@ class Classroom:
         self._watch_task: asyncio.Task | None = None
         #: Why the store cannot be written now (full disk, read-only file), or "" (see :meth:`watch`).
         self.store_trouble = ""
+        #: The same trouble as an error (``None`` for none), for pages that show it in their own language.
+        self.store_trouble_error: StoreError | None = None
         self.refresh()
 
     @property
@@ -297,21 +299,22 @@ class Classroom:
         """
         class_name = " ".join(str(name or "").split())
         if not class_name or len(class_name) > MAX_CLASS_NAME or not class_name.isprintable():
-            raise DichotomyError(f"A class name is 1 to {MAX_CLASS_NAME} printable characters.",
-                                 code="invalid_class_name")
+            raise DichotomyError("A class name is 1 to {limit} printable characters.",
+                                 code="invalid_class_name", params={"limit": MAX_CLASS_NAME})
         the_deck = load_deck(deck, lang=lang)
         if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
             raise DeckError("The number of cards per table must be a whole number of at least 1.",
                             code="invalid_rounds")
         if len(the_deck) < rounds:
-            raise DeckError(f"The deck {the_deck.name!r} has {len(the_deck)} cards; {rounds} cards per table "
-                            f"need at least {rounds}.", code="deck_too_small")
+            raise DeckError("The deck “{deck}” has {cards} cards; {rounds} cards per table need at least {rounds}.",
+                            code="deck_too_small",
+                            params={"deck": the_deck.name, "cards": len(the_deck), "rounds": rounds})
         if isinstance(table_size, bool) or not isinstance(table_size, int) or not MIN_PREFERRED <= table_size <= MAX_PREFERRED:
-            raise DichotomyError(f"The preferred table size is {MIN_PREFERRED} to {MAX_PREFERRED}.",
-                                 code="invalid_table_size")
+            raise DichotomyError("The preferred table size is {least} to {most}.", code="invalid_table_size",
+                                 params={"least": MIN_PREFERRED, "most": MAX_PREFERRED})
         if time_limit is not None and not (MIN_TIME_LIMIT <= float(time_limit) <= MAX_TIME_LIMIT):
-            raise DichotomyError(f"A clue time limit is between {MIN_TIME_LIMIT} and {MAX_TIME_LIMIT} seconds.",
-                                 code="invalid_time_limit")
+            raise DichotomyError("A clue time limit is between {least} and {most} seconds.",
+                                 code="invalid_time_limit", params={"least": MIN_TIME_LIMIT, "most": MAX_TIME_LIMIT})
         the_store = _as_store(store)
         teacher_token = secrets.token_urlsafe(18)
         for _ in range(20):
@@ -341,7 +344,8 @@ class Classroom:
         the_store = _as_store(store)
         class_code = normalize_class_code(code)
         if not the_store.table_exists(class_stream(class_code)):
-            raise ClassNotFound(f"No class has the code {class_code}. Check the link or ask the teacher.")
+            raise ClassNotFound("No class has the code {code}. Check the link or ask the teacher.",
+                                params={"code": class_code})
         return cls(class_code, the_store)
 
     # --- identity ----------------------------------------------------------------------------
@@ -372,7 +376,7 @@ class Classroom:
             for student in self.state.students:
                 if words.normalize(student.name) == words.normalize(who):
                     return student.id
-        raise SeatNotFound(f"No student {who!r} in this class.")
+        raise SeatNotFound("No student “{who}” in this class.", params={"who": str(who)[:60]})
 
     # --- commands ----------------------------------------------------------------------------
     def join(self, name: str) -> StudentTicket:
@@ -383,9 +387,11 @@ class Classroom:
         def decide(s: ClassState) -> list[Event]:
             clean = clean_name(name)
             if any(words.normalize(x.name) == words.normalize(clean) for x in s.students):
-                raise NameTaken(f"Someone in this class is already called {clean}. Pick another name.")
+                raise NameTaken("Someone in this class is already called {name}. Pick another name.",
+                                params={"name": clean})
             if len(s.students) >= MAX_STUDENTS:
-                raise SeatingError(f"This class is full ({MAX_STUDENTS} students).", code="class_full")
+                raise SeatingError("This class is full ({most} students).", code="class_full",
+                                   params={"most": MAX_STUDENTS})
             new_id = max((x.id for x in s.students), default=-1) + 1
             return [StudentJoined(student=new_id, name=clean, token_hash=digest)]
 
@@ -402,8 +408,8 @@ class Classroom:
                 raise SeatingError("Some tables have started: seat late students at a table in its lobby or "
                                    "at an extra table instead.", code="tables_started")
             if len(s.students) < MIN_SEATS:
-                raise SeatingError(f"A table needs at least {MIN_SEATS} students; {len(s.students)} joined.",
-                                   code="too_few_students")
+                raise SeatingError("A table needs at least {least} students; {n} joined.",
+                                   code="too_few_students", params={"least": MIN_SEATS, "n": len(s.students)})
             ids = [x.id for x in s.students]
             random.Random(f"{s.seed}:seating:{s.version}").shuffle(ids)
             return [TablesMade(tables=tuple(tuple(t) for t in split_roster(ids, s.table_size)))]
@@ -428,18 +434,20 @@ class Classroom:
             target = s.table(table)
             name = s.student(student).name  # type: ignore[union-attr]
             if target is None:
-                raise SeatingError(f"There is no table {table}.", code="unknown_table")
+                raise SeatingError("There is no table {table}.", code="unknown_table", params={"table": table})
             current = s.table_of(student)
             if current is not None and current.started:
-                raise SeatingError(f"{name} already plays at table {current.number}, which has started.",
-                                   code="table_started")
+                raise SeatingError("{name} already plays at table {table}, which has started.",
+                                   code="table_started", params={"name": name, "table": current.number})
             if target.started:
-                raise SeatingError(f"Table {table} has started; choose a table still in its lobby or add a table.",
-                                   code="table_started")
+                raise SeatingError("Table {table} has started; choose a table still in its lobby or add a table.",
+                                   code="table_started", params={"table": table})
             if current is not None and current.number == table:
-                raise SeatingError(f"{name} already sits at table {table}.", code="same_table")
+                raise SeatingError("{name} already sits at table {table}.", code="same_table",
+                                   params={"name": name, "table": table})
             if len(target.members) >= MAX_SEATS:
-                raise SeatingError(f"Table {table} is full ({MAX_SEATS} players).", code="table_full")
+                raise SeatingError("Table {table} is full ({most} players).", code="table_full",
+                                   params={"table": table, "most": MAX_SEATS})
             return [StudentMoved(student=student, table=table)]
 
         self._execute(decide)
@@ -462,7 +470,8 @@ class Classroom:
         def decide(s: ClassState) -> list[Event]:
             current = s.table(number)
             if current is None or current.started or current.members != t.members:
-                raise SeatingError(f"Table {number} changed meanwhile; try again.", code="table_changed")
+                raise SeatingError("Table {table} changed meanwhile; try again.", code="table_changed",
+                                   params={"table": number})
             return [TableStarted(number=number, code=table.code)]
 
         self._adopt(table)  # before listeners hear of it: one Table object per code
@@ -487,12 +496,13 @@ class Classroom:
 
     def _check_startable(self, t: ClassTable | None, number: int) -> None:
         if t is None:
-            raise SeatingError(f"There is no table {number}.", code="unknown_table")
+            raise SeatingError("There is no table {table}.", code="unknown_table", params={"table": number})
         if t.started:
-            raise SeatingError(f"Table {number} has already started.", code="table_started")
+            raise SeatingError("Table {table} has already started.", code="table_started", params={"table": number})
         if not MIN_SEATS <= len(t.members) <= MAX_SEATS:
-            raise SeatingError(f"Table {number} has {len(t.members)} students; a table plays with "
-                               f"{MIN_SEATS} to {MAX_SEATS}. Move students first.", code="seat_count")
+            raise SeatingError("Table {table} has {n} students; a table plays with {least} to {most}. "
+                               "Move students first.", code="seat_count",
+                               params={"table": number, "n": len(t.members), "least": MIN_SEATS, "most": MAX_SEATS})
 
     def _table_deck(self, number: int) -> Deck:
         """Table ``number``'s own slice of the shuffled deck (disjoint from other tables while it lasts)."""
@@ -535,7 +545,7 @@ class Classroom:
         if isinstance(which, int) and not isinstance(which, bool):
             t = self.state.table(which)
             if t is None or not t.started:
-                raise SeatingError(f"Table {which} has not started.", code="not_started")
+                raise SeatingError("Table {table} has not started.", code="not_started", params={"table": which})
             code = t.code  # type: ignore[assignment]
         if code not in {t.code for t in self.state.tables if t.started}:
             raise SeatingError("That table is not part of this class.", code="not_in_class")
@@ -634,9 +644,11 @@ class Classroom:
     def check_store(self) -> bool:
         """Ask the store whether writing would fail now (no write); True (and listeners told) if
         :attr:`store_trouble` changed."""
-        text = write_trouble_text(self.store)
+        trouble = write_trouble_error(self.store)
+        text = trouble.message if trouble is not None else ""
         if text == self.store_trouble:
             return False
+        self.store_trouble_error = trouble
         self.store_trouble = text
         self._notify()
         return True

@@ -137,8 +137,8 @@ class DeckLibrary:
             if deck_id in self._decks:
                 return []
             if len(self._decks) >= MAX_SAVED_DECKS:
-                raise DeckError(f"Your library already holds {MAX_SAVED_DECKS} decks; delete one first.",
-                                code="deck_library_full")
+                raise DeckError("Your library already holds {most} decks; delete one first.",
+                                code="deck_library_full", params={"most": MAX_SAVED_DECKS})
             return [(DECK_SAVED, payload)]
 
         self._write(decide)
@@ -193,7 +193,7 @@ def folder_decks(folder: "str | Path", files: Iterable[Path] | None = None) -> t
     """
     root = Path(folder)
     if not root.is_dir():
-        raise DeckError(f"{folder}: not a folder of decks.", code="deck_folder_missing")
+        raise DeckError("{folder}: not a folder of decks.", code="deck_folder_missing", params={"folder": str(folder)})
     valid: dict[str, Deck] = {}
     invalid: list[tuple[str, str]] = []
     spreadsheet = (".xlsx", ".xlsm", ".xls", ".ods")

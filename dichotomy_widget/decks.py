@@ -154,8 +154,8 @@ def load_deck(source: "str | Path | Deck", lang: str | None = None, default_lang
     path = Path(source)
     if not path.is_file():
         known = ", ".join(packaged_decks()) or "none"
-        raise DeckError(f"No deck named {text_source!r}: not a file, and not a packaged deck ({known}).",
-                        code="deck_not_found")
+        raise DeckError("No deck named “{name}”: not a file, and not a packaged deck ({known}).",
+                        code="deck_not_found", params={"name": text_source[:80], "known": known})
     size = path.stat().st_size
     if size > MAX_DECK_BYTES:
         raise _too_big(path.name, size)
@@ -163,8 +163,9 @@ def load_deck(source: "str | Path | Deck", lang: str | None = None, default_lang
 
 
 def _too_big(source: str, size: int) -> DeckError:
-    return DeckError(f"{source}: the file is {size:,} bytes; a deck file is at most {MAX_DECK_BYTES:,} bytes "
-                     f"(1 MB). Split it into smaller decks.", code="deck_too_big")
+    return DeckError("{source}: the file is {size} bytes; a deck file is at most {limit} bytes "
+                     "(1 MB). Split it into smaller decks.", code="deck_too_big",
+                     params={"source": source, "size": size, "limit": MAX_DECK_BYTES})
 
 
 def deck_from_bytes(data: bytes, filename: str, lang: str | None = None,
@@ -181,14 +182,15 @@ def deck_from_bytes(data: bytes, filename: str, lang: str | None = None,
     if len(data) > MAX_DECK_BYTES:
         raise _too_big(source, len(data))
     if suffix in _SPREADSHEET_SUFFIXES or data.startswith(_BINARY_MAGIC):
-        raise DeckError(f"{source}: this is a spreadsheet file, not text. In the spreadsheet, save it as "
+        raise DeckError("{source}: this is a spreadsheet file, not text. In the spreadsheet, save it as "
                         "\"CSV UTF-8\" (File, Save as), or copy the two columns and paste them.",
-                        code="deck_spreadsheet")
+                        code="deck_spreadsheet", params={"source": source})
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise DeckError(f"{source}: the file is not UTF-8 text (byte {exc.start}). Save it with the "
-                        "UTF-8 encoding (in a spreadsheet: \"CSV UTF-8\").", code="deck_not_utf8") from None
+        raise DeckError("{source}: the file is not UTF-8 text (byte {byte}). Save it with the "
+                        "UTF-8 encoding (in a spreadsheet: \"CSV UTF-8\").", code="deck_not_utf8",
+                        params={"source": source, "byte": exc.start}) from None
     if suffix == ".json" or (suffix not in DECK_FILE_SUFFIXES and text.lstrip().startswith("{")):
         fmt = "json"
     else:
@@ -200,7 +202,9 @@ def _raise_problems(source: str, problems: list[str], hint: str = "") -> None:
     shown = "\n".join(f"- {p}" for p in problems[:MAX_PROBLEMS_SHOWN])
     more = len(problems) - MAX_PROBLEMS_SHOWN
     tail = f"\n- ... and {more} more" if more > 0 else ""
-    err = DeckError(f"{source}: {len(problems)} problem(s) in the deck:\n{shown}{tail}" + (f"\n{hint}" if hint else ""))
+    listed = f"{shown}{tail}" + (f"\n{hint}" if hint else "")  # the listed problems stay English for now
+    err = DeckError("{source}: problems in the deck ({count}):\n{problems}",
+                    params={"source": source, "count": len(problems), "problems": listed})
     err.problems = problems  # type: ignore[attr-defined]
     raise err
 
@@ -228,11 +232,12 @@ def parse_deck(text: str, fmt: str = "json", lang: str | None = None, source: st
     elif not deck_lang:
         deck_lang = (default_lang or "").strip().lower()
     if not deck_lang:
-        raise DeckError(f"{source}: the deck does not say its language. Choose it, or add a first line "
-                        "\"# lang: es\" (a list) or \"lang\": \"es\" (JSON).", code="deck_lang_missing")
+        raise DeckError("{source}: the deck does not say its language. Choose it, or add a first line "
+                        "\"# lang: es\" (a list) or \"lang\": \"es\" (JSON).", code="deck_lang_missing",
+                        params={"source": source})
     if not _LANG_CODE.fullmatch(deck_lang):
-        raise DeckError(f"{source}: {deck_lang[:20]!r} is not a language code (such as en, es, fr, de).",
-                        code="deck_bad_lang")
+        raise DeckError("{source}: “{lang}” is not a language code (such as en, es, fr, de).",
+                        code="deck_bad_lang", params={"source": source, "lang": deck_lang[:20]})
     problems = _validate(cards, deck_lang)
     if problems:
         _raise_problems(source, problems)
@@ -276,12 +281,14 @@ def _parse_json(text: str, source: str) -> tuple[str, str, str, list[_RawCard]]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise DeckError(f"{source}, line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg}).") from None
+        raise DeckError("{source}, line {line}, column {column}: not valid JSON ({detail}).",
+                        params={"source": source, "line": exc.lineno, "column": exc.colno,
+                                "detail": exc.msg}) from None
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
-        raise DeckError(f'{source}, line 1: a deck is a JSON object with a "cards" list.')
+        raise DeckError('{source}, line 1: a deck is a JSON object with a "cards" list.', params={"source": source})
     for key in ("name", "lang", "description"):
         if key in data and not isinstance(data[key], str):
-            raise DeckError(f'{source}: "{key}" must be text.')
+            raise DeckError('{source}: "{key}" must be text.', params={"source": source, "key": key})
     pairs_given = sum(len(c) for c in data["cards"] if isinstance(c, list))
     if pairs_given > MAX_DECK_ROWS:
         raise _too_many_rows(source, pairs_given)
@@ -291,14 +298,16 @@ def _parse_json(text: str, source: str) -> tuple[str, str, str, list[_RawCard]]:
         line = _line_of(text, offsets[i]) if i < len(offsets) else 0
         where = f"card {i + 1} (line {line})" if line else f"card {i + 1}"
         if not isinstance(card, list):
-            raise DeckError(f"{source}, {where}: a card is a list of [target, foil] pairs.")
+            raise DeckError("{source}, {where}: a card is a list of [target, foil] pairs.",
+                            params={"source": source, "where": where})
         pairs = []
         for j, pair in enumerate(card):
             if isinstance(pair, dict):
                 pair = [pair.get("target"), pair.get("foil")]
             if (not isinstance(pair, list) or len(pair) != 2
                     or not all(isinstance(w, str) for w in pair)):
-                raise DeckError(f"{source}, {where}, pair {j + 1}: a pair is [\"target\", \"foil\"], two texts.")
+                raise DeckError("{source}, {where}, pair {pair}: a pair is [\"target\", \"foil\"], two texts.",
+                                params={"source": source, "where": where, "pair": j + 1})
             pairs.append((pair[0], pair[1], line))
         cards.append((pairs, line))
     return data.get("name", ""), data.get("lang", ""), data.get("description", ""), cards
@@ -306,9 +315,13 @@ def _parse_json(text: str, source: str) -> tuple[str, str, str, list[_RawCard]]:
 
 def _too_many_rows(source: str, rows: int | None = None, line: int | None = None) -> DeckError:
     where = f"{source}, line {line}" if line else source
-    count = f" ({rows:,})" if rows else ""
-    return DeckError(f"{where}: more than {MAX_DECK_ROWS:,} rows{count}; a deck has at most "
-                     f"{MAX_DECK_ROWS:,} target/foil pairs. Split it into smaller decks.", code="deck_too_many_rows")
+    if rows:
+        return DeckError("{where}: more than {limit} rows ({rows}); a deck has at most {limit} target/foil pairs. "
+                         "Split it into smaller decks.", code="deck_too_many_rows",
+                         params={"where": where, "limit": MAX_DECK_ROWS, "rows": rows})
+    return DeckError("{where}: more than {limit} rows; a deck has at most {limit} target/foil pairs. "
+                     "Split it into smaller decks.", code="deck_too_many_rows",
+                     params={"where": where, "limit": MAX_DECK_ROWS})
 
 
 def _cells(line: str, sep: str) -> list[str]:
@@ -347,7 +360,8 @@ def _parse_csv(text: str, source: str, sep: str | None = None) -> tuple[str, str
             continue
         data.append((line_no, line))
     if sep is not None and sep not in SEPARATORS:
-        raise DeckError(f"{source}: the separator {sep!r} is not one of comma, semicolon or tab.")
+        raise DeckError("{source}: the separator “{sep}” is not one of comma, semicolon or tab.",
+                        params={"source": source, "sep": sep[:5]})
     sep = sep or _detect_separator([line for _, line in data])
     rows: list[tuple[str, str, int]] = []
     problems: list[str] = []
@@ -371,12 +385,15 @@ def _parse_csv(text: str, source: str, sep: str | None = None) -> tuple[str, str
         _raise_problems(source, problems, hint="Separators understood: a comma, a semicolon or a tab, the "
                         "same on every row." if any("expected two cells" in p for p in problems) else "")
     if not rows:
-        raise DeckError(f"{source}: no Target and Foil rows found (one row per pair, like {_example(sep)}).")
+        raise DeckError("{source}: no Target and Foil rows found (one row per pair, like {example}).",
+                        params={"source": source, "example": _example(sep)})
     if len(rows) % PAIRS_PER_CARD:
         tail = rows[len(rows) - len(rows) % PAIRS_PER_CARD:]
         raise DeckError(
-            f"{source}, lines {tail[0][2]}-{tail[-1][2]}: the last card has only {len(tail)} pair(s); "
-            f"cards need {PAIRS_PER_CARD} rows each ({len(rows)} rows given).")
+            "{source}, lines {first}-{last}: the last card is incomplete ({n} of {size} rows); "
+            "every card needs {size} rows (rows given: {rows}).",
+            params={"source": source, "first": tail[0][2], "last": tail[-1][2], "n": len(tail),
+                    "size": PAIRS_PER_CARD, "rows": len(rows)})
     cards = [(rows[i:i + PAIRS_PER_CARD], rows[i][2]) for i in range(0, len(rows), PAIRS_PER_CARD)]
     return name, lang, cards
 
@@ -408,9 +425,10 @@ def _language_of(cards: list[_RawCard], source: str) -> str:
     codes = ", ".join(words.SUPPORTED_LANGUAGES)
     if lang is None:
         raise DeckError(
-            f"{source}: which language is this deck in? It has no '# lang:' line (or \"lang\" key), "
-            f"and its words do not tell (words known per language, of {sampled}: {tally}). Add a line "
-            f"'# lang: fr' at the top (one of {codes}), or pass lang=\"fr\".", code="deck_lang_missing")
+            "{source}: which language is this deck in? It has no '# lang:' line (or \"lang\" key), "
+            "and its words do not tell (words known per language, of {sampled}: {tally}). Add a line "
+            "'# lang: fr' at the top (one of {codes}), or pass lang=\"fr\".", code="deck_lang_missing",
+            params={"source": source, "sampled": sampled, "tally": tally, "codes": codes})
     message = (f"{source} has no '# lang:' line; its words look {LANGUAGE_NAMES.get(lang, lang)} "
                f"(words known per language, of {sampled}: {tally}), so the deck plays in {lang!r}. "
                f"Add '# lang: {lang}' to the file (or pass lang=...) to say so and silence this warning.")

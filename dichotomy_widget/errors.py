@@ -3,11 +3,19 @@
 Every error carries a ``code`` (stable, machine-readable, safe to show) and a message written for a
 student. Messages never contain hidden words of other seats: callers build them from what the acting
 seat may already see.
+
+A message is an English *template* with named ``{placeholders}`` and its ``params`` (never an
+f-string), so ``tools/i18n.py`` extracts it (every class below is an extraction keyword) and
+:meth:`dichotomy_widget.i18n.Translator.error` shows it in the reader's language; the ``code`` never
+changes with the language. A few messages meant for whoever runs the server (a corrupt stored event, a
+store file that is not ours) stay English f-strings, each marked ``# untranslated: developer-only``.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
+
+from .message_format import fill
 
 __all__ = [
     "DichotomyError",
@@ -52,10 +60,7 @@ class DichotomyError(Exception):
         self.template = str(message)
         self.params: dict[str, Any] = dict(params or {})
         if self.params:
-            try:
-                message = self.template.format(**self.params)
-            except (KeyError, IndexError, ValueError):
-                message = self.template
+            message = fill(self.template, self.params, "en")  # numbers as English writes them: 1,000,000
         super().__init__(message)
         if code is not None:
             self.code = code

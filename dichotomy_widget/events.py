@@ -221,20 +221,21 @@ def upcast(type_name: str, payload: dict[str, Any], table: str = "?") -> dict[st
     """``payload`` raised to the schema version this code writes; :class:`StoreError` if it cannot be."""
     cls = EVENT_TYPES.get(type_name)
     if cls is None:
-        raise StoreError(f"Table {table}: a stored event has the type {str(type_name)[:40]!r}, which this "
-                         f"version of Dichotomy does not know (was it written by a newer release?).",
-                         code="unknown_event_type")
+        # untranslated: developer-only (a corrupt or newer store: for whoever runs the server)
+        unknown = (f"Table {table}: a stored event has the type {str(type_name)[:40]!r}, which this "
+                   "version of Dichotomy does not know (was it written by a newer release?).")
+        raise StoreError(unknown, code="unknown_event_type")
     if not isinstance(payload, dict):
-        raise StoreError(f"Table {table}: a stored {type_name} event is not a JSON object.", code="corrupt_event")
+        raise StoreError(f"Table {table}: a stored {type_name} event is not a JSON object.", code="corrupt_event")  # untranslated: developer-only
     version = payload.get(SCHEMA_KEY, 1)
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= cls.version:
-        raise StoreError(f"Table {table}: a stored {type_name} event has schema version {str(version)[:20]}; "
+        raise StoreError(f"Table {table}: a stored {type_name} event has schema version {str(version)[:20]}; "  # untranslated: developer-only
                          f"this version of Dichotomy reads versions 1 to {cls.version} (update Dichotomy).",
                          code="unknown_event_version")
     while version < cls.version:
         step = UPCASTERS.get((type_name, version))
         if step is None:
-            raise StoreError(f"Table {table}: no upgrade from {type_name} version {version}.",
+            raise StoreError(f"Table {table}: no upgrade from {type_name} version {version}.",  # untranslated: developer-only
                              code="unknown_event_version")
         payload = step(payload)
         version += 1
@@ -250,5 +251,5 @@ def event_from_dict(type_name: str, payload: dict[str, Any], table: str = "?") -
     try:
         return cls(**{k: _freeze(v) for k, v in payload.items() if k in names})
     except TypeError as err:  # a required field is missing
-        raise StoreError(f"Table {table}: a stored {type_name} event lacks a field it needs.",
+        raise StoreError(f"Table {table}: a stored {type_name} event lacks a field it needs.",  # untranslated: developer-only
                          code="corrupt_event") from err

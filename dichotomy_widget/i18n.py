@@ -34,6 +34,7 @@ from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
 from .errors import DichotomyError
+from .message_format import fill
 
 __all__ = [
     "INTERFACE_LANGUAGES",
@@ -87,18 +88,6 @@ def placeholders(template: str) -> set[str]:
         return {"<malformed>"}
 
 
-def _fill(template: str, params: Mapping[str, Any], lang: str) -> str:
-    if not params:
-        return template
-    shown = {k: (format_decimal(v, locale=lang) if isinstance(v, (int, float)) and not isinstance(v, bool)
-                 else v) for k, v in params.items()}
-    try:
-        return template.format(**shown)
-    except (KeyError, IndexError, ValueError) as exc:  # a broken translation must not hide the message
-        log.error("message template %r cannot take %s: %s", template[:60], sorted(params), exc)
-        return template
-
-
 @lru_cache(maxsize=None)
 def _translations(lang: str, domain: str) -> NullTranslations:
     if lang == DEFAULT_LANGUAGE:
@@ -127,17 +116,17 @@ class Translator:
     def _t(self) -> NullTranslations:
         return _translations(self.lang, self.domain)
 
-    def gettext(self, message: str, **params: Any) -> str:
+    def gettext(self, message: str, /, **params: Any) -> str:
         """``message`` in this language, its ``{placeholders}`` filled from ``params``."""
-        return _fill(self._t.gettext(message), params, self.lang)
+        return fill(self._t.gettext(message), params, self.lang)
 
-    def ngettext(self, singular: str, plural: str, n: int, **params: Any) -> str:
+    def ngettext(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
         """The form for ``n`` (``{n}`` is available in the template, formatted for the locale)."""
-        return _fill(self._t.ngettext(singular, plural, n), {"n": n, **params}, self.lang)
+        return fill(self._t.ngettext(singular, plural, n), {"n": n, **params}, self.lang)
 
-    def pgettext(self, context: str, message: str, **params: Any) -> str:
+    def pgettext(self, context: str, message: str, /, **params: Any) -> str:
         """``message`` with a disambiguating ``context`` (for short words such as "Pass")."""
-        return _fill(self._t.pgettext(context, message), params, self.lang)
+        return fill(self._t.pgettext(context, message), params, self.lang)
 
     def number(self, value: float) -> str:
         """``value`` written the locale's way (``1,234`` / ``1.234`` / ``1 234``)."""
@@ -145,7 +134,7 @@ class Translator:
 
     def error(self, error: DichotomyError) -> str:
         """An error's message in this language (its ``code`` never changes)."""
-        return _fill(self._t.gettext(error.template), error.params, self.lang)
+        return fill(self._t.gettext(error.template), error.params, self.lang)
 
     def error_dict(self, error: DichotomyError) -> dict[str, str]:
         """``{"code", "message"}`` for the one screen that caused ``error``, in this language."""

@@ -21,6 +21,7 @@ from . import words
 from .config import MAX_CLUE_LENGTH, MAX_GUESS_LENGTH, MAX_NAME_LENGTH, MAX_SEATS, MIN_SEATS, PAIRS_PER_CARD
 from .errors import (InvalidAction, InvalidClue, InvalidGuess, NameTaken, NotAllowed, NotYourTurn,
                      RuleViolation, TableFull, WrongPhase)
+from .i18n import N_
 from .events import (ClueSubmitted, CluesPurged, Event, GameEnded, GameStarted, GuessJudged,
                      PairLocked, RecapConfirmed, SeatJoined, SeatRemoved, SeatsReordered, TableCreated)
 
@@ -194,13 +195,17 @@ def parse_action(seat: int | None, action: Any, now: float = 0.0) -> Act:
         raise InvalidAction('An action is an object like {"type": "clue", "text": "..."}.')
     kind = action["type"]
     if kind not in action_types("host" if seat is None else "seat"):
-        who = "the host" if seat is None else "a seat"
-        raise InvalidAction(f"{kind[:30]!r} is not an action {who} can send.", code="unknown_action")
+        if seat is None:
+            raise InvalidAction("“{action}” is not an action the host can send.", code="unknown_action",
+                                params={"action": kind[:30]})
+        raise InvalidAction("“{action}” is not an action a seat can send.", code="unknown_action",
+                            params={"action": kind[:30]})
     args = {k: v for k, v in action.items() if k not in ("type", "id")}
     if kind == "pick":
         number = args.get("pair")
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= PAIRS_PER_CARD:
-            raise InvalidAction(f"Pick a pair by its number, 1 to {PAIRS_PER_CARD}.", code="invalid_pair")
+            raise InvalidAction("Pick a pair by its number, 1 to {most}.", code="invalid_pair",
+                                params={"most": PAIRS_PER_CARD})
     if kind in ("clue", "guess"):
         text = args.get("text", "")
         if text is None:
@@ -227,14 +232,14 @@ def writer_order(order: tuple, guesser: int) -> tuple:
     return tuple(order[(i + k) % n] for k in range(1, n))
 
 
-_BANDS = (  # (minimum score out of 13, label)
-    (13, "Perfect telepathy"),
-    (12, "Mind readers"),
-    (11, "Word wizards"),
-    (9, "Sharp crew"),
-    (7, "Good company"),
-    (4, "Warming up"),
-    (0, "Fresh start"),
+_BANDS = (  # (minimum score out of 13, label); the label is English, shown through the translator
+    (13, N_("Perfect telepathy")),
+    (12, N_("Mind readers")),
+    (11, N_("Word wizards")),
+    (9, N_("Sharp crew")),
+    (7, N_("Good company")),
+    (4, N_("Warming up")),
+    (0, N_("Fresh start")),
 )
 
 
@@ -266,7 +271,8 @@ def clean_name(name: Any) -> str:
     if not cleaned:
         raise InvalidAction("Please type a name.", code="invalid_name")
     if len(cleaned) > MAX_NAME_LENGTH:
-        raise InvalidAction(f"Names are at most {MAX_NAME_LENGTH} characters.", code="invalid_name")
+        raise InvalidAction("Names are at most {limit} characters.", code="invalid_name",
+                            params={"limit": MAX_NAME_LENGTH})
     if _has_control(cleaned):
         raise InvalidAction("A name cannot hold control characters.", code="invalid_name")
     return cleaned
@@ -275,8 +281,8 @@ def clean_name(name: Any) -> str:
 def _clean_clue(text: str) -> str:
     clue = text.strip()
     if len(clue) > MAX_CLUE_LENGTH:
-        raise InvalidClue(f"A clue is at most {MAX_CLUE_LENGTH} characters. Try a shorter word.",
-                          code="clue_too_long")
+        raise InvalidClue("A clue is at most {limit} characters. Try a shorter word.",
+                          code="clue_too_long", params={"limit": MAX_CLUE_LENGTH})
     if " " in clue or (not clue.isprintable() and any(ch.isspace() for ch in clue)):
         raise InvalidClue("A clue is one word: remove the spaces.", code="clue_not_one_word")
     if _has_control(clue):
@@ -297,7 +303,8 @@ def _one_script(text: str, error: type[RuleViolation]) -> None:
 def _clean_guess(text: str) -> str:
     guess = " ".join(text.split())
     if len(guess) > MAX_GUESS_LENGTH:
-        raise InvalidGuess(f"A guess is at most {MAX_GUESS_LENGTH} characters.", code="guess_too_long")
+        raise InvalidGuess("A guess is at most {limit} characters.", code="guess_too_long",
+                           params={"limit": MAX_GUESS_LENGTH})
     if _has_control(guess):
         raise InvalidGuess("A guess cannot hold control characters.", code="guess_control_character")
     _one_script(guess, InvalidGuess)
@@ -330,15 +337,23 @@ def initial_state() -> GameState:
     return GameState()
 
 
-def _phase_message(state: GameState) -> str:
-    return {
-        "lobby": "The game has not started yet.",
-        "reveal": f"Waiting for {state.name(state.drawer)} to pick a pair.",
-        "clues": f"Clues are being written; it is {state.name(state.current_writer)}'s turn.",
-        "guess": f"{state.name(state.guesser)} is guessing now.",
-        "recap": "The round is over; read the recap and press Continue.",
-        "over": "The game is over.",
-    }.get(state.phase, "Not now.")
+def _wrong_phase(state: GameState) -> WrongPhase:
+    """Why an action does not fit the phase, naming only players everyone sees."""
+    phase = state.phase
+    if phase == "lobby":
+        return WrongPhase("The game has not started yet.")
+    if phase == "reveal":
+        return WrongPhase("Waiting for {name} to pick a pair.", params={"name": state.name(state.drawer)})
+    if phase == "clues":
+        return WrongPhase("Clues are being written; it is {name}'s turn.",
+                          params={"name": state.name(state.current_writer)})
+    if phase == "guess":
+        return WrongPhase("{name} is guessing now.", params={"name": state.name(state.guesser)})
+    if phase == "recap":
+        return WrongPhase("The round is over; read the recap and press Continue.")
+    if phase == "over":
+        return WrongPhase("The game is over.")
+    return WrongPhase("Not now.")
 
 
 def decide(state: GameState, command: Command) -> list[Event]:
@@ -351,7 +366,8 @@ def decide(state: GameState, command: Command) -> list[Event]:
         raise NotAllowed("That seat is not at this table.", code="unknown_seat")
     move = MOVES.get(command.kind)
     if move is None:
-        raise InvalidAction(f"{command.kind[:30]!r} is not an action.", code="unknown_action")
+        raise InvalidAction("“{action}” is not an action.", code="unknown_action",
+                            params={"action": command.kind[:30]})
     refusal = move.refusal(state, command.seat)
     if refusal is not None:
         raise refusal()
@@ -364,11 +380,12 @@ def _decide_join(state: GameState, cmd: Join) -> list[Event]:
         raise TableFull("This game has already started; ask the host for a new table.",
                         code="game_started")
     if len(state.seats) >= MAX_SEATS:
-        raise TableFull(f"This table is full ({MAX_SEATS} players).")
+        raise TableFull("This table is full ({most} players).", params={"most": MAX_SEATS})
     if cmd.token_hash and any(s.token_hash == cmd.token_hash for s in state.seats):
         raise NotAllowed("You already have a seat at this table.", code="already_seated")
     if any(words.normalize(s.name) == words.normalize(name) for s in state.seats):
-        raise NameTaken(f"Someone at this table is already called {name}. Pick another name.")
+        raise NameTaken("Someone at this table is already called {name}. Pick another name.",
+                        params={"name": name})
     new_id = max((s.id for s in state.seats), default=-1) + 1
     return [SeatJoined(seat=new_id, name=name, token_hash=cmd.token_hash)]
 
@@ -407,18 +424,19 @@ class Move:
         if self.actor == "seat" and seat is None:
             return lambda: NotAllowed("Only a player at the table can do that.", code="seat_only")
         if state.phase not in self.phases:
-            return lambda: WrongPhase(_phase_message(state))
+            return lambda: _wrong_phase(state)
         return self.check(state, seat)
 
 
 def _seat_count(state: GameState, _seat: int | None) -> Refusal | None:
     n = len(state.seats)
     if not MIN_SEATS <= n <= MAX_SEATS:
-        return lambda: RuleViolation(f"Dichotomy needs {MIN_SEATS} to {MAX_SEATS} players; {n} joined.",
-                                     code="seat_count")
+        return lambda: RuleViolation("Dichotomy needs {least} to {most} players; {n} joined.",
+                                     code="seat_count", params={"least": MIN_SEATS, "most": MAX_SEATS, "n": n})
     if len(state.deck) < state.rounds:
         return lambda: RuleViolation(
-            f"The deck has {len(state.deck)} cards but the round deck needs {state.rounds}.", code="deck_too_small")
+            "The deck has {cards} cards but the round deck needs {rounds}.", code="deck_too_small",
+            params={"cards": len(state.deck), "rounds": state.rounds})
     return None
 
 
@@ -439,7 +457,7 @@ def _drawer(state: GameState, seat: int | None) -> Refusal | None:
         return _no_card
     if seat == state.drawer:
         return None
-    return lambda: NotYourTurn(f"{state.name(state.drawer)} picks the pair this round.")
+    return lambda: NotYourTurn("{name} picks the pair this round.", params={"name": state.name(state.drawer)})
 
 
 def _writer(state: GameState, seat: int | None) -> Refusal | None:
@@ -449,13 +467,15 @@ def _writer(state: GameState, seat: int | None) -> Refusal | None:
         return lambda: NotAllowed("You are guessing this round: wait for the clues.", code="guesser_cannot_clue")
     if any(c.seat == seat for c in state.clues):
         return lambda: NotYourTurn("You already gave your clue this round.", code="already_submitted")
-    return lambda: NotYourTurn(f"Wait for your turn: {state.name(state.current_writer)} is writing.")
+    return lambda: NotYourTurn("Wait for your turn: {name} is writing.",
+                                params={"name": state.name(state.current_writer)})
 
 
 def _guesser(state: GameState, seat: int | None) -> Refusal | None:
     if seat == state.guesser:
         return None
-    return lambda: NotAllowed(f"Only {state.name(state.guesser)} guesses this round.", code="not_guesser")
+    return lambda: NotAllowed("Only {name} guesses this round.", code="not_guesser",
+                              params={"name": state.name(state.guesser)})
 
 
 def _not_confirmed(state: GameState, seat: int | None) -> Refusal | None:

@@ -21,8 +21,8 @@ T = TypeVar("T")
 
 def _check_preferred(preferred: int) -> int:
     if isinstance(preferred, bool) or not isinstance(preferred, int) or not MIN_PREFERRED <= preferred <= MAX_PREFERRED:
-        raise DichotomyError(f"The preferred table size is {MIN_PREFERRED} to {MAX_PREFERRED}.",
-                             code="invalid_table_size")
+        raise DichotomyError("The preferred table size is {least} to {most}.", code="invalid_table_size",
+                             params={"least": MIN_PREFERRED, "most": MAX_PREFERRED})
     return preferred
 
 
@@ -40,8 +40,8 @@ def table_sizes(n: int, preferred: int = 5) -> list[int]:
     """
     _check_preferred(preferred)
     if isinstance(n, bool) or not isinstance(n, int) or n < MIN_SEATS:
-        raise DichotomyError(f"A table needs at least {MIN_SEATS} students; {max(0, int(n))} joined.",
-                             code="too_few_students")
+        raise DichotomyError("A table needs at least {least} students; {n} joined.", code="too_few_students",
+                             params={"least": MIN_SEATS, "n": max(0, int(n))})
     best: tuple[tuple[int, int, int], list[int]] | None = None
     for k in range(-(-n // MAX_SEATS), n // MIN_SEATS + 1):
         sizes = _sizes(n, k)

@@ -24,7 +24,7 @@ from .errors import (DeckError, DichotomyError, SeatNotFound, StaleAction, Store
 from .events import Event, TableCreated, event_from_dict
 from .i18n import INTERFACE_LANGUAGES, interface_language, normalize_language
 from .stores import TableStore, open_store
-from .stores.base import write_trouble_text
+from .stores.base import write_trouble_error
 from .views import seat_view, stage
 
 if TYPE_CHECKING:  # asyncio is imported only when a table is watched
@@ -114,6 +114,8 @@ class Table:
         #: Why the store cannot be written now (full disk, read-only file), as text for every page, or
         #: "" -- kept up to date while the table is watched (:meth:`watch`). Never holds a hidden word.
         self.store_trouble = ""
+        #: The same trouble as an error (``None`` for none), for pages that show it in their own language.
+        self.store_trouble_error: StoreError | None = None
         self.refresh()
 
     # --- creating and opening ----------------------------------------------------------------
@@ -137,12 +139,12 @@ class Table:
         if not isinstance(rounds, int) or rounds < 1:
             raise DeckError("The number of rounds must be a whole number of at least 1.", code="invalid_rounds")
         if len(the_deck) < rounds:
-            raise DeckError(f"The deck {the_deck.name!r} has {len(the_deck)} cards; a game of {rounds} "
-                            f"rounds needs at least {rounds}. Choose fewer rounds or a bigger deck.",
-                            code="deck_too_small")
+            raise DeckError("The deck “{deck}” has {cards} cards; a game of {rounds} rounds needs at least {rounds}. "
+                            "Choose fewer rounds or a bigger deck.", code="deck_too_small",
+                            params={"deck": the_deck.name, "cards": len(the_deck), "rounds": rounds})
         if time_limit is not None and not (MIN_TIME_LIMIT <= float(time_limit) <= MAX_TIME_LIMIT):
-            raise DichotomyError(f"A clue time limit is between {MIN_TIME_LIMIT} and {MAX_TIME_LIMIT} seconds.",
-                                 code="invalid_time_limit")
+            raise DichotomyError("A clue time limit is between {least} and {most} seconds.",
+                                 code="invalid_time_limit", params={"least": MIN_TIME_LIMIT, "most": MAX_TIME_LIMIT})
         the_store = _as_store(store)
         if seed is None:
             seed = secrets.randbits(63)
@@ -152,7 +154,8 @@ class Table:
             if not the_store.table_exists(table_code):
                 break
             if code:
-                raise StoreError(f"A table with code {table_code} already exists.", code="table_exists")
+                raise StoreError("A table with code {code} already exists.", code="table_exists",
+                                 params={"code": table_code})
         meta = {"host_token_hash": _hash(host_token), "created_at": time.time(), "deck": the_deck.name,
                 "lang": the_deck.lang}
         the_store.create_table(table_code, meta)
@@ -177,7 +180,8 @@ class Table:
         the_store = _as_store(store)
         table_code = normalize_code(code)
         if not the_store.table_exists(table_code):
-            raise TableNotFound(f"No table has the code {table_code}. Check the link or ask the host.")
+            raise TableNotFound("No table has the code {code}. Check the link or ask the host.",
+                                params={"code": table_code})
         return cls(table_code, the_store)
 
     # --- identity ----------------------------------------------------------------------------
@@ -299,12 +303,13 @@ class Table:
             self._notify()
         return True
 
-    def view(self, seat: "int | SeatTicket | None" = None) -> dict[str, Any]:
-        """The JSON-ready view of ``seat`` (``None``: the public projector / host view)."""
+    def view(self, seat: "int | SeatTicket | None" = None, lang: str | None = None) -> dict[str, Any]:
+        """The JSON-ready view of ``seat`` (``None``: the public projector / host view), its sentences in
+        ``lang`` (default: :attr:`interface_lang`; a student's screen may speak another)."""
         seat_id = seat.seat if isinstance(seat, SeatTicket) else seat
         if seat_id is not None and self.state.seat_record(seat_id) is None:
             raise SeatNotFound("No such seat at this table.")
-        out = seat_view(self.state, seat_id)
+        out = seat_view(self.state, seat_id, lang or self.interface_lang)
         out["table"] = self.code
         out["stage"] = stage(self.state)
         return out
@@ -327,7 +332,7 @@ class Table:
             for seat in self.state.seats:
                 if normalize(seat.name) == normalize(who):
                     return seat.id
-        raise SeatNotFound(f"No seat {who!r} at this table.")
+        raise SeatNotFound("No seat “{who}” at this table.", params={"who": str(who)[:60]})
 
     # --- change feed -------------------------------------------------------------------------
     def subscribe(self, listener: Callable[["Table"], None]) -> Callable[[], None]:
@@ -350,9 +355,11 @@ class Table:
     def check_store(self) -> bool:
         """Ask the store whether writing would fail now (no write); True (and listeners told) if
         :attr:`store_trouble` changed."""
-        text = write_trouble_text(self.store)
+        trouble = write_trouble_error(self.store)
+        text = trouble.message if trouble is not None else ""
         if text == self.store_trouble:
             return False
+        self.store_trouble_error = trouble
         if text:
             log.warning("table %s: the store cannot be written now", self.code)
         else:

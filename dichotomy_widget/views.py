@@ -13,6 +13,10 @@ hidden words). What each seat may see follows the table in SPEC.md:
 
 The view also says what the screen shows: ``actions`` lists exactly the moves the engine accepts from
 this seat now (from the move table in ``rules``), and ``limits`` the text and seat limits.
+
+Its sentences (``status``, a recap's ``outcome_text`` and ``reason_text``, the final ``band``) are
+written in the screen's interface language (``lang``, default English) through :mod:`.i18n`; every
+other field is data, the same in every language.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from .config import LIMITS, MAX_SEATS, MIN_SEATS
+from .i18n import N_, Translator, translator
 from .rules import ClueResult, GameState, RoundRecord, allowed_actions, rank_band
 from .words import REASON_TEXT
 
@@ -28,10 +33,10 @@ __all__ = ["seat_view", "stage", "OUTCOME_TEXT"]
 # The headline of a recap. The penalties that really happened (a penalty card, a lost scored card)
 # are flags of the recap (``penalty_discarded``, ``score_card_removed``), said once by the screen.
 OUTCOME_TEXT = {
-    "correct": "Right! The card goes on the score pile.",
-    "wrong": "Not it. The card is discarded.",
-    "foil": "That was the Foil! The card is discarded.",
-    "pass": "Passed. The card is discarded, with no penalty.",
+    "correct": N_("Right! The card goes on the score pile."),
+    "wrong": N_("Not it. The card is discarded."),
+    "foil": N_("That was the Foil! The card is discarded."),
+    "pass": N_("Passed. The card is discarded, with no penalty."),
 }
 
 
@@ -79,33 +84,48 @@ def _players(state: GameState, you: int | None) -> list[dict[str, Any]]:
     ]
 
 
-def _pick_status(state: GameState, seat: int | None) -> str:
-    return "Pick a pair for this round." if seat == state.drawer else f"{state.name(state.drawer)} is picking a pair…"
+def _pick_status(state: GameState, seat: int | None, tr: Translator) -> str:
+    if seat == state.drawer:
+        return tr.gettext("Pick a pair for this round.")
+    return tr.gettext("{name} is picking a pair…", name=state.name(state.drawer))
 
 
-def _status(state: GameState, seat: int | None) -> str:
+def _status(state: GameState, seat: int | None, tr: Translator) -> str:
     """One line saying what the table is waiting for, for the waiting state and live region."""
     name, phase = state.name, state.phase
     if phase == "lobby":
-        return f"Waiting for players: {len(state.seats)} joined ({MIN_SEATS} to {MAX_SEATS} can play)."
+        return tr.ngettext("Waiting for players: {n} has joined ({least} to {most} can play).",
+                           "Waiting for players: {n} have joined ({least} to {most} can play).",
+                           len(state.seats), least=MIN_SEATS, most=MAX_SEATS)
     if phase == "reveal":
-        return _pick_status(state, seat)
+        return _pick_status(state, seat, tr)
     if phase == "clues":
         writer = state.current_writer
-        return "Your turn: write one clue." if seat == writer else f"{name(writer)} is writing a clue…"
+        if seat == writer:
+            return tr.gettext("Your turn: write one clue.")
+        return tr.gettext("{name} is writing a clue…", name=name(writer))
     if phase == "guess":
-        return "Your turn to guess." if seat == state.guesser else f"{name(state.guesser)} is guessing…"
+        if seat == state.guesser:
+            return tr.gettext("Your turn to guess.")
+        return tr.gettext("{name} is guessing…", name=name(state.guesser))
     if phase == "recap":
         if seat is None or seat not in state.confirmed:
-            return "Round over: read the recap, then Continue."
+            return tr.gettext("Round over: read the recap, then Continue.")
         if state.current is not None:  # this seat has read the recap: it waits for the next round's pick
-            return _pick_status(state, seat)
+            return _pick_status(state, seat, tr)
         waiting = [name(s) for s in state.order if s not in state.confirmed]
-        return "Waiting for " + ", ".join(waiting) + " to continue…"
-    return "Game over." if not state.ended_by_host else "The host ended the game."
+        return tr.gettext("Waiting for {names} to continue…", names=", ".join(waiting))
+    if state.ended_by_host:
+        return tr.gettext("The host ended the game.")
+    return tr.gettext("Game over.")
 
 
-def _clue_json(state: GameState, clue: ClueResult) -> dict[str, Any]:
+def _reason_text(reason: str | None, tr: Translator) -> str:
+    """Why two words counted as one ("a form of the same word"), in the screen's language."""
+    return tr.gettext(REASON_TEXT[reason]) if reason in REASON_TEXT else ""
+
+
+def _clue_json(state: GameState, clue: ClueResult, tr: Translator) -> dict[str, Any]:
     return {
         "seat": clue.seat,
         "author": state.name(clue.seat),
@@ -114,13 +134,14 @@ def _clue_json(state: GameState, clue: ClueResult) -> dict[str, Any]:
         "cause": clue.cause,
         "eliminated": clue.eliminated,
         "reason": clue.reason,
-        "reason_text": REASON_TEXT.get(clue.reason, "") if clue.reason else "",
+        "reason_text": _reason_text(clue.reason, tr),
         "matched": [state.name(s) for s in clue.matched],
     }
 
 
-def recap_json(state: GameState, record: RoundRecord) -> dict[str, Any]:
-    """Everything about a resolved round, as the recap shows it."""
+def recap_json(state: GameState, record: RoundRecord, tr: Translator | None = None) -> dict[str, Any]:
+    """Everything about a resolved round, as the recap shows it (sentences in ``tr``'s language)."""
+    tr = tr or translator("en")
     return {
         "round": record.number,
         "guesser": state.name(record.guesser),
@@ -128,14 +149,14 @@ def recap_json(state: GameState, record: RoundRecord) -> dict[str, Any]:
         "pair_number": record.pair_number,
         "target": record.target,
         "foil": record.foil,
-        "clues": [_clue_json(state, c) for c in record.clues],
+        "clues": [_clue_json(state, c, tr) for c in record.clues],
         "guess": record.guess,
         "passed": record.outcome == "pass",
         "cause": record.cause,
         "outcome": record.outcome,
-        "outcome_text": OUTCOME_TEXT[record.outcome],
+        "outcome_text": tr.gettext(OUTCOME_TEXT[record.outcome]),
         "reason": record.reason,
-        "reason_text": REASON_TEXT.get(record.reason, "") if record.reason else "",
+        "reason_text": _reason_text(record.reason, tr),
         "penalty_discarded": record.penalty_discarded,
         "score_card_removed": record.score_card_removed,
         "score": record.score,
@@ -172,8 +193,10 @@ def _surviving(state: GameState) -> list[str]:
     return sorted(words, key=lambda w: (w.casefold(), w))
 
 
-def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
-    """The JSON-ready view for ``seat`` (``None``: public projector / host view)."""
+def seat_view(state: GameState, seat: int | None, lang: str = "en") -> dict[str, Any]:
+    """The JSON-ready view for ``seat`` (``None``: public projector / host view), its sentences in
+    the interface language ``lang``."""
+    tr = translator(lang)
     phase = state.phase
     giver = seat is not None and seat != state.guesser and phase in ("clues", "guess")
     view: dict[str, Any] = {
@@ -188,7 +211,7 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
         "you": None if seat is None else {"seat": seat, "name": state.name(seat), "role": _role(state, seat)},
         "players": _players(state, seat),
         "turn": state.current_writer,
-        "status": _status(state, seat),
+        "status": _status(state, seat, tr),
         "actions": allowed_actions(state, seat),
         "card": None,
         "pair": None,
@@ -215,10 +238,10 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
     if phase == "clues" and state.time_limit:
         view["deadline"] = state.turn_since + state.time_limit
     if phase in ("recap", "over") and state.recap is not None:
-        view["recap"] = recap_json(state, state.recap)
+        view["recap"] = recap_json(state, state.recap, tr)
     if phase == "over":
         view["final"] = {"score": len(state.score_pile), "rounds": state.rounds,
-                         "band": rank_band(len(state.score_pile), state.rounds),
+                         "band": tr.gettext(rank_band(len(state.score_pile), state.rounds)),
                          "ended_by_host": state.ended_by_host}
     return view
 

@@ -9,8 +9,13 @@
  *
  * The view says what the screen shows: a control appears only when its action is in `view.actions`
  * (the engine's move table), text boxes take their lengths from `view.limits`, and a recap names the
- * next round in `view.next`. Layout: small helpers (`h`, chips, `actionButton`, `entry`), then one
- * function per screen, then the `App` that talks to the kernel and renders the frame around a screen.
+ * next round in `view.next`. Layout: the translator (`t`, `tn`), small helpers (`h`, chips,
+ * `actionButton`, `entry`), then one function per screen, then the `App` that talks to the kernel and
+ * renders the frame around a screen.
+ *
+ * Language: every sentence is English in the source, marked `t("Round {n}", {n})` or
+ * `tn("{n} card", "{n} cards", n)` (tools/i18n.py extracts them into the `dichotomy` catalogue) and
+ * looked up in the catalogue the kernel syncs in the `i18n` trait; a missing message shows its English.
  */
 
 /**
@@ -47,34 +52,129 @@
  *   timer: number, type: string}} Pending
  * @typedef {{button?: HTMLButtonElement|null, slot?: HTMLElement|null, input?: HTMLInputElement|null}} ActUi
  * @typedef {(action: Record<string, any>, ui?: ActUi) => void} Act
+ * @typedef {{lang: string, plural_categories: string[], messages: Record<string, string|string[]>,
+ *   languages?: [string, string][]}} Catalogue
  */
 
 const REPLY_TIMEOUT_MS = 20000;
-const END_CONFIRM = "Really end the game? Press again";
 
-/** Words a student understands for how a clue went missing. */
-const NO_CLUE_TEXT = /** @type {Record<string, string>} */ ({
-  empty: "skipped (no clue)",
-  host: "no clue (timed out by the host)",
-  time_limit: "no clue (ran out of time)",
-  clue: "no clue",
-});
+// --- the translator ---------------------------------------------------------------------------------
+//
+// `t` and `tn` read the catalogue of the App that is rendering (App.useLanguage sets it before every
+// render, reply and clock tick), so two widgets in one notebook may speak two languages.
 
-const OUTCOME_LABEL = /** @type {Record<string, string>} */ ({
-  correct: "Right!",
-  wrong: "Not it",
-  foil: "The Foil!",
-  pass: "Passed",
-});
+/** @type {Catalogue} */
+const ENGLISH = { lang: "en", plural_categories: ["one", "other"], messages: {} };
+let active = ENGLISH;
+/** @type {Map<string, {plural: Intl.PluralRules, number: Intl.NumberFormat}>} */
+const intlCache = new Map();
 
-/** A writer's clue status as [symbol, words]; "confirmed" is a player who has read the recap. */
-const MARK = /** @type {Record<string, [string, string]>} */ ({
-  submitted: ["✓", "clue in"],
-  writing: ["✎", "writing…"],
-  waiting: ["·", "waiting"],
-  timeout: ["–", "no clue"],
-  confirmed: ["✓", "read"],
-});
+/** Plural rules and number format of `lang` (English when the browser lacks it). @param {string} lang */
+function intlFor(lang) {
+  let found = intlCache.get(lang);
+  if (!found) {
+    try {
+      found = { plural: new Intl.PluralRules(lang), number: new Intl.NumberFormat(lang) };
+    } catch (_err) {
+      found = { plural: new Intl.PluralRules("en"), number: new Intl.NumberFormat("en") };
+    }
+    intlCache.set(lang, found);
+  }
+  return found;
+}
+
+/** Make `catalogue` the one `t`/`tn` read. @param {any} catalogue */
+function useCatalogue(catalogue) {
+  active = catalogue && typeof catalogue === "object" && catalogue.messages ? catalogue : ENGLISH;
+}
+
+/** A number written the active language's way (1,234 / 1.234 / 1 234). @param {number} n */
+function num(n) {
+  return intlFor(active.lang).number.format(n);
+}
+
+/**
+ * Fill `{name}` placeholders from `params` (numbers formatted for the language); unknown ones stay.
+ * @param {string} text
+ * @param {Record<string, any>} params
+ */
+function fill(text, params) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    if (!(name in params)) return whole;
+    const value = params[name];
+    return typeof value === "number" ? num(value) : String(value);
+  });
+}
+
+/**
+ * `msgid` in the active language with its placeholders filled; the English msgid when missing.
+ * @param {string} msgid
+ * @param {Record<string, any>} [params]
+ */
+function t(msgid, params = {}) {
+  const text = active.messages[msgid];
+  return fill(typeof text === "string" && text ? text : msgid, params);
+}
+
+/**
+ * The plural form for `n` (`{n}` is available): the language's CLDR category (Intl.PluralRules)
+ * mapped to the catalogue's form through `plural_categories` (gettext order); last form if unknown.
+ * @param {string} singular
+ * @param {string} plural
+ * @param {number} n
+ * @param {Record<string, any>} [params]
+ */
+function tn(singular, plural, n, params = {}) {
+  const forms = active.messages[singular];
+  const all = { ...params, n };
+  if (!Array.isArray(forms) || !forms.length || forms.some((f) => !f)) {
+    return fill(intlFor("en").plural.select(n) === "one" ? singular : plural, all);
+  }
+  const index = active.plural_categories.indexOf(intlFor(active.lang).plural.select(n));
+  return fill(forms[index >= 0 && index < forms.length ? index : forms.length - 1], all);
+}
+
+/** The "really end?" question of the End buttons. */
+function endConfirm() {
+  return t("Really end the game? Press again");
+}
+
+/** Words a student understands for how a clue went missing. @param {string} cause */
+function noClueText(cause) {
+  switch (cause) {
+    case "empty": return t("skipped (no clue)");
+    case "host": return t("no clue (timed out by the host)");
+    case "time_limit": return t("no clue (ran out of time)");
+    default: return t("no clue");
+  }
+}
+
+/** A round's outcome in two words. @param {string} outcome */
+function outcomeLabel(outcome) {
+  switch (outcome) {
+    case "correct": return t("Right!");
+    case "wrong": return t("Not it");
+    case "foil": return t("The Foil!");
+    case "pass": return t("Passed");
+    default: return outcome;
+  }
+}
+
+/**
+ * A writer's clue status as [symbol, words]; "confirmed" is a player who has read the recap.
+ * @param {string} mark
+ * @returns {[string, string]}
+ */
+function markWords(mark) {
+  switch (mark) {
+    case "submitted": return ["✓", t("clue in")];
+    case "writing": return ["✎", t("writing…")];
+    case "waiting": return ["·", t("waiting")];
+    case "timeout": return ["–", t("no clue")];
+    case "confirmed": return ["✓", t("read")];
+    default: return ["", ""];
+  }
+}
 
 // --- small helpers ---------------------------------------------------------------------------------
 
@@ -117,9 +217,21 @@ function uid(prefix) {
   return `dw-${prefix}-${uidCounter}-${Math.floor(Math.random() * 1e6)}`;
 }
 
-/** A quoted word, as text. @param {string} word */
+/** A quoted word, as text (the language's quotation marks). @param {string} word */
 function quoted(word) {
-  return `“${word}”`;
+  return t("“{word}”", { word });
+}
+
+/**
+ * A translated sentence with an element (a struck-out or bold word) where its `{word}` is: the
+ * sentence's words stay text nodes, wherever the language puts the word.
+ * @param {string} sentence
+ * @param {Node} word
+ */
+function withWord(sentence, word) {
+  const at = sentence.indexOf("{word}");
+  if (at < 0) return h("span", {}, sentence, " ", word);
+  return h("span", {}, sentence.slice(0, at), word, sentence.slice(at + "{word}".length));
 }
 
 /** An inline error slot (an alert region next to the control it belongs to). @param {string} [id] */
@@ -134,7 +246,7 @@ function errorSlot(id) {
  */
 function wordChip(kind, word) {
   return h("span", { class: `dw-${kind}` },
-    h("span", { class: "dw-word-label", text: kind === "target" ? "Target " : "Foil " }), word);
+    h("span", { class: "dw-word-label", text: `${kind === "target" ? t("Target") : t("Foil")} ` }), word);
 }
 
 /**
@@ -145,7 +257,7 @@ function wordChip(kind, word) {
  * @param {string} [name]
  */
 function markChip(mark, cls, name) {
-  const [symbol, words] = MARK[mark] || ["", ""];
+  const [symbol, words] = markWords(mark);
   if (name === undefined) {
     return h("span", { class: cls, "data-mark": mark }, h("span", { "aria-hidden": "true", text: symbol }), ` ${words}`);
   }
@@ -158,7 +270,7 @@ function markChip(mark, cls, name) {
 function clueChips(clues, label) {
   const list = clues || [];
   if (!list.length) {
-    return h("p", { class: "dw-noclues", text: "No clues survived: every clue was eliminated." });
+    return h("p", { class: "dw-noclues", text: t("No clues survived: every clue was eliminated.") });
   }
   return h("ul", { class: "dw-clues", "aria-label": label }, ...list.map((c) => h("li", { class: "dw-clue", text: c })));
 }
@@ -227,6 +339,7 @@ function entry(act, opts) {
     spellcheck: "false", "aria-describedby": errId, "data-autofocus": true, "data-testid": opts.testid,
   }));
   const button = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button dw-primary", type: "submit" }));
+  const nothingTyped = t("Nothing typed. Press Enter or “{button}” again to confirm.", { button: opts.confirmEmpty });
   let armed = false;
   const label = () => {
     button.textContent = armed ? opts.confirmEmpty : input.value.trim() ? opts.send : opts.empty;
@@ -245,7 +358,7 @@ function entry(act, opts) {
     if (!text && !armed) {
       armed = true;
       label();
-      slot.textContent = `Nothing typed. Press Enter or “${opts.confirmEmpty}” again to confirm.`;
+      slot.textContent = nothingTyped;
       return;
     }
     armed = false;
@@ -293,18 +406,19 @@ function lobbyScreen(view, act, kind) {
   const names = view.players.length;
   const { min_seats: least, max_seats: most } = view.limits;
   const box = h("div", { class: "dw-panel dw-lobby" },
-    h("h2", { class: "dw-h", text: "Waiting to start" }),
-    h("p", { text: `${names} player${names === 1 ? "" : "s"} at the table. Dichotomy needs ${least} to ${most}.` }));
+    h("h2", { class: "dw-h", text: t("Waiting to start") }),
+    h("p", { text: tn("{n} player at the table. Dichotomy needs {least} to {most}.",
+      "{n} players at the table. Dichotomy needs {least} to {most}.", names, { least, most }) }));
   if (kind === "pass") {
     if (view.actions.includes("start")) {
       const slot = errorSlot();
-      box.append(h("p", { text: "Sit together around this screen. Each private screen is behind a curtain: pass the screen to the player it names." }),
-        actionButton(act, { label: "Start the game", action: { type: "start" }, slot, autofocus: true }), slot);
+      box.append(h("p", { text: t("Sit together around this screen. Each private screen is behind a curtain: pass the screen to the player it names.") }),
+        actionButton(act, { label: t("Start the game"), action: { type: "start" }, slot, autofocus: true }), slot);
     } else {
-      box.append(h("p", { text: "Add players in the notebook with table.join(\"Name\"), then come back here." }));
+      box.append(h("p", { text: t("Add players in the notebook with table.join(\"Name\"), then come back here.") }));
     }
   } else if (kind === "seat") {
-    box.append(h("p", { text: "The host starts the game when everyone is here." }));
+    box.append(h("p", { text: t("The host starts the game when everyone is here.") }));
   }
   return box;
 }
@@ -312,21 +426,21 @@ function lobbyScreen(view, act, kind) {
 /** The Drawer's five pairs; keys 1 to 5 pick (App.onKey, anywhere in the widget). @param {View} view @param {Act} act */
 function pickScreen(view, act) {
   const slot = errorSlot();
-  const list = h("ol", { class: "dw-pairs", "aria-label": "Pairs on this card" });
+  const list = h("ol", { class: "dw-pairs", "aria-label": t("Pairs on this card") });
   for (const pair of view.card || []) {
     const b = /** @type {HTMLButtonElement} */ (h("button", {
       class: "dw-pair", type: "button", "data-pair": pair.number,
-      "aria-label": `Pair ${pair.number}: Target ${pair.target}, Foil ${pair.foil}`,
+      "aria-label": t("Pair {number}: Target {target}, Foil {foil}", { number: pair.number, target: pair.target, foil: pair.foil }),
       "data-autofocus": pair.number === 1 ? true : null,
     },
-    h("span", { class: "dw-pair-number", text: String(pair.number) }),
+    h("span", { class: "dw-pair-number", text: num(pair.number) }),
     h("span", { class: "dw-pair-words" }, wordChip("target", pair.target), wordChip("foil", pair.foil))));
     b.addEventListener("click", () => act({ type: "pick", pair: pair.number }, { button: b, slot }));
     list.append(h("li", {}, b));
   }
   return h("div", { class: "dw-panel" },
-    h("h2", { class: "dw-h", text: "You are the Drawer: pick one pair" }),
-    h("p", { class: "dw-help", text: "Your team writes clues for the Target. The Guesser must not say the Foil. Press 1 to 5 or click a pair." }),
+    h("h2", { class: "dw-h", text: t("You are the Drawer: pick one pair") }),
+    h("p", { class: "dw-help", text: t("Your team writes clues for the Target. The Guesser must not say the Foil. Press 1 to 5 or click a pair.") }),
     list, slot);
 }
 
@@ -341,9 +455,9 @@ function progressSlot() {
 function guesserWaitScreen() {
   return h("div", { class: "dw-panel dw-guesser-wait" },
     h("div", { class: "dw-eye", "aria-hidden": "true", text: "◉" }),
-    h("h2", { class: "dw-h", text: "You are guessing this round" }),
-    h("p", { text: "The others are choosing a word and writing clues. Don't look at their screens." }),
-    h("p", { class: "dw-help", text: "Your guess box appears here when the clues are ready." }),
+    h("h2", { class: "dw-h", text: t("You are guessing this round") }),
+    h("p", { text: t("The others are choosing a word and writing clues. Don't look at their screens.") }),
+    h("p", { class: "dw-help", text: t("Your guess box appears here when the clues are ready.") }),
     progressSlot());
 }
 
@@ -359,9 +473,9 @@ function pairBox(view) {
   if (!view.pair) return h("span");
   /** @param {"target"|"foil"} kind @param {string} word */
   const item = (kind, word) => h("span", { class: `dw-pairbox-item dw-${kind}` },
-    h("span", { class: "dw-word-label", text: kind === "target" ? "Target" : "Foil" }),
+    h("span", { class: "dw-word-label", text: kind === "target" ? t("Target") : t("Foil") }),
     h("span", { class: "dw-word", "data-testid": kind, text: word }));
-  return h("div", { class: "dw-pairbox", "aria-label": "This round's pair" },
+  return h("div", { class: "dw-pairbox", "aria-label": t("This round's pair") },
     item("target", view.pair.target), item("foil", view.pair.foil));
 }
 
@@ -370,16 +484,16 @@ function writerScreen(view, act) {
   const panel = h("div", { class: "dw-panel dw-writer" }, pairBox(view));
   if (view.actions.includes("clue")) {
     panel.append(entry(act, {
-      label: "Your clue: one word that leads to the Target (not the Foil)", maxlength: view.limits.clue,
-      send: "Send clue", empty: "Skip (no clue)", confirmEmpty: "Yes, skip my clue", testid: "clue-input",
+      label: t("Your clue: one word that leads to the Target (not the Foil)"), maxlength: view.limits.clue,
+      send: t("Send clue"), empty: t("Skip (no clue)"), confirmEmpty: t("Yes, skip my clue"), testid: "clue-input",
       action: (text) => ({ type: "clue", text }),
     }).form);
   } else if (view.slate) {
     panel.append(h("p", { class: "dw-slate" }, view.slate.timeout
-      ? "You gave no clue this round."
-      : h("span", {}, "Your clue: ", h("strong", { class: "dw-word", text: view.slate.text || "" }))));
+      ? t("You gave no clue this round.")
+      : h("span", {}, `${t("Your clue:")} `, h("strong", { class: "dw-word", text: view.slate.text || "" }))));
   } else {
-    panel.append(h("p", { class: "dw-help", text: "Think of a clue now; you can type it when it's your turn. If someone writes the same clue, both are eliminated." }));
+    panel.append(h("p", { class: "dw-help", text: t("Think of a clue now; you can type it when it's your turn. If someone writes the same clue, both are eliminated.") }));
   }
   panel.append(progressSlot());
   return panel;
@@ -387,30 +501,30 @@ function writerScreen(view, act) {
 
 /** @param {View} view @param {Act} act */
 function guessScreen(view, act) {
-  const pass = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button", type: "button", "data-action": "pass" }, "Pass"));
+  const pass = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button", type: "button", "data-action": "pass" }, t("Pass")));
   const box = entry(act, {
-    label: "Your guess", send: "Guess", empty: "Guess", confirmEmpty: "Yes, pass", maxlength: view.limits.guess,
+    label: t("Your guess"), send: t("Guess"), empty: t("Guess"), confirmEmpty: t("Yes, pass"), maxlength: view.limits.guess,
     testid: "guess-input", action: (text) => (text ? { type: "guess", text } : { type: "pass" }), extra: [pass],
   });
   pass.addEventListener("click", () => act({ type: "pass" }, { button: pass, slot: box.slot, input: box.input }));
   return h("div", { class: "dw-panel dw-guess" },
-    h("h2", { class: "dw-h", text: "You are guessing: which word do these clues point to?" }),
-    clueChips(view.clues, "Clues for you"),
-    h("p", { class: "dw-help", text: "One word. Beware the Foil: guessing it costs a scored card. Passing costs nothing." }),
+    h("h2", { class: "dw-h", text: t("You are guessing: which word do these clues point to?") }),
+    clueChips(view.clues, t("Clues for you")),
+    h("p", { class: "dw-help", text: t("One word. Beware the Foil: guessing it costs a scored card. Passing costs nothing.") }),
     box.form);
 }
 
 /** @param {View} view */
 function watchGuessScreen(view) {
   const panel = h("div", { class: "dw-panel dw-watch" }, pairBox(view),
-    h("h3", { class: "dw-h3", text: "The Guesser sees these clues" }),
-    clueChips(view.clues, "Surviving clues"));
+    h("h3", { class: "dw-h3", text: t("The Guesser sees these clues") }),
+    clueChips(view.clues, t("Surviving clues")));
   const s = view.slate;
   if (s) {
     panel.append(h("p", { class: `dw-slate${s.eliminated ? " dw-eliminated" : ""}` },
-      s.timeout ? "You gave no clue this round."
-        : s.eliminated ? h("span", {}, "Your clue ", h("s", { text: s.text || "" }), " was eliminated: it matched another clue.")
-          : h("span", {}, "Your clue ", h("strong", { text: s.text || "" }), " survived.")));
+      s.timeout ? t("You gave no clue this round.")
+        : s.eliminated ? withWord(t("Your clue {word} was eliminated: it matched another clue."), h("s", { text: s.text || "" }))
+          : withWord(t("Your clue {word} survived."), h("strong", { text: s.text || "" }))));
   }
   return panel;
 }
@@ -418,14 +532,15 @@ function watchGuessScreen(view) {
 /** One recap clue line. @param {RecapClue} c */
 function recapClue(c) {
   const li = h("li", { class: `dw-recap-clue${c.eliminated ? " dw-eliminated" : ""}${c.timeout ? " dw-timeout" : ""}` },
-    h("span", { class: "dw-author", text: `${c.author}:` }), " ");
+    h("span", { class: "dw-author", text: t("{name}:", { name: c.author }) }), " ");
   if (c.timeout) {
-    li.append(h("span", { class: "dw-noclue", text: NO_CLUE_TEXT[c.cause] || "no clue" }));
+    li.append(h("span", { class: "dw-noclue", text: noClueText(c.cause) }));
   } else if (c.eliminated) {
-    const why = c.reason_text || "it matched another clue";
-    const withWhom = c.matched.length ? ` (same as ${c.matched.join(", ")})` : "";
-    li.append(h("s", { class: "dw-word", text: c.text || "" }), " ",
-      h("span", { class: "dw-reason", text: `eliminated: ${why}${withWhom}` }));
+    const why = c.reason_text || t("it matched another clue");
+    const text = c.matched.length
+      ? t("eliminated: {why} (same as {names})", { why, names: c.matched.join(", ") })
+      : t("eliminated: {why}", { why });
+    li.append(h("s", { class: "dw-word", text: c.text || "" }), " ", h("span", { class: "dw-reason", text }));
   } else {
     li.append(h("strong", { class: "dw-word", text: c.text || "" }));
   }
@@ -434,23 +549,26 @@ function recapClue(c) {
 
 /** Everything about a resolved round. @param {Recap} r */
 function recapBlock(r) {
-  const guessLine = !r.passed ? `${r.guesser} guessed ${quoted(r.guess || "")}.`
-    : r.cause === "host" ? `${r.guesser} was timed out by the host (counts as a pass).` : `${r.guesser} passed.`;
+  const guessLine = !r.passed ? t("{name} guessed {word}.", { name: r.guesser, word: quoted(r.guess || "") })
+    : r.cause === "host" ? t("{name} was timed out by the host (counts as a pass).", { name: r.guesser })
+      : t("{name} passed.", { name: r.guesser });
   const extras = [];
-  if (r.penalty_discarded) extras.push("The next card was discarded as a penalty.");
-  if (r.score_card_removed) extras.push("One scored card was lost.");
+  if (r.penalty_discarded) extras.push(t("The next card was discarded as a penalty."));
+  if (r.score_card_removed) extras.push(t("One scored card was lost."));
   return h("div", { class: "dw-recap", "data-testid": "recap" },
-    h("h2", { class: "dw-h", text: `Round ${r.round}` }),
+    h("h2", { class: "dw-h", text: t("Round {n}", { n: r.round }) }),
     h("p", { class: "dw-recap-pair" },
       wordChip("target", h("strong", { text: r.target })), " ", wordChip("foil", h("strong", { text: r.foil })), " ",
-      h("span", { class: "dw-help", text: `(pair ${r.pair_number}, picked by ${r.drawer})` })),
-    h("ul", { class: "dw-recap-clues", "aria-label": "Clues" }, ...r.clues.map(recapClue)),
+      h("span", { class: "dw-help", text: t("(pair {number}, picked by {name})", { number: r.pair_number, name: r.drawer }) })),
+    h("ul", { class: "dw-recap-clues", "aria-label": t("Clues") }, ...r.clues.map(recapClue)),
     h("p", { class: "dw-guessline", text: guessLine }),
     h("p", { class: `dw-outcome dw-outcome-${r.outcome}`, "data-outcome": r.outcome },
       h("strong", { text: r.outcome_text }),
       r.reason_text && r.reason !== "same" && r.outcome !== "pass" ? ` (${r.reason_text})` : ""),
     extras.length ? h("p", { class: "dw-help", text: extras.join(" ") }) : "",
-    h("p", { class: "dw-recap-stats", text: `Score ${r.score} · Discarded ${r.discard} · Cards left ${r.deck_left}` }));
+    h("p", { class: "dw-recap-stats", text: [
+      tn("{n} card scored", "{n} cards scored", r.score), tn("{n} discarded", "{n} discarded", r.discard),
+      tn("{n} card left", "{n} cards left", r.deck_left)].join(" · ") }));
 }
 
 /** @param {View} view @param {Act} act @param {string} kind */
@@ -459,10 +577,10 @@ function recapScreen(view, act, kind) {
   if (view.recap) panel.append(recapBlock(view.recap));
   const slot = errorSlot();
   if (kind === "pass" && view.actions.includes("confirm_absent")) {
-    const label = view.next ? "Continue (for everyone)" : "See the final score";
+    const label = view.next ? t("Continue (for everyone)") : t("See the final score");
     panel.append(actionButton(act, { label, action: { type: "continue_all" }, dataAction: "continue", slot, autofocus: true }), slot);
   } else if (view.actions.includes("continue")) {
-    panel.append(actionButton(act, { label: "Continue", action: { type: "continue" }, slot, autofocus: true }), slot);
+    panel.append(actionButton(act, { label: t("Continue"), action: { type: "continue" }, slot, autofocus: true }), slot);
   }
   return panel;
 }
@@ -471,26 +589,29 @@ function recapScreen(view, act, kind) {
 function nextRoundScreen(view, act, kind) {
   if (view.card && view.actions.includes("pick")) return pickScreen(view, act);
   if (view.next && view.you && view.next.guesser.seat === view.you.seat) return guesserWaitScreen();
-  return waitScreen(view, kind, "The Drawer is choosing one of five pairs.");
+  return waitScreen(view, kind, t("The Drawer is choosing one of five pairs."));
 }
 
 /** @param {View} view */
 function finalScreen(view) {
   const f = view.final || { score: view.score, rounds: view.rounds, band: "", ended_by_host: false };
   const rows = (view.history || []).map((r) => h("li", { class: `dw-history-row dw-outcome-${r.outcome}` },
-    h("span", { class: "dw-history-round", text: `Round ${r.round}` }),
+    h("span", { class: "dw-history-round", text: t("Round {n}", { n: r.round }) }),
     h("span", { class: "dw-history-pair" }, h("strong", { text: r.target }), " / ", r.foil),
-    h("span", { class: "dw-history-guess", text: `${r.guesser}: ${r.guess ? quoted(r.guess) : "passed"}` }),
-    h("span", { class: "dw-history-outcome", text: `${OUTCOME_LABEL[r.outcome] || r.outcome} · score ${r.score}` })));
+    h("span", { class: "dw-history-guess", text: r.guess ? t("{name}: {word}", { name: r.guesser, word: quoted(r.guess) })
+      : t("{name}: passed", { name: r.guesser }) }),
+    h("span", { class: "dw-history-outcome", text: `${outcomeLabel(r.outcome)} · ${t("score {n}", { n: r.score })}` })));
+  // the score stands out in the sentence: "<big>3</big> of 5 cards scored", wherever the language puts it
+  const [before, after = ""] = tn("{score} of {n} card scored", "{score} of {n} cards scored", f.rounds, { score: "\u0000" })
+    .split("\u0000");
   return h("div", { class: "dw-panel dw-final", "data-testid": "final" },
-    h("h2", { class: "dw-h", text: "Game over" }),
-    h("p", { class: "dw-final-score" }, h("span", { class: "dw-final-number", text: String(f.score) }),
-      h("span", { text: ` of ${f.rounds} cards scored` })),
+    h("h2", { class: "dw-h", text: t("Game over") }),
+    h("p", { class: "dw-final-score" }, before, h("span", { class: "dw-final-number", text: num(f.score) }), after),
     h("p", { class: "dw-band", text: f.band }),
-    f.ended_by_host ? h("p", { class: "dw-help", text: "The game was ended early." }) : "",
-    rows.length ? h("h3", { class: "dw-h3", text: "Round by round" }) : "",
+    f.ended_by_host ? h("p", { class: "dw-help", text: t("The game was ended early.") }) : "",
+    rows.length ? h("h3", { class: "dw-h3", text: t("Round by round") }) : "",
     rows.length ? h("ol", { class: "dw-history" }, ...rows) : "",
-    view.recap ? h("details", { class: "dw-last-recap" }, h("summary", { text: "Last round in detail" }), recapBlock(view.recap)) : "");
+    view.recap ? h("details", { class: "dw-last-recap" }, h("summary", { text: t("Last round in detail") }), recapBlock(view.recap)) : "");
 }
 
 /** The screen for a view. @param {View} view @param {Act} act @param {string} kind @returns {HTMLElement} */
@@ -501,10 +622,10 @@ function buildScreen(view, act, kind) {
     case "reveal":
       if (view.card && view.actions.includes("pick")) return pickScreen(view, act);
       if (role === "guesser") return guesserWaitScreen();
-      return waitScreen(view, kind, "The Drawer is choosing one of five pairs.");
+      return waitScreen(view, kind, t("The Drawer is choosing one of five pairs."));
     case "clues":
       if (role === "guesser") return guesserWaitScreen();
-      if (role === "public") return waitScreen(view, kind, "Clues are being written, one at a time.");
+      if (role === "public") return waitScreen(view, kind, t("Clues are being written, one at a time."));
       return writerScreen(view, act);
     case "guess":
       return role === "guesser" ? guessScreen(view, act) : watchGuessScreen(view);
@@ -519,7 +640,7 @@ function buildScreen(view, act, kind) {
 function progressList(view) {
   const writers = view.players.filter((p) => p.clue);
   if (!writers.length) return h("span");
-  return h("ul", { class: "dw-progress", "aria-label": "Clues so far" },
+  return h("ul", { class: "dw-progress", "aria-label": t("Clues so far") },
     ...writers.map((p) => markChip(p.clue, `dw-slot dw-slot-${p.clue}`, p.name)));
 }
 
@@ -529,18 +650,19 @@ function progressList(view) {
  * @type {Record<string, (view: View) => {label: string, confirm?: string}>}
  */
 const HOST_BUTTONS = {
-  start: () => ({ label: "Start the game" }),
+  start: () => ({ label: t("Start the game") }),
   random_pick: (view) => ({
-    label: `Pick a pair at random for ${view.next ? view.next.drawer.name : playerName(view, (p) => p.drawer)}`,
+    label: t("Pick a pair at random for {name}", { name: view.next ? view.next.drawer.name : playerName(view, (p) => p.drawer) }),
   }),
   timeout: (view) => ({
-    label: view.phase === "clues" ? `Time out ${playerName(view, (p) => p.turn)} (no clue)`
-      : `Time out ${playerName(view, (p) => p.guesser)} (counts as a pass)`,
+    label: view.phase === "clues" ? t("Time out {name} (no clue)", { name: playerName(view, (p) => p.turn) })
+      : t("Time out {name} (counts as a pass)", { name: playerName(view, (p) => p.guesser) }),
   }),
-  confirm_absent: (view) => ({
-    label: `Continue for ${view.players.filter((p) => !p.confirmed).map((p) => p.name).join(", ") || "everyone"}`,
-  }),
-  end: () => ({ label: "End the game", confirm: END_CONFIRM }),
+  confirm_absent: (view) => {
+    const names = view.players.filter((p) => !p.confirmed).map((p) => p.name);
+    return { label: names.length ? t("Continue for {names}", { names: names.join(", ") }) : t("Continue for everyone") };
+  },
+  end: () => ({ label: t("End the game"), confirm: endConfirm() }),
 };
 
 /**
@@ -564,13 +686,13 @@ function seatControls(view, act, slot) {
     return b;
   };
   const rows = view.players.map((p, i) => h("li", { class: "dw-seat-row", "data-seat-name": p.name },
-    h("span", { class: "dw-seat-name", text: `${i + 1}. ${p.name}` }),
-    reorder && i > 0 ? button("Up", `Move ${p.name} up`, { type: "reorder", order: swapped(i, i - 1) }, "move-up") : null,
+    h("span", { class: "dw-seat-name", text: `${num(i + 1)}. ${p.name}` }),
+    reorder && i > 0 ? button(t("Up"), t("Move {name} up", { name: p.name }), { type: "reorder", order: swapped(i, i - 1) }, "move-up") : null,
     reorder && i < order.length - 1
-      ? button("Down", `Move ${p.name} down`, { type: "reorder", order: swapped(i, i + 1) }, "move-down") : null,
-    remove ? button("Remove", `Remove ${p.name}`, { type: "remove", seat: p.seat }, "remove",
-      `Really remove ${p.name}? Press again`) : null));
-  return [h("ul", { class: "dw-seat-controls", "aria-label": "Seats in clockwise order" }, ...rows)];
+      ? button(t("Down"), t("Move {name} down", { name: p.name }), { type: "reorder", order: swapped(i, i + 1) }, "move-down") : null,
+    remove ? button(t("Remove"), t("Remove {name}", { name: p.name }), { type: "remove", seat: p.seat }, "remove",
+      t("Really remove {name}? Press again", { name: p.name })) : null));
+  return [h("ul", { class: "dw-seat-controls", "aria-label": t("Seats in clockwise order") }, ...rows)];
 }
 
 // --- the app: kernel messages and the frame around a screen ---------------------------------------
@@ -599,12 +721,13 @@ class App {
 
     // data-lm-suppress-shortcuts: JupyterLab / Notebook 7 (Lumino) run no notebook shortcut for a key
     // pressed on the root (focused by a click inside it) or on a control (h() marks every one).
+    useCatalogue(model.get("i18n"));
     this.root = h("div", {
       class: `dw-root dw-kind-${this.kind}`, "data-testid": "dw-root", "data-lm-suppress-shortcuts": "true",
-      tabindex: "-1", role: "region", "aria-label": "Dichotomy", // focused as a whole: a short name, not all its text
+      tabindex: "-1", role: "region", "aria-label": t("Dichotomy"), // focused as a whole: a short name, not all its text
     });
     this.header = h("header", { class: "dw-header" });
-    this.players = h("ul", { class: "dw-players", "aria-label": "Players" });
+    this.players = h("ul", { class: "dw-players", "aria-label": t("Players") });
     this.statusEl = h("p", {
       // on the projector the status line is the headline (said once, not repeated in the screen)
       class: this.kind === "table" ? "dw-status dw-big-status" : "dw-status", role: "status", "aria-live": "polite", "aria-atomic": "true",
@@ -614,8 +737,18 @@ class App {
     // the table store cannot be written (full disk, read-only file): shown on every page until fixed
     this.trouble = h("p", { class: "dw-store-trouble", role: "alert", "data-testid": "dw-store-trouble", hidden: true });
     this.main = h("section", { class: "dw-main", "data-testid": "dw-main" });
-    this.hostBar = h("div", { class: "dw-host", role: "group", "aria-label": "Host controls" });
-    this.root.append(this.trouble, this.header, this.statusEl, this.players, this.notice, this.main, this.hostBar);
+    this.hostBar = h("div", { class: "dw-host", role: "group", "aria-label": t("Host controls") });
+    // this screen's language (this student's screen only): a labelled select, each language in its own name
+    const selectId = uid("lang");
+    this.langSelect = /** @type {HTMLSelectElement} */ (h("select", { id: selectId, class: "dw-lang-select", "data-testid": "dw-lang" }));
+    this.langLabel = h("label", { class: "dw-lang-label", for: selectId });
+    this.langBox = h("div", { class: "dw-lang" }, this.langLabel, this.langSelect);
+    this.langSelect.addEventListener("change", () => {
+      const lang = this.langSelect.value;
+      this.langSelect.value = String(this.model.get("lang") || "en"); // shown once the kernel agrees
+      this.act({ type: "set_language", lang }, { slot: this.notice });
+    });
+    this.root.append(this.trouble, this.header, this.statusEl, this.players, this.notice, this.main, this.hostBar, this.langBox);
     el.append(this.root);
     /** The user acted in this widget, so its next screen may take focus (see mayTakeFocus). */
     this.focusOwed = false;
@@ -624,10 +757,13 @@ class App {
 
     this.onChange = () => this.render();
     this.onTrouble = () => this.renderTrouble();
+    this.onLanguage = () => this.relanguage();
     this.onMsg = (/** @type {any} */ msg) => this.receive(msg);
     for (const name of ["change:view", "change:curtain", "change:host"]) model.on(name, this.onChange);
     model.on("change:store_trouble", this.onTrouble);
+    for (const name of ["change:i18n", "change:lang"]) model.on(name, this.onLanguage);
     model.on("msg:custom", this.onMsg);
+    this.renderLanguageMenu();
     this.render();
     this.renderTrouble();
   }
@@ -642,6 +778,7 @@ class App {
   destroy() {
     for (const name of ["change:view", "change:curtain", "change:host"]) this.model.off(name, this.onChange);
     this.model.off("change:store_trouble", this.onTrouble);
+    for (const name of ["change:i18n", "change:lang"]) this.model.off(name, this.onLanguage);
     this.model.off("msg:custom", this.onMsg);
     if (this.clock !== undefined) window.clearInterval(this.clock);
     for (const p of this.pending.values()) window.clearTimeout(p.timer);
@@ -669,7 +806,8 @@ class App {
     if (ui.slot) ui.slot.textContent = "";
     this.notice.textContent = "";
     const timer = window.setTimeout(() => {
-      this.settle(id, "No answer from the kernel yet. Is it still running? Try again.");
+      this.useLanguage();
+      this.settle(id, t("No answer from the kernel yet. Is it still running? Try again."));
     }, REPLY_TIMEOUT_MS);
     this.pending.set(id, { button, slot: ui.slot || null, input, timer, type: String(action.type) });
     // The step of the game this click was made on: the kernel refuses it (stale_action) if that step
@@ -682,7 +820,10 @@ class App {
   receive(msg) {
     if (!msg || typeof msg !== "object") return;
     if ("ack" in msg) this.settle(msg.ack, "");
-    else if ("refused" in msg) this.settle(msg.refused, String(msg.message || "That did not work."));
+    else if ("refused" in msg) {
+      this.useLanguage();
+      this.settle(msg.refused, String(msg.message || t("That did not work.")));
+    }
   }
 
   /**
@@ -711,7 +852,52 @@ class App {
 
   // --- rendering ----------------------------------------------------------------------------------
 
+  /**
+   * Make this widget's catalogue the one `t` and `tn` read, and say the language on the page:
+   * `lang` on the widget, and on the whole document in a voila page (not in JupyterLab or Notebook).
+   */
+  useLanguage() {
+    const catalogue = this.model.get("i18n");
+    useCatalogue(catalogue);
+    const lang = String(this.model.get("lang") || active.lang || "en");
+    if (this.root.getAttribute("lang") !== lang) this.root.setAttribute("lang", lang);
+    if (!inNotebook() && document.documentElement.getAttribute("lang") !== lang) {
+      document.documentElement.setAttribute("lang", lang);
+    }
+  }
+
+  /** The language changed: every region is rebuilt in the new language. */
+  relanguage() {
+    this.screenKey = "";
+    for (const el of [this.header, this.players, this.hostBar]) el.dataset.key = "";
+    this.lastStatus = "";
+    this.useLanguage();
+    this.root.setAttribute("aria-label", t("Dichotomy"));
+    this.players.setAttribute("aria-label", t("Players"));
+    this.hostBar.setAttribute("aria-label", t("Host controls"));
+    this.renderLanguageMenu();
+    this.render();
+    this.renderTrouble();
+  }
+
+  /** The language menu: the interface languages, each in its own name; changing it asks the kernel. */
+  renderLanguageMenu() {
+    const catalogue = /** @type {Catalogue} */ (this.model.get("i18n") || ENGLISH);
+    const languages = catalogue.languages || [];
+    const current = String(this.model.get("lang") || "en");
+    this.langLabel.textContent = t("Language");
+    const key = JSON.stringify([languages, current]);
+    if (this.langSelect.dataset.key !== key) {
+      this.langSelect.dataset.key = key;
+      this.langSelect.replaceChildren(...languages.map(([code, name]) =>
+        h("option", { value: code, lang: code, selected: code === current }, name)));
+      this.langSelect.value = current;
+    }
+    this.langBox.hidden = languages.length < 2;
+  }
+
   render() {
+    this.useLanguage();
     this.hadFocus = this.root.contains(document.activeElement); // before anything is replaced
     const view = /** @type {View} */ (this.model.get("view") || {});
     const curtain = /** @type {Curtain} */ (this.model.get("curtain") || {});
@@ -724,15 +910,15 @@ class App {
       return;
     }
     if (!view || !view.phase) {
-      renderRegion(this.header, "title", () => [h("span", { class: "dw-title", text: "Dichotomy" })]);
-      this.setStatus("Connecting to the table…", true);
+      renderRegion(this.header, "title", () => [h("span", { class: "dw-title", text: t("Dichotomy") })]);
+      this.setStatus(t("Connecting to the table…"), true);
       this.main.replaceChildren();
       return;
     }
     this.root.dataset.phase = view.phase;
     this.root.dataset.you = view.you ? view.you.name : "";
     if (view.phase === "gone") {
-      renderRegion(this.header, "title", () => [h("span", { class: "dw-title", text: "Dichotomy" })]);
+      renderRegion(this.header, "title", () => [h("span", { class: "dw-title", text: t("Dichotomy") })]);
       renderRegion(this.players, "", () => []);
       this.setStatus(view.status, false);
       this.main.replaceChildren();
@@ -833,20 +1019,21 @@ class App {
 
   /** @param {View} view */
   headerParts(view) {
-    const title = h("span", { class: "dw-title" }, "Dichotomy",
+    const title = h("span", { class: "dw-title" }, t("Dichotomy"),
       view.you ? h("span", { class: "dw-you", text: ` · ${view.you.name}` }) : "");
     const lobby = view.phase === "lobby";
-    const code = this.kind === "table" && view.table ? h("span", { class: "dw-code", text: `Table ${view.table}` }) : "";
+    const code = this.kind === "table" && view.table ? h("span", { class: "dw-code", text: t("Table {code}", { code: view.table }) }) : "";
     const hide = this.kind === "pass" && view.you
-      ? h("button", { class: "dw-button dw-quiet", type: "button", onclick: () => this.act({ type: "hide" }) }, "Hide my screen")
+      ? h("button", { class: "dw-button dw-quiet", type: "button", onclick: () => this.act({ type: "hide" }) }, t("Hide my screen"))
       : "";
     const stats = h("span", { class: "dw-stats" },
       view.phase === "over" // a penalty can end the game before its last round: no "Round 2 of 3"
-        ? stat("Rounds played", (view.history || []).length, "round")
-        : stat("Round", lobby ? `– of ${view.rounds}` : `${view.round} of ${view.rounds}`, "round"),
-      stat("Score", view.score, "score"),
-      stat("Discarded", view.discard, "discard"),
-      stat("Cards left", lobby ? view.rounds : view.deck_left, "deck"));
+        ? stat(t("Rounds played"), num((view.history || []).length), "round")
+        : stat(t("Round"), lobby ? t("– of {rounds}", { rounds: view.rounds })
+          : t("{round} of {rounds}", { round: view.round, rounds: view.rounds }), "round"),
+      stat(t("Score"), num(view.score), "score"),
+      stat(t("Discarded"), num(view.discard), "discard"),
+      stat(t("Cards left"), num(lobby ? view.rounds : view.deck_left), "deck"));
     return [title, code, stats, hide];
   }
 
@@ -863,15 +1050,15 @@ class App {
       const guesser = p.guesser || Boolean(next && next.guesser.seat === p.seat);
       const drawer = p.drawer || Boolean(next && next.drawer.seat === p.seat);
       const badges = [];
-      if (guesser) badges.push(h("span", { class: "dw-badge dw-badge-guesser", text: p.guesser ? "Guesser" : "Next guesser" }));
-      if (drawer) badges.push(h("span", { class: "dw-badge dw-badge-drawer", text: p.drawer ? "Drawer" : "Next drawer" }));
+      if (guesser) badges.push(h("span", { class: "dw-badge dw-badge-guesser", text: p.guesser ? t("Guesser") : t("Next guesser") }));
+      if (drawer) badges.push(h("span", { class: "dw-badge dw-badge-drawer", text: p.drawer ? t("Drawer") : t("Next drawer") }));
       const mark = p.clue || (view.phase === "recap" && p.confirmed ? "confirmed" : "");
       const state = mark ? markChip(mark, `dw-mark dw-mark-${mark === "confirmed" ? "submitted" : mark}`)
         : h("span", { class: "dw-mark" });
       return h("li", {
         class: `dw-player${p.you ? " dw-me" : ""}${p.turn ? " dw-turn" : ""}${guesser ? " dw-is-guesser" : ""}`,
         "data-seat": p.seat, "data-testid": `player-${p.name}`,
-      }, h("span", { class: "dw-name", text: p.name + (p.you ? " (you)" : "") }), ...badges, state);
+      }, h("span", { class: "dw-name", text: p.you ? t("{name} (you)", { name: p.name }) : p.name }), ...badges, state);
     });
     return items;
   }
@@ -903,7 +1090,7 @@ class App {
     const buttons = specs.map(({ type, label, confirm }) =>
       actionButton(this.send, { label, confirm, action: { type }, slot, cls: "dw-button dw-host-button" }));
     this.hostButtons = buttons;
-    this.hostBar.replaceChildren(h("span", { class: "dw-host-label", text: "Host" }), ...buttons,
+    this.hostBar.replaceChildren(h("span", { class: "dw-host-label", text: t("Host") }), ...buttons,
       ...seatControls(view, this.send, slot), slot);
   }
 
@@ -922,7 +1109,7 @@ class App {
     this.hostBar.dataset.key = "end";
     const slot = errorSlot();
     this.hostBar.replaceChildren(actionButton(this.send, {
-      label: "End the game", confirm: END_CONFIRM, action: { type: "end" }, slot, cls: "dw-button dw-quiet",
+      label: t("End the game"), confirm: endConfirm(), action: { type: "end" }, slot, cls: "dw-button dw-quiet",
     }), slot);
   }
 
@@ -930,11 +1117,12 @@ class App {
   renderCurtain(curtain) {
     const key = JSON.stringify(["curtain", curtain.seat, curtain.version]);
     renderRegion(this.header, JSON.stringify(["curtain", curtain.round, curtain.rounds, curtain.score]), () => [
-      h("span", { class: "dw-title", text: "Dichotomy" }),
-      h("span", { class: "dw-stats" }, stat("Round", `${curtain.round} of ${curtain.rounds}`), stat("Score", curtain.score))]);
+      h("span", { class: "dw-title", text: t("Dichotomy") }),
+      h("span", { class: "dw-stats" }, stat(t("Round"), t("{round} of {rounds}", { round: curtain.round, rounds: curtain.rounds })),
+        stat(t("Score"), num(curtain.score)))]);
     renderRegion(this.players, "", () => []);
     this.renderEndOnly(false);
-    this.setStatus(`Hand the screen to ${curtain.name}.`, false);
+    this.setStatus(t("Hand the screen to {name}.", { name: curtain.name }), false);
     if (key === this.screenKey) return;
     this.screenKey = key;
     this.notice.textContent = "";
@@ -942,11 +1130,11 @@ class App {
     const lift = /** @type {HTMLButtonElement} */ (h("button", {
       class: "dw-curtain-button", type: "button", "data-autofocus": true, "data-testid": "curtain",
     },
-    h("span", { class: "dw-curtain-big", text: `Hand the screen to ${curtain.name}, then tap to show` }),
-    h("span", { class: "dw-curtain-small", text: `${curtain.name}: it is your turn to ${curtain.task}.` })));
+    h("span", { class: "dw-curtain-big", text: t("Hand the screen to {name}, then tap to show", { name: curtain.name }) }),
+    h("span", { class: "dw-curtain-small", text: t("{name}: it is your turn to {task}.", { name: curtain.name, task: curtain.task }) })));
     lift.addEventListener("click", () => this.act({ type: "lift", seat: curtain.seat }, { button: lift, slot }));
     const guesserNote = curtain.guesser && curtain.guesser !== curtain.name
-      ? h("p", { class: "dw-curtain-note", text: `${curtain.guesser} is guessing this round: ${curtain.guesser}, look away until you are called.` })
+      ? h("p", { class: "dw-curtain-note", text: t("{name} is guessing this round: {name}, look away until you are called.", { name: curtain.guesser }) })
       : "";
     this.main.replaceChildren(h("div", { class: "dw-curtain" }, lift, guesserNote, slot));
     this.takeFocus(lift);
@@ -968,9 +1156,12 @@ class App {
     if (!view.deadline || view.phase !== "clues") return;
     const deadline = view.deadline;
     const tick = () => {
+      this.useLanguage();
       const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
-      const who = view.actions.includes("clue") ? "You have" : `${playerName(view, (p) => p.turn)} has`;
-      for (const el of this.main.querySelectorAll(".dw-clock")) el.textContent = `${who} ${left} s left`;
+      const text = view.actions.includes("clue")
+        ? tn("You have {n} second left", "You have {n} seconds left", left)
+        : tn("{name} has {n} second left", "{name} has {n} seconds left", left, { name: playerName(view, (p) => p.turn) });
+      for (const el of this.main.querySelectorAll(".dw-clock")) el.textContent = text;
       if (left === 0 && view.actions.includes("clue") && this.expireSentFor !== deadline) {
         this.expireSentFor = deadline;
         window.setTimeout(() => this.act({ type: "expire" }), 1000);
@@ -991,6 +1182,14 @@ function stat(label, value, name) {
   return h("span", { class: "dw-stat", "data-stat": name || null },
     h("span", { class: "dw-stat-label", text: label }), " ",
     h("span", { class: "dw-stat-value", text: String(value) }));
+}
+
+/**
+ * True inside JupyterLab, Notebook 7 or the classic Notebook, where the page is not ours to label with
+ * a language; false in a voila page (one widget, the whole page in its language).
+ */
+function inNotebook() {
+  return Boolean(document.querySelector(".jp-LabShell, .jp-NotebookShell, #notebook-container, body[data-notebook]"));
 }
 
 /** @param {{model: Model, el: HTMLElement}} ctx */

@@ -95,7 +95,7 @@ def test_host_form_refuses_a_bad_time_limit_and_creates_nothing(store):
     page = host_page("", store=store, env={})
     assert not page.create(deck="en", rounds=2, time_limit=2)
     assert page.state == "create"
-    assert "between 5 and 3600" in page.feedback.value
+    assert "between 5 and 3,600" in page.feedback.value
 
 
 def test_host_link_resumes_hosting(hosted, store):

@@ -134,7 +134,7 @@ def test_serve_lists_invalid_folder_decks_on_stderr(tmp_path, capsys):
     (tmp_path / "broken.csv").write_text("# lang: en\nsea,ocean\n", encoding="utf-8")
     assert _resolve_decks(str(tmp_path)) == str(tmp_path.resolve())
     err = capsys.readouterr().err
-    assert "deck file not offered: broken.csv, lines 2-2: the last card has only 1 pair(s)" in err
+    assert "deck file not offered: broken.csv, lines 2-2: the last card is incomplete (1 of 5 rows)" in err
     assert "1 offered (unit4.csv), 1 not offered" in err
     with pytest.raises(SystemExit):
         _resolve_decks(str(tmp_path / "missing"))

@@ -46,14 +46,14 @@ def test_csv_language_comment_and_headerless_rows():
 def test_csv_incomplete_last_card_names_its_lines():
     with pytest.raises(DeckError) as err:
         parse_deck(csv_text(GOOD_ROWS[:8]), fmt="csv", source="vocab.csv")
-    assert "vocab.csv, lines 7-9" in err.value.message and "3 pair(s)" in err.value.message
+    assert "vocab.csv, lines 7-9" in err.value.message and "(3 of 5 rows)" in err.value.message
 
 
 def test_csv_row_with_wrong_cell_count_names_the_line():
     text = csv_text(GOOD_ROWS).replace("cat,dog", "cat,dog,mouse")
     with pytest.raises(DeckError) as err:
         parse_deck(text, fmt="csv", source="vocab.csv")
-    assert "vocab.csv: 1 problem(s)" in err.value.message and "- line 4: expected two cells" in err.value.message
+    assert "vocab.csv: problems in the deck (1)" in err.value.message and "- line 4: expected two cells" in err.value.message
     assert err.value.problems == ["line 4: expected two cells, a Target and a Foil separated by a comma; "
                                   "got 3 ('cat', 'dog', 'mouse')"]
 
@@ -272,7 +272,7 @@ def test_an_uncaught_deck_error_in_a_real_kernel_shows_only_the_message():
         assert len(errors) == 1
         shown = "\n".join(errors[0]["traceback"])
         assert errors[0]["ename"] == "DeckError"
-        assert shown == ("\x1b[0;31mDeckError\x1b[0m: vocab.csv: 1 problem(s) in the deck:\n"
+        assert shown == ("\x1b[0;31mDeckError\x1b[0m: vocab.csv: problems in the deck (1):\n"
                          "- line 2: expected two cells, a Target and a Foil separated by a comma; got 1 ('sea')\n"
                          "Separators understood: a comma, a semicolon or a tab, the same on every row.")
     finally:

@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("anywidget")
 
 from dichotomy_widget import Table, parse_deck  # noqa: E402
+from dichotomy_widget.errors import DichotomyError  # noqa: E402
 from dichotomy_widget.ui.widgets import JS_DIR, PassAndPlayWidget, SeatWidget, TableWidget  # noqa: E402
 
 ROWS = [
@@ -123,7 +124,8 @@ def test_seat_widget_syncs_only_its_own_view(deck):
         assert set(synced(w)) <= {"view", "kind", "layout", "tabbable", "tooltip", "_dom_classes",
                                   "_model_module", "_model_module_version", "_model_name",
                                   "_view_module", "_view_module_version", "_view_name", "_view_count",
-                                  "_anywidget_id", "store_trouble"}
+                                  "_anywidget_id", "store_trouble", "lang", "i18n"}
+        assert w.lang == "en" and w.i18n["lang"] == "en"  # the table's interface language (its deck's)
         assert w.store_trouble == ""  # a memory store is never full or read-only
 
 
@@ -588,3 +590,77 @@ def test_pass_and_play_continue_twice_is_stale(deck):
     assert intent(pp, type="continue_all", stage=made_on).get("ack")
     assert intent(pp, type="continue_all", stage=made_on)["code"] == "stale_action"
     assert table.state.round == 2
+
+
+# --- languages: each widget (each student's screen) speaks its own ------------------------------------
+
+def test_a_widget_speaks_the_tables_language_unless_told_otherwise(deck):
+    table = Table.create(deck=deck, rounds=3, seed=5, code="LANG23", interface_lang="fr")
+    table.join("Ada")
+    ada = SeatWidget(table, "Ada")
+    projector = TableWidget(table)
+    german = SeatWidget(table, "Ada", lang="de")
+    assert ada.lang == projector.lang == "fr" and german.lang == "de"
+    assert ada.i18n["lang"] == "fr" and ada.i18n["messages"]["Start the game"] == "Commencer la partie"
+    assert [code for code, _ in ada.i18n["languages"]] == ["en", "es", "fr", "de"]
+    assert ada.view["status"].startswith("En attente de joueurs")
+    assert german.view["status"].startswith("Warten auf Spielende")
+
+
+def test_language_switch_changes_only_that_widget(deck):
+    table = make_table(deck)
+    ada, ben = SeatWidget(table, "Ada"), SeatWidget(table, "Ben")
+    seen = []
+    ada.observe(lambda change: seen.append(change["new"]), "lang")  # a page can follow the choice
+    assert intent(ada, type="set_language", lang="es") == {"ack": intent.counter}
+    assert ada.lang == "es" and ada.i18n["lang"] == "es" and seen == ["es"]
+    assert ada.i18n["plural_categories"] == ["one", "many", "other"]
+    assert ada.view["status"].startswith("Esperando jugadores")
+    assert ben.lang == "en" and ben.i18n["messages"] == {} and ben.view["status"].startswith("Waiting for players")
+    assert table.interface_lang == "en"  # the table itself keeps its language
+    table.start()  # both screens follow the game, each in its own language
+    assert ada.view["phase"] == ben.view["phase"] == "reveal"
+    assert ada.view["status"] != ben.view["status"]
+    assert intent(ada, type="set_language", lang="en-GB")["ack"] and ada.lang == "en"
+
+
+@pytest.mark.parametrize("bad", ["xx", "it", "", None, 5, {"lang": "fr"}, "fr" * 200])
+def test_unknown_language_is_refused_and_nothing_changes(deck, bad):
+    table = make_table(deck)
+    ada = SeatWidget(table, "Ada", lang="de")
+    before = synced(ada)
+    reply = intent(ada, type="set_language", lang=bad)
+    assert reply["code"] == "unknown_language"
+    assert reply["message"].startswith("Dieser Bildschirm spricht") and "Deutsch" in reply["message"]  # said in the screen's language
+    assert len(reply["message"]) < 200  # a long code is not echoed whole
+    assert synced(ada) == before
+    with pytest.raises(DichotomyError):
+        SeatWidget(table, "Ada", lang="xx")
+
+
+def test_the_catalogue_and_language_traits_are_restored_if_a_browser_overwrites_them(deck):
+    table = make_table(deck)
+    ada = SeatWidget(table, "Ada", lang="fr")
+    true_catalogue = dict(ada.i18n)
+    ada.set_state({"i18n": {"lang": "fr", "plural_categories": ["other"], "messages": {"Start the game": "<b>x</b>"}},
+                  "lang": "de"})
+    assert ada.i18n == true_catalogue and ada.lang == "fr"
+    ada.i18n = {"lang": "xx", "messages": {}}  # even a write that got through is put back
+    assert ada.i18n == true_catalogue
+    ada.lang = "es"
+    assert ada.lang == "fr" and ada.view["status"].startswith("En attente")
+
+
+def test_refusals_are_worded_in_the_widgets_language_with_the_same_code(deck):
+    table = make_table(deck)
+    english = SeatWidget(table, "Ada")
+    german = SeatWidget(table, "Ada", lang="de")
+    table.start()
+    english_reply = intent(english, type="guess", text="pear")
+    german_reply = intent(german, type="guess", text="pear")
+    assert german_reply["code"] == english_reply["code"]
+    drawer = next(p["name"] for p in table.view(None)["players"] if p["drawer"])
+    assert english_reply == {**english_reply, "code": "wrong_phase", "message": f"Waiting for {drawer} to pick a pair."}
+    assert german_reply["message"] == f"Warten, bis {drawer} ein Paar wählt."
+    malformed = intent(german, type=5)
+    assert malformed["code"] == "invalid_action" and "Schaltfläche" in malformed["message"]

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "Record", "TableStore", "ClosingStore", "ChangeWaiters", "SCHEMA_VERSION",
     "is_utf8", "check_table_id", "check_seq", "to_json", "encode_events", "decode_record",
-    "conflict_error", "not_found_error", "exists_error", "write_trouble_text",
+    "conflict_error", "not_found_error", "exists_error", "write_trouble_text", "write_trouble_error",
 ]
 
 _log = logging.getLogger(__name__)
@@ -103,23 +103,23 @@ def is_utf8(text: str) -> bool:
 
 def check_table_id(table_id: object) -> str:
     if not isinstance(table_id, str) or not table_id or not is_utf8(table_id):
-        raise StoreError(f"a table code must be a non-empty string, not {table_id!r}")
+        raise StoreError(f"a table code must be a non-empty string, not {table_id!r}")  # untranslated: developer-only
     return table_id
 
 
 def check_seq(value: object, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise StoreError(f"{name} must be an integer >= 0, not {value!r}")
+        raise StoreError(f"{name} must be an integer >= 0, not {value!r}")  # untranslated: developer-only
     return value
 
 
 def to_json(value: object, what: str) -> str:
     if not isinstance(value, dict):
-        raise StoreError(f"{what} must be a dict, not {type(value).__name__}")
+        raise StoreError(f"{what} must be a dict, not {type(value).__name__}")  # untranslated: developer-only
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
-        raise StoreError(f"{what} is not JSON-ready: {exc}") from None
+        raise StoreError(f"{what} is not JSON-ready: {exc}") from None  # untranslated: developer-only
     if not is_utf8(text):  # lone surrogates: keep them, escaped as \udXXX
         text = json.dumps(value, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
     return text
@@ -132,32 +132,37 @@ def encode_events(events: list[tuple[str, dict]]) -> list[tuple[str, str]]:
         try:
             event_type, payload = item
         except (TypeError, ValueError):
-            raise StoreError(f"event {index} must be a (type, payload) pair, not {item!r}") from None
+            raise StoreError(f"event {index} must be a (type, payload) pair, not {item!r}") from None  # untranslated: developer-only
         if not isinstance(event_type, str) or not event_type or not is_utf8(event_type):
-            raise StoreError(f"event {index} needs a non-empty string type, not {event_type!r}")
+            raise StoreError(f"event {index} needs a non-empty string type, not {event_type!r}")  # untranslated: developer-only
         encoded.append((event_type, to_json(payload, f"payload of event {index} ({event_type})")))
     return encoded
 
 
-def write_trouble_text(store: object) -> str:
-    """The message of ``store.write_trouble()`` (why a write would fail now), or "" for none, for a
-    store without that check, or when the check itself fails (logged)."""
+def write_trouble_error(store: object) -> "StoreError | None":
+    """``store.write_trouble()`` (why a write would fail now), or None for none, for a store without
+    that check, or when the check itself fails (logged). Pages show it in their own language."""
     ask = getattr(store, "write_trouble", None)
     if ask is None:
-        return ""
+        return None
     try:
-        trouble = ask()
+        return ask()
     except Exception as err:  # noqa: BLE001 - a failed check must not stop a watching page
         _log.warning("cannot check whether %r can be written (%s: %s)", store, type(err).__name__, err)
-        return ""
+        return None
+
+
+def write_trouble_text(store: object) -> str:
+    """The English message of :func:`write_trouble_error`, or ""."""
+    trouble = write_trouble_error(store)
     return trouble.message if trouble is not None else ""
 
 
 def conflict_error(table_id: str, expected: int, actual: int) -> VersionConflict:
     """A :class:`VersionConflict` carrying ``expected_seq`` and ``actual_seq`` attributes."""
     exc = VersionConflict(
-        f"Table {table_id} changed meanwhile (expected last event {expected}, found {actual}); "
-        "reload and try again."
+        "Table {code} changed meanwhile (expected last event {expected}, found {actual}); reload and try again.",
+        params={"code": table_id, "expected": expected, "actual": actual},
     )
     exc.expected_seq = expected  # type: ignore[attr-defined]
     exc.actual_seq = actual  # type: ignore[attr-defined]
@@ -165,11 +170,11 @@ def conflict_error(table_id: str, expected: int, actual: int) -> VersionConflict
 
 
 def not_found_error(table_id: str) -> TableNotFound:
-    return TableNotFound(f"No table has the code {table_id}.")
+    return TableNotFound("No table has the code {code}.", params={"code": table_id})
 
 
 def exists_error(table_id: str) -> TableExists:
-    return TableExists(f"A table with the code {table_id} already exists.")
+    return TableExists("A table with the code {code} already exists.", params={"code": table_id})
 
 
 
@@ -235,6 +240,6 @@ def decode_record(text: str, where: str, table_id: str) -> dict:
     except ValueError:
         value = None
     if not isinstance(value, dict):
-        raise StoreError(f"The table store {where} holds a corrupt record for table {table_id}.")
+        raise StoreError(f"The table store {where} holds a corrupt record for table {table_id}.")  # untranslated: developer-only
     return value
 

@@ -59,4 +59,4 @@ def _open_url(scheme: str, rest: str, url: str) -> TableStore:
         from .postgres import PostgresStore  # imports psycopg lazily; if missing: StoreError with the pip command
 
         return PostgresStore(url)
-    raise StoreError(f"Unknown table store {url!r}: use 'memory', a file path or sqlite:///path.")
+    raise StoreError(f"Unknown table store {url!r}: use 'memory', a file path or sqlite:///path.")  # untranslated: developer-only

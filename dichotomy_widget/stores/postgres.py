@@ -210,7 +210,7 @@ class PostgresStore(ClosingStore):
         try:
             import psycopg  # noqa: F401  (lazy: importing dichotomy_widget must stay cheap)
         except ImportError:
-            raise StoreError(f"The PostgreSQL table store needs psycopg 3: {INSTALL_HINT}") from None
+            raise StoreError("The PostgreSQL table store needs psycopg 3: {hint}", params={"hint": INSTALL_HINT}) from None
         self._dsn = _normalize_dsn(dsn)
         self.url = _describe(self._dsn)  # safe to show: no password
         self.connect_timeout = connect_timeout
@@ -241,7 +241,7 @@ class PostgresStore(ClosingStore):
     def _error(self, action: str, exc: BaseException) -> StoreError:
         """A StoreError naming the server (never its password) and what failed."""
         text = " ".join(str(exc).split()) or type(exc).__name__
-        return StoreError(redact(f"Cannot {action} in the table store {self.url}: {text}", self._dsn))
+        return StoreError(redact(f"Cannot {action} in the table store {self.url}: {text}", self._dsn))  # untranslated: developer-only
 
     def _connect(self) -> None:
         """Open the connection, create/check the schema, LISTEN. Lock held."""
@@ -291,8 +291,9 @@ class PostgresStore(ClosingStore):
     def _check_not_newer(self, version: int | None) -> None:
         if version is not None and version > SCHEMA_VERSION:
             raise StoreError(
-                f"The table store {self.url} was written by a newer version of dichotomy "
-                f"(schema {version}, this one knows {SCHEMA_VERSION}); upgrade dichotomy_widget."
+                "The table store {path} was written by a newer version of dichotomy "
+                "(schema {version}, this one knows {known}); upgrade dichotomy_widget.",
+                params={"path": self.url, "version": version, "known": SCHEMA_VERSION},
             )
 
     def _check_columns(self, conn: psycopg.Connection) -> None:
@@ -306,7 +307,7 @@ class PostgresStore(ClosingStore):
                 )
             }
             if not expected <= found:
-                raise StoreError(
+                raise StoreError(  # untranslated: developer-only
                     f"The database {self.url} has a table {name!r} that is not a dichotomy table "
                     f"store's (columns {sorted(found)})."
                 )
@@ -326,7 +327,7 @@ class PostgresStore(ClosingStore):
 
         with self._lock:
             if self._closed:
-                raise StoreError(f"The table store {self.url} is closed.")
+                raise StoreError("The table store {path} is closed.", params={"path": self.url})
             if self._conn is None or self._conn.closed or self._conn.broken:
                 self._drop_connection()
                 self._connect()
@@ -432,10 +433,9 @@ class PostgresStore(ClosingStore):
                 if not (conn.broken or conn.closed):
                     raise
                 self._drop_connection()
-                raise StoreError(
-                    f"{self._error('append events', exc).message} -- the connection was lost, so the events "
-                    "may or may not have been written; reload the table."
-                ) from None
+                lost = (f"{self._error('append events', exc).message} -- the connection was lost, so the events "
+                        "may or may not have been written; reload the table.")  # untranslated: developer-only
+                raise StoreError(lost) from None
             if inserted:
                 self._changed()
         if not found:

@@ -117,7 +117,8 @@ class SqliteStore(ClosingStore):
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"Cannot create the folder for the table store {self.path}: {exc}") from None
+            raise StoreError("Cannot create the folder for the table store {path}: {detail}",
+                             params={"path": str(self.path), "detail": str(exc)}) from None
         try:
             conn = sqlite3.connect(
                 str(self.path), timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
@@ -155,8 +156,9 @@ class SqliteStore(ClosingStore):
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise StoreError(
-                    f"The table store {self.path} was written by a newer version of dichotomy "
-                    f"(schema {version}, this one knows {SCHEMA_VERSION}); upgrade dichotomy_widget."
+                    "The table store {path} was written by a newer version of dichotomy "
+                    "(schema {version}, this one knows {known}); upgrade dichotomy_widget.",
+                    params={"path": str(self.path), "version": version, "known": SCHEMA_VERSION},
                 )
             if version < SCHEMA_VERSION:
                 for statement in _SCHEMA:
@@ -172,7 +174,7 @@ class SqliteStore(ClosingStore):
         for name, expected in _EXPECTED_COLUMNS.items():
             found = {row[1] for row in conn.execute(f"PRAGMA table_info({name})")}
             if not expected <= found:
-                raise StoreError(
+                raise StoreError(  # untranslated: developer-only
                     f"{self.path} is an SQLite file but not a dichotomy table store "
                     f"(table {name!r} has columns {sorted(found)})."
                 )
@@ -183,27 +185,29 @@ class SqliteStore(ClosingStore):
         """Turn an sqlite3 error into a StoreError that names the file."""
         text = str(exc)
         if isinstance(exc, sqlite3.DatabaseError) and "not a database" in text.lower():
-            return StoreError(f"{self.path} is not a dichotomy table store (not an SQLite database).",
-                              code="store_corrupt")
+            return StoreError("{path} is not a dichotomy table store (not an SQLite database).",
+                              code="store_corrupt", params={"path": str(self.path)})
         if isinstance(exc, sqlite3.DatabaseError) and "malformed" in text.lower():
-            return StoreError(f"The table store {self.path} is corrupt ({text}).", code="store_corrupt")
+            return StoreError("The table store {path} is corrupt ({detail}).", code="store_corrupt",
+                              params={"path": str(self.path), "detail": text})
         if "disk is full" in text.lower() or ("i/o error" in text.lower() and self._disk_full()):
             return self._full_error()
         if "readonly" in text.lower() or "read-only" in text.lower() or self._read_only():
             return self._read_only_error()
         if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
-            return StoreError(
-                f"The table store {self.path} stayed busy for over {self.busy_timeout:g} s ({text})."
-            )
-        return StoreError(f"Cannot {action} in the table store {self.path}: {text}")
+            return StoreError("The table store {path} stayed busy for over {seconds} s ({detail}).",
+                              params={"path": str(self.path), "seconds": self.busy_timeout, "detail": text})
+        return StoreError(f"Cannot {action} in the table store {self.path}: {text}")  # untranslated: developer-only
 
     def _full_error(self) -> StoreError:
-        return StoreError(f"The disk holding the table store {self.path} is full, so nothing was saved. "
-                          "Free some space on it, then try again.", code="store_full")
+        return StoreError("The disk holding the table store {path} is full, so nothing was saved. "
+                          "Free some space on it, then try again.", code="store_full",
+                          params={"path": str(self.path)})
 
     def _read_only_error(self) -> StoreError:
-        return StoreError(f"The table store {self.path} cannot be written (it is read-only), so nothing "
-                          "was saved. Make it writable again, then try again.", code="store_read_only")
+        return StoreError("The table store {path} cannot be written (it is read-only), so nothing "
+                          "was saved. Make it writable again, then try again.", code="store_read_only",
+                          params={"path": str(self.path)})
 
     def write_trouble(self) -> StoreError | None:
         """Why a write would fail now (``store_read_only`` or ``store_full``), or None; writes nothing.
@@ -258,11 +262,12 @@ class SqliteStore(ClosingStore):
         """The connection under the lock; sqlite3 errors become StoreError."""
         with self._lock:
             if self._conn is None:
-                raise StoreError(f"The table store {self.path} is closed.")
+                raise StoreError("The table store {path} is closed.", params={"path": str(self.path)})
             if self._identity is not None and self._file_identity() != self._identity:
                 # the open connection would read and write a file nobody else sees any more
-                raise StoreError(f"The table store {self.path} was replaced or removed while the game was "
-                                 "running, so nothing was saved. Reload the page.", code="store_replaced")
+                raise StoreError("The table store {path} was replaced or removed while the game was "
+                                 "running, so nothing was saved. Reload the page.", code="store_replaced",
+                                 params={"path": str(self.path)})
             try:
                 yield self._conn
             except sqlite3.Error as exc:
@@ -386,7 +391,7 @@ class SqliteStore(ClosingStore):
         """Start the file watch on first use; False where it cannot run (then the store polls)."""
         with self._lock:
             if self._conn is None:
-                raise StoreError(f"The table store {self.path} is closed.")
+                raise StoreError("The table store {path} is closed.", params={"path": str(self.path)})
             if not self.watch_files:
                 return False
             if self._watch is None:

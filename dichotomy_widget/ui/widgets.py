@@ -11,6 +11,12 @@ sent back (see :meth:`_DichotomyWidget.set_state`).
 What a widget syncs is exactly what :meth:`Table.view` returns for its seat (``None`` for the
 projector), so the filtering rules of ``views.py`` are the only privacy rules.
 
+Language: a widget speaks ``lang`` (default: the table's interface language). The kernel syncs the
+``dichotomy`` message catalogue of that language in the ``i18n`` trait (``Translator.catalog()`` plus
+``languages``, the menu's choices) and writes the view's sentences in it; the browser's language menu
+sends ``{"type": "set_language", "lang": "fr"}``, checked here. It changes that one widget (one
+student's screen), never the table. Refusals are worded in the widget's language; codes do not change.
+
 Pass-and-play (:class:`PassAndPlayWidget`) shows one table on one screen. Before every private screen
 (the Drawer's pick, each writer's clue, the Guesser's guess) it drops a curtain naming the next player;
 while the curtain is down the synced ``view`` is empty. The recap and the final screen are public: they
@@ -21,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +35,7 @@ import anywidget
 import traitlets
 
 from ..errors import DichotomyError, SeatNotFound, where
+from ..i18n import LANGUAGE_NAMES, N_, normalize_language, translator
 from ..rules import action_types
 
 __all__ = ["SeatWidget", "TableWidget", "PassAndPlayWidget", "JS_DIR"]
@@ -44,7 +52,27 @@ def _js_dir() -> Path:
 
 JS_DIR = _js_dir()
 
-INTERNAL_ERROR = "Something went wrong in the kernel; please try again."
+INTERNAL_ERROR = N_("Something went wrong in the kernel; please try again.")
+NOT_UNDERSTOOD = N_("That button sent something the game does not understand.")
+#: The curtain's task, by phase (pass-and-play), in English; shown through the widget's translator.
+CURTAIN_TASK = {"reveal": N_("pick this round's pair"), "clues": N_("write a clue"), "guess": N_("guess the word")}
+
+
+@lru_cache(maxsize=None)
+def _catalogue(lang: str) -> dict[str, Any]:
+    """What the browser needs to speak ``lang``: the catalogue and the language menu's choices."""
+    return {**translator(lang).catalog(), "languages": [[code, name] for code, name in LANGUAGE_NAMES.items()]}
+
+
+def _checked_language(lang: Any) -> str:
+    """``lang`` as an interface language code; a clear refusal for anything else (never trusted)."""
+    code = normalize_language(lang)
+    if code is None:
+        shown = lang[:20] if isinstance(lang, str) else "?"
+        raise DichotomyError("This screen can speak {languages}; “{lang}” is not one of them.",
+                             code="unknown_language",
+                             params={"languages": ", ".join(LANGUAGE_NAMES.values()), "lang": shown})
+    return code
 
 
 def _message_id(content: Any) -> Any:
@@ -86,8 +114,13 @@ class _DichotomyWidget(anywidget.AnyWidget):
     #: Why the table store cannot be written now (full disk, read-only file), or "": shown by every
     #: page watching the table, not only by the one whose action failed (``Table.store_trouble``).
     store_trouble = traitlets.Unicode("").tag(sync=True)
+    #: The language this screen speaks (kernel-owned; pages may observe it).
+    lang = traitlets.Unicode("en").tag(sync=True)
+    #: The ``dichotomy`` catalogue of ``lang`` for the browser (kernel-owned, restored if overwritten).
+    i18n = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, table: Any, **kwargs: Any) -> None:
+    def __init__(self, table: Any, lang: str | None = None, **kwargs: Any) -> None:
+        self._lang = _checked_language(lang) if lang else table.interface_lang
         super().__init__(**kwargs)
         self._table = table
         self._latest: dict[str, Any] = {}
@@ -104,12 +137,29 @@ class _DichotomyWidget(anywidget.AnyWidget):
         """The :class:`~dichotomy_widget.Table` this widget shows."""
         return self._table
 
+    @property
+    def tr(self) -> Any:
+        """The :class:`~dichotomy_widget.i18n.Translator` of this screen's language."""
+        return translator(self._lang)
+
+    def set_language(self, lang: Any) -> None:
+        """Speak ``lang`` from now on (this widget only); :class:`DichotomyError` for an unknown code."""
+        self._lang = _checked_language(lang)
+        self._sync()
+
     def _state(self) -> dict[str, Any]:
         """The synced traits as the kernel wants them now (subclasses add their own)."""
         raise NotImplementedError
 
+    def _trouble(self) -> str:
+        err = getattr(self._table, "store_trouble_error", None)
+        if err is not None:
+            return self.tr.error(err)
+        return str(getattr(self._table, "store_trouble", "") or "")
+
     def _sync(self) -> None:
-        state = {**self._state(), "store_trouble": str(getattr(self._table, "store_trouble", "") or "")}
+        state = {"lang": self._lang, "i18n": _catalogue(self._lang), **self._state(),
+                 "store_trouble": self._trouble()}
         self._latest = state
         self._syncing = True
         try:
@@ -124,10 +174,10 @@ class _DichotomyWidget(anywidget.AnyWidget):
             return
         self._sync()
 
-    @traitlets.observe("view")
+    @traitlets.observe("view", "i18n", "lang")
     def _restore_view(self, change: dict[str, Any]) -> None:
-        """Only the kernel writes ``view``: anything else is overwritten with the real view."""
-        if not self._syncing and change["new"] != self._latest.get("view"):
+        """Only the kernel writes ``view``, ``i18n`` and ``lang``: anything else is overwritten."""
+        if not self._syncing and change["new"] != self._latest.get(change["name"]):
             self._sync()
 
     def set_state(self, sync_data: dict[str, Any]) -> None:
@@ -151,16 +201,18 @@ class _DichotomyWidget(anywidget.AnyWidget):
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         mid = _message_id(content)
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
-            self._reply({"refused": mid, "code": "invalid_action",
-                         "message": "That button sent something the game does not understand."})
+            self._reply({"refused": mid, "code": "invalid_action", "message": self.tr.gettext(NOT_UNDERSTOOD)})
             return
         try:
-            self._handle(content)
+            if content["type"] == "set_language":
+                self.set_language(content.get("lang"))
+            else:
+                self._handle(content)
         except DichotomyError as err:
-            self._reply({"refused": mid, **err.to_dict()})
+            self._reply({"refused": mid, **self.tr.error_dict(err)})
         except Exception as err:  # noqa: BLE001 - never leak internals (or hidden words) to the browser
             log.error("table %s: a %s intent failed (%s)", self._table.code, content["type"][:30], where(err))
-            self._reply({"refused": mid, "code": "internal_error", "message": INTERNAL_ERROR})
+            self._reply({"refused": mid, "code": "internal_error", "message": self.tr.gettext(INTERNAL_ERROR)})
         else:
             self._reply({"ack": mid})
 
@@ -194,9 +246,9 @@ class SeatWidget(_DichotomyWidget):
     ``SeatWidget(table, "Ada")``.
     """
 
-    def __init__(self, table: Any, who: Any) -> None:
+    def __init__(self, table: Any, who: Any, lang: str | None = None) -> None:
         self._seat = table.seat_id(who)  # SeatNotFound for an unknown seat, before any widget exists
-        super().__init__(table, kind="seat")
+        super().__init__(table, lang, kind="seat")
 
     @property
     def seat(self) -> int:
@@ -205,9 +257,10 @@ class SeatWidget(_DichotomyWidget):
 
     def _state(self) -> dict[str, Any]:
         try:
-            return {"view": self._table.view(self._seat)}
+            return {"view": self._table.view(self._seat, self._lang)}
         except SeatNotFound:  # the host removed this seat in the lobby
-            return {"view": {"phase": "gone", "status": "This seat is no longer at the table. Ask the host.",
+            return {"view": {"phase": "gone", "status": self.tr.gettext(
+                                 "This seat is no longer at the table. Ask the host."),
                              "you": None, "players": [], "actions": []}}
 
     def _handle(self, content: dict[str, Any]) -> None:
@@ -230,12 +283,12 @@ class TableWidget(_DichotomyWidget):
 
     host = traitlets.Bool(True).tag(sync=True)
 
-    def __init__(self, table: Any, host: bool = True) -> None:
+    def __init__(self, table: Any, host: bool = True, lang: str | None = None) -> None:
         self._host = bool(host)
-        super().__init__(table, kind="table", host=self._host)
+        super().__init__(table, lang, kind="table", host=self._host)
 
     def _state(self) -> dict[str, Any]:
-        return {"view": self._table.view(None), "host": self._host}
+        return {"view": self._table.view(None, self._lang), "host": self._host}
 
     def _handle(self, content: dict[str, Any]) -> None:
         if content["type"] not in action_types("host"):
@@ -262,9 +315,9 @@ class PassAndPlayWidget(_DichotomyWidget):
 
     curtain = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, table: Any) -> None:
+    def __init__(self, table: Any, lang: str | None = None) -> None:
         self._lifted: int | None = None
-        super().__init__(table, kind="pass")
+        super().__init__(table, lang, kind="pass")
 
     @property
     def lifted(self) -> int | None:
@@ -284,18 +337,17 @@ class PassAndPlayWidget(_DichotomyWidget):
         return None
 
     def _state(self) -> dict[str, Any]:
-        public = self._table.view(None)
+        public = self._table.view(None, self._lang)
         owner = self._owner(public)
         if owner is None:
             self._lifted = None
             return {"view": public, "curtain": {}}
         if self._lifted == owner:
-            return {"view": self._table.view(owner), "curtain": {}}
+            return {"view": self._table.view(owner, self._lang), "curtain": {}}
         self._lifted = None
         names = {p["seat"]: p["name"] for p in public["players"]}
         guesser = next((p["name"] for p in public["players"] if p["guesser"]), "")
-        task = {"reveal": "pick this round's pair", "clues": "write a clue",
-                "guess": "guess the word"}[public["phase"]]
+        task = self.tr.gettext(CURTAIN_TASK[public["phase"]])
         return {"view": {}, "curtain": {
             "seat": owner, "name": names.get(owner, "?"), "task": task, "phase": public["phase"],
             "guesser": guesser, "round": public["round"], "rounds": public["rounds"],

@@ -70,6 +70,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import DependencyMissing, where
+from ..i18n import N_
 from .confusables import fold
 
 if TYPE_CHECKING:
@@ -89,13 +90,14 @@ logger = logging.getLogger(__name__)
 
 SUPPORTED_LANGUAGES = ("en", "es", "fr", "de", "it", "pt")
 
+#: Why two words count as one, in English; screens show it through ``i18n`` (the strings are extracted).
 REASON_TEXT = {
-    "same": "the same word",
-    "spelling": "a spelling variant",
-    "accents": "the same word without accents",
-    "inflection": "a form of the same word",
-    "family": "the same word family",
-    "compound": "a compound of the same word",
+    "same": N_("the same word"),
+    "spelling": N_("a spelling variant"),
+    "accents": N_("the same word without accents"),
+    "inflection": N_("a form of the same word"),
+    "family": N_("the same word family"),
+    "compound": N_("a compound of the same word"),
 }
 
 _DATA = Path(__file__).resolve().parent.parent / "wordsdata"
@@ -213,8 +215,9 @@ def _lexicon(lang: str) -> _Lexicon | None:
         return None
     path = _DATA / f"{lang}.sqlite"
     if not path.is_file():
-        raise DependencyMissing(f"The {lang} word list ({path.name}) is missing from this installation, so "
-                                f"clues cannot be compared. Reinstall dichotomy_widget.")
+        raise DependencyMissing("The {lang} word list ({file}) is missing from this installation, so "
+                                "clues cannot be compared. Reinstall dichotomy_widget.",
+                                params={"lang": lang, "file": path.name})
     return _Lexicon(path)
 
 
