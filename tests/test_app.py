@@ -315,9 +315,9 @@ def test_a_seat_page_never_builds_the_projector_or_other_seats(hosted, store, mo
     real = widgets.SeatWidget
 
     class Spy(real):
-        def __init__(self, table, seat):
+        def __init__(self, table, seat, lang=None):
             built.append(seat)
-            super().__init__(table, seat)
+            super().__init__(table, seat, lang=lang)
 
     monkeypatch.setattr(widgets, "SeatWidget", Spy)
     page = join(store, code, "Cy")
@@ -603,7 +603,18 @@ def test_the_host_create_form_speaks_the_browsers_language(store):
 def test_a_language_picked_in_the_game_widget_is_kept_in_the_seat_address(hosted, store):
     page = join(store, hosted.table.code, "Ana")
     token = qs(page)["seat"]
-    page._widget_language({"name": "lang", "old": "en", "new": "de"})  # the widget's lang trait changed
+    assert page.widget.lang == "en"
+    page.widget._on_msg(page.widget, {"type": "set_language", "lang": "de"}, [])  # the widget's own menu
     assert qs(page) == {"table": hosted.table.code, "seat": token, "lang": "de"} and page.url.lang == "de"
-    page._widget_language({"name": "lang", "old": "de", "new": "<b>"})  # junk from the browser: ignored
-    assert qs(page)["lang"] == "de"
+    page.widget.lang = "fr"  # a browser overwriting the synced trait: the widget restores it, the page follows
+    assert page.widget.lang == "de" and qs(page)["lang"] == "de"
+    again = SeatPage(page.url.query, store=store, env={})
+    assert again.state == "seat" and again.widget.lang == "de"  # a reload speaks the student's choice
+
+
+def test_a_seat_page_hands_its_language_to_the_game_widget(store):
+    table = _table(store, "es")
+    page = SeatPage(f"table={table.code}&lang=fr", store=store, env={})
+    assert page.join("Ana") and page.widget.lang == "fr"
+    plain = SeatPage(f"table={table.code}", store=store, env={})
+    assert plain.join("Ben") and plain.widget.lang == "es"

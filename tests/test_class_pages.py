@@ -299,6 +299,9 @@ def test_a_class_speaks_the_language_the_teacher_picked(store):
     for kid in kids:
         kid.room.poll()
         assert kid.state == "seat"
+    assert kids[0].widget.lang == "de" and kids[1].widget.lang == "fr"  # each screen keeps its language
+    kids[1].widget._on_msg(kids[1].widget, {"type": "set_language", "lang": "es"}, [])
+    assert qs(kids[1])["lang"] == "es" and kids[1].url.lang == "es"
     # play one round at the table; the report's headings follow the page, its CSV columns stay machine names
     table = page.room.table(1)
     table.act(table.state.drawer, {"type": "pick", "pair": 1})

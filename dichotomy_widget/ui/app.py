@@ -32,7 +32,6 @@ message and creates nothing. Names and codes are always rendered as text, never 
 from __future__ import annotations
 
 import html
-import inspect
 import logging
 import os
 import warnings
@@ -260,15 +259,8 @@ def _widgets():
 
 
 def game_widget(kind: str, table: Table, *args: Any, lang: str | None = None, **kwargs: Any) -> W.Widget:
-    """``SeatWidget``/``TableWidget`` speaking ``lang`` (None: the table's interface language).
-
-    The widgets take ``lang=`` (their kernel-side ``lang`` trait is the reader's choice); a widget
-    module without that argument gets none.
-    """
-    cls = getattr(_widgets(), kind)
-    if lang is not None and "lang" in inspect.signature(cls.__init__).parameters:
-        kwargs["lang"] = lang
-    return cls(table, *args, **kwargs)
+    """``SeatWidget``/``TableWidget`` speaking ``lang`` (None: the table's interface language)."""
+    return getattr(_widgets(), kind)(table, *args, lang=lang, **kwargs)
 
 
 def interface_options(tr: Translator, deck_lang: str | None) -> list[tuple[str, str]]:
@@ -455,9 +447,10 @@ class SeatPage(W.VBox):
 
     def _widget_language(self, change: Mapping[str, Any]) -> None:
         """The student switched language in the game widget: keep it in the address for a reload."""
-        if self.state != "seat" or self.table is None or normalize_language(change.get("new")) is None:
+        now = getattr(self.widget, "lang", None)  # the widget's own value: it restores a forged trait
+        if self.state != "seat" or self.table is None or normalize_language(now) is None:
             return
-        self.page_lang.choose(change["new"])
+        self.page_lang.choose(now)
         self.url.lang = self.lang
         token = parse_qs(self.url.query).get("seat", [""])[0]
         self.url.query = urlencode(self.page_lang.query({"table": self.table.code, "seat": token}))

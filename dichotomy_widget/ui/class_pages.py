@@ -37,7 +37,7 @@ from ..seating import MAX_PREFERRED, MIN_PREFERRED
 from ..stores import TableStore
 from ..table import Table
 from ..errors import TeacherKeyRequired
-from ..i18n import N_, Translator, translator
+from ..i18n import N_, Translator, normalize_language, translator
 from .app import (UrlQuery, error_text, game_widget, interface_menu, message_box, on_enter, page_store, page_title,
                   qr_svg, refresh_interface_menu)
 from .page_lang import PageLanguage, language_menu
@@ -700,9 +700,10 @@ class ClassPage(W.VBox):
 
     def _widget_language(self, change: Mapping[str, Any]) -> None:
         """The student switched language in the game widget: keep it in the address for a reload."""
-        if self.room is None or self.token is None or not isinstance(change.get("new"), str):
+        now = getattr(self.widget, "lang", None)  # the widget's own value: it restores a forged trait
+        if self.room is None or self.token is None or normalize_language(now) is None:
             return
-        if self.page_lang.choose(change["new"]):
+        if self.page_lang.choose(now):
             self._relabel()
         self.url.query = urlencode(self.page_lang.query({"class": self.room.code, "student": self.token}))
 
