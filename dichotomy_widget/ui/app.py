@@ -414,7 +414,7 @@ class SeatPage(W.VBox):
         if ask_code:
             typed = self.code_input.value if self.code_input is not None else ""
             self.code_input = W.Text(value=typed, placeholder=_("Table code, e.g. K7QX2M"), description=_("Table"),
-                                     layout=W.Layout(width="22em"))
+                                     style={"description_width": "initial"}, layout=W.Layout(width="22em", max_width="100%"))
             self.code_input.add_class("dichotomy-code")
             on_enter(self.code_input, lambda _t: self.join(self.name_input.value))
             rows.append(W.HTML(f"<h2>" + html.escape(_('Join a Dichotomy table')) + f"</h2>"))
@@ -570,7 +570,7 @@ class HostPage(TeacherGate, W.VBox):
         _ = self.tr.gettext
         self.state = "create"
         self.rounds_input = W.BoundedIntText(value=DEFAULT_ROUNDS, min=1, max=DEFAULT_ROUNDS,
-                                             description=_("Cards"))
+                                             description=_("Cards"), style={"description_width": "initial"})
         self.rounds_input.add_class("dichotomy-rounds")
         self.limit_input = W.BoundedIntText(value=0, min=0, max=MAX_TIME_LIMIT, description=_("Clue time (s)"),
                                             style={"description_width": "initial"})

@@ -31,7 +31,8 @@ import ipywidgets as W
 from ..classroom import Classroom
 from ..decks import Deck
 from ..errors import DichotomyError, SeatNotFound
-from ..config import (CLASS_PAGE, CLASS_VIEW_PAGE, MAX_NAME_LENGTH, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
+from ..config import (CLASS_PAGE, CLASS_VIEW_PAGE, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_SEATS,
+                      MIN_TIME_LIMIT,
                       PROJECTOR_PAGE, REPORT_PAGE, SEAT_URL_ENV)
 from ..seating import MAX_PREFERRED, MIN_PREFERRED
 from ..stores import TableStore
@@ -287,7 +288,7 @@ class TeacherPage(TeacherGate, W.VBox):
         intro = W.HTML(f"<h2>" + _esc(_('Create a Dichotomy class')) + f"</h2><p>" + _esc(_(
             "One link for the whole class: students join with their name, you make tables of {low} to {high} and "
             "start them. Choose a deck (or upload or paste your own). The clue time limit is optional (0 = none, "
-            "else {shortest} to {longest} seconds).", low=MIN_PREFERRED, high=MAX_PREFERRED,
+            "else {shortest} to {longest} seconds).", low=MIN_SEATS, high=MAX_SEATS,
             shortest=MIN_TIME_LIMIT, longest=MAX_TIME_LIMIT)) + "</p>")
         if key_required(self.env):  # the server's teacher key guards creating a class like a table
             self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock, lang=self.lang)
@@ -377,9 +378,9 @@ class TeacherPage(TeacherGate, W.VBox):
         self.make_button = self._button(_("Make tables"), "dichotomy-make-tables", self.make_tables, "primary")
         self.add_button = self._button(_("Add a table"), "dichotomy-add-table", self.add_table)
         self.start_all_button = self._button(_("Start all tables"), "dichotomy-start-all", self.start_all, "success")
-        self.move_student = W.Dropdown(description=_("Move"), options=[], layout=W.Layout(width="18em"))
+        self.move_student = W.Dropdown(description=_("Move"), options=[], style={"description_width": "initial"}, layout=W.Layout(width="18em"))
         self.move_student.add_class("dichotomy-move-student")
-        self.move_table = W.Dropdown(description=_("to table"), options=[], layout=W.Layout(width="12em"))
+        self.move_table = W.Dropdown(description=_("to table"), options=[], style={"description_width": "initial"}, layout=W.Layout(width="12em"))
         self.move_table.add_class("dichotomy-move-table")
         self.move_button = self._button(_("Move"), "dichotomy-move", self.move)
         self.start_one = W.Dropdown(description=_("Start table"), options=[], style={"description_width": "initial"},
