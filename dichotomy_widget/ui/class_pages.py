@@ -37,6 +37,7 @@ from ..config import (CLASS_PAGE, CLASS_VIEW_PAGE, MAX_NAME_LENGTH, MAX_SEATS, M
 from ..seating import MAX_PREFERRED, MIN_PREFERRED
 from ..stores import TableStore
 from ..table import Table
+from ..words import REASON_TEXT
 from ..errors import TeacherKeyRequired
 from ..i18n import N_, Translator, normalize_language, translator
 from .app import (UrlQuery, error_text, game_widget, interface_menu, message_box, on_enter, page_store, page_title,
@@ -106,9 +107,10 @@ def _trouble_banner() -> W.HTML:
     return banner
 
 
-def _show_trouble(banner: W.HTML, room: Classroom) -> None:
-    """Put the class store's trouble in ``banner`` as an alert (escaped text), or empty it."""
-    text = room.store_trouble
+def _show_trouble(banner: W.HTML, room: Classroom, lang: str = "en") -> None:
+    """Put the class store's trouble in ``banner`` as an alert (escaped text, in ``lang``), or empty it."""
+    err = getattr(room, "store_trouble_error", None)
+    text = error_text(err, lang) if err is not None and room.store_trouble else room.store_trouble
     value = (f'<p role="alert" data-testid="store-trouble" style="border:2px solid #b71c1c;color:#b71c1c;'
              f'font-weight:600;padding:0.4em 0.7em;border-radius:6px">{_esc(text)}</p>' if text else "")
     if banner.value != value:
@@ -415,7 +417,7 @@ class TeacherPage(TeacherGate, W.VBox):
         """Redraw roster, seating and the dashboard from the class (called on every change)."""
         room = self.room
         assert room is not None
-        _show_trouble(self.trouble, room)
+        _show_trouble(self.trouble, room, self.lang)
         tr = self.tr
         _ = tr.gettext
         s = room.state
@@ -753,7 +755,7 @@ class ClassPage(W.VBox):
             f"<h2>{_esc(hello)}</h2><p>{_esc(body)}</p><p>{_esc(joined)}</p>"
             f'<p class="dw-help">' + _esc(_("This page becomes your seat at your table: no new link to open. If you close it, open the same address again.")) + f''
             "</p></div>")
-        _show_trouble(self.trouble, room)
+        _show_trouble(self.trouble, room, self.lang)
         if list(self.children) != [self.url, self.lang_menu, self.trouble, self.lobby]:
             self.children = [self.url, self.lang_menu, self.trouble, self.lobby]
 
@@ -810,7 +812,7 @@ class ClassViewPage(W.VBox):
 
     def _update(self) -> None:
         assert self.room is not None
-        _show_trouble(self.trouble, self.room)
+        _show_trouble(self.trouble, self.room, self.page_lang.lang)
         self.overview.value = _overview_html(self.room, self.env, self.page_lang.tr)
 
 
@@ -844,8 +846,17 @@ class ProjectorPage(W.VBox):
 OUTCOMES = {"correct": N_("correct"), "wrong": N_("wrong"), "foil": N_("guessed the Foil"), "pass": N_("passed")}
 
 
+def _reason(clue: dict[str, Any], lang: str) -> str:
+    """Why a clue was eliminated, in ``lang`` (the report's data holds the class's wording)."""
+    reason = clue.get("reason")
+    if reason in REASON_TEXT:
+        return translator(lang).gettext(REASON_TEXT[reason])
+    return clue.get("reason_text") or reason or ""
+
+
 def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
     tr = tr or translator("en", "pages")
+    lang = tr.lang
     _ = tr.gettext
     parts = []
     for t in data["tables"]:
@@ -855,7 +866,7 @@ def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
                 f'<li class="dichotomy-report-clue{" eliminated" if c["eliminated"] else ""}">'
                 + (_esc(c["text"]) if c["text"] is not None else f"<em>" + _esc(_('no clue (timeout)')) + f"</em>")
                 + f' <span class="who">— {_esc(c["author"])}</span>'
-                + (f' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(c["reason_text"] or c["reason"] or "")})'
+                + (f' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(_reason(c, lang))})'
                    if c["eliminated"] else "")
                 + "</li>" for c in r["clues"])
             guess = _esc(_("passed")) if r["passed"] else _esc(r["guess"])
@@ -922,7 +933,7 @@ class ReportPage(W.VBox):
 
         assert self.room is not None
         tr = self.page_lang.tr
-        _show_trouble(self.trouble, self.room)
+        _show_trouble(self.trouble, self.room, self.page_lang.lang)
         data = self.room.report()
         name = f"dichotomy-class-{self.room.code}"
         self.downloads.value = (_download(tr.gettext("Download CSV (one row per clue)"), f"{name}.csv", "text/csv",
