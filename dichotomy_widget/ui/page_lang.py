@@ -101,7 +101,7 @@ def language_menu(page_lang: PageLanguage, on_choose: Callable[[str], None]) -> 
 
     menu = W.Dropdown(options=[(name, code) for code, name in LANGUAGE_NAMES.items()], value=page_lang.lang,
                       description=page_lang.tr.gettext("Language"), style={"description_width": "initial"},
-                      layout=W.Layout(width="auto"))
+                      layout=W.Layout(width="15em", max_width="100%"))
     menu.add_class("dichotomy-language-menu")
     menu.observe(lambda change: on_choose(change["new"]), names="value")
     return menu
