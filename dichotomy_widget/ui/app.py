@@ -417,7 +417,7 @@ class SeatPage(W.VBox):
                                      style={"description_width": "initial"}, layout=W.Layout(width="22em", max_width="100%"))
             self.code_input.add_class("dichotomy-code")
             on_enter(self.code_input, lambda _t: self.join(self.name_input.value))
-            rows.append(W.HTML(f"<h2>" + html.escape(_('Join a Dichotomy table')) + f"</h2>"))
+            rows.append(W.HTML("<h2>" + html.escape(_('Join a Dichotomy table')) + "</h2>"))
             rows.append(self.code_input)
             self.url.title = page_title(_("Join a table"))
         else:
@@ -590,7 +590,7 @@ class HostPage(TeacherGate, W.VBox):
                             self.create_button, self.feedback])
         self.form.add_class("dichotomy-create-form")
         intro = W.HTML(
-            f"<h2>" + html.escape(_('Create a Dichotomy table')) + f"</h2><p>"
+            "<h2>" + html.escape(_('Create a Dichotomy table')) + "</h2><p>"
             + html.escape(_("Choose a deck (or upload or paste your own), and the number of cards (one card per "
                             "round). The clue time limit is optional: 0 means no limit (otherwise {low} to "
                             "{high} seconds).", low=MIN_TIME_LIMIT, high=MAX_TIME_LIMIT))
@@ -691,9 +691,9 @@ class HostPage(TeacherGate, W.VBox):
                 "page with the address {command} printed for the network, or start it with {option}.")).format(
                 command="<code>dichotomy serve</code>", option="<code>--public-url</code>") + "</p>")
         projector = (f'<a class="dichotomy-projector-link" href="{html.escape(self.projector_link, quote=True)}" '
-                     f'target="_blank" rel="noopener">' + html.escape(_("projector page")) + f'</a>')
-        another = (f'<a class="dichotomy-new-table" href="?" target="_blank" rel="noopener">'
-                   f'' + html.escape(_("Create another table")) + f'</a>')
+                     f'target="_blank" rel="noopener">' + html.escape(_("projector page")) + '</a>')
+        another = ('<a class="dichotomy-new-table" href="?" target="_blank" rel="noopener">'
+                   '' + html.escape(_("Create another table")) + '</a>')
         qr_title = _("Join link QR code")
         self.join_info = W.HTML(
             '<div class="dichotomy-join-info" style="display:flex;gap:2em;align-items:center;flex-wrap:wrap">'

@@ -180,7 +180,7 @@ def _overview_html(room: Classroom, env: Mapping[str, str] | None = None, tr: Tr
     heads = "".join(f"<th>{_esc(h)}</th>" for h in (_("Table"), _("Players"), _("Phase"), _("Rounds played"),
                                                       _("Score")))
     return ('<table class="dichotomy-overview" style="border-collapse:collapse;font-size:1.2em">'
-            f"<caption>" + _esc(_('Tables')) + f"</caption><thead><tr>{heads}</tr></thead><tbody>"
+            "<caption>" + _esc(_('Tables')) + f"</caption><thead><tr>{heads}</tr></thead><tbody>"
             + "".join(rows) + "</tbody></table>")
 
 
@@ -287,7 +287,7 @@ class TeacherPage(TeacherGate, W.VBox):
         self.form = W.VBox([self.name_input, self.deck_form, self.rounds_input, self.limit_input, self.size_input,
                             self.interface_input, self.create_button, self.feedback])
         self.form.add_class("dichotomy-create-class-form")
-        intro = W.HTML(f"<h2>" + _esc(_('Create a Dichotomy class')) + f"</h2><p>" + _esc(_(
+        intro = W.HTML("<h2>" + _esc(_('Create a Dichotomy class')) + "</h2><p>" + _esc(_(
             "One link for the whole class: students join with their name, you make tables of {low} to {high} and "
             "start them. Choose a deck (or upload or paste your own). The clue time limit is optional (0 = none, "
             "else {shortest} to {longest} seconds).", low=MIN_SEATS, high=MAX_SEATS,
@@ -367,7 +367,7 @@ class TeacherPage(TeacherGate, W.VBox):
         self.view_link = page_link(CLASS_VIEW_PAGE, {"class": room.code}, self.env)
         self.report_link = page_link(REPORT_PAGE, {"class": room.code}, self.env)
         header = W.HTML(
-            f'<h2 class="dichotomy-class-title">' + _esc(_("{name} · class {code}", name=room.state.name, code=room.code)) + f'</h2>'
+            '<h2 class="dichotomy-class-title">' + _esc(_("{name} · class {code}", name=room.state.name, code=room.code)) + '</h2>'
             + _join_block(room, self.join_link, self.tr, scale=3)
             + '<p class="dichotomy-private-note">' + _esc(_(
                 "Keep this page private: its address lets you run the class. On the projector show the "
@@ -446,11 +446,11 @@ class TeacherPage(TeacherGate, W.VBox):
             members = room.names(t.members)
             state = "started" if t.started else "waiting"
             items = ("".join(f'<li data-student="{_esc(n)}">{_esc(n)}</li>' for n in members)
-                     or f"<li><em>" + _esc(_('empty')) + f"</em></li>")
+                     or "<li><em>" + _esc(_('empty')) + "</em></li>")
             extra = ""
             if t.started:
                 link = page_link(PROJECTOR_PAGE, {"table": t.code or ""}, self.env)
-                extra = (f' · ' + _esc(_("code")) + f' <span class="dichotomy-table-code">{_esc(t.code)}</span> · '
+                extra = (' · ' + _esc(_("code")) + f' <span class="dichotomy-table-code">{_esc(t.code)}</span> · '
                          + _a(link, _("projector"), "dichotomy-projector-link"))
             heading = tr.ngettext("Table {number} ({n} player) · {state}", "Table {number} ({n} players) · {state}",
                                   len(members), number=t.number,
@@ -466,11 +466,11 @@ class TeacherPage(TeacherGate, W.VBox):
             late = ('<p class="dichotomy-unseated" role="status">'
                     + _esc(_("Not seated yet: {names}. Move them to a table that has not started, or add a table.",
                              names=", ".join(unseated))) + "</p>")
-        self.seating.value = (f"<h3>" + _esc(_('Seating')) + f"</h3>" + late
+        self.seating.value = ("<h3>" + _esc(_('Seating')) + "</h3>" + late
                               + '<div style="display:flex;flex-wrap:wrap;gap:0.8em">' + "".join(blocks) + "</div>"
                               if s.tables else
                               "<p>" + _esc(_("Press {make_tables} when everyone has joined.")).format(
-                                  make_tables=f"<strong>" + _esc(_('Make tables')) + f"</strong>") + "</p>")
+                                  make_tables="<strong>" + _esc(_('Make tables')) + "</strong>") + "</p>")
         self._refresh_tables()
 
     def _refresh_tables(self) -> None:
@@ -753,7 +753,7 @@ class ClassPage(W.VBox):
         self.lobby.value = (
             f'<div class="dichotomy-lobby-box" role="status" aria-live="polite" data-table="{mine.number if mine else ""}">'
             f"<h2>{_esc(hello)}</h2><p>{_esc(body)}</p><p>{_esc(joined)}</p>"
-            f'<p class="dw-help">' + _esc(_("This page becomes your seat at your table: no new link to open. If you close it, open the same address again.")) + f''
+            f'<p class="dw-help">' + _esc(_("This page becomes your seat at your table: no new link to open. If you close it, open the same address again.")) + ''
             "</p></div>")
         _show_trouble(self.trouble, room, self.lang)
         if list(self.children) != [self.url, self.lang_menu, self.trouble, self.lobby]:
@@ -838,7 +838,7 @@ class ProjectorPage(W.VBox):
         _ = lang.tr.gettext
         self.url.title = page_title(_("Projector · table {code}", code=table.code))
         self.widget = game_widget("TableWidget", table, host=False, lang=lang.lang if lang.chosen else None)
-        self.children = [self.url, W.HTML(f"<h2>" + _esc(_('Table {code}', code=table.code)) + f"</h2>"), self.widget]
+        self.children = [self.url, W.HTML("<h2>" + _esc(_('Table {code}', code=table.code)) + "</h2>"), self.widget]
         table.start_watching()
 
 
@@ -864,9 +864,9 @@ def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
         for r in t["rounds"]:
             clues = "".join(
                 f'<li class="dichotomy-report-clue{" eliminated" if c["eliminated"] else ""}">'
-                + (_esc(c["text"]) if c["text"] is not None else f"<em>" + _esc(_('no clue (timeout)')) + f"</em>")
+                + (_esc(c["text"]) if c["text"] is not None else "<em>" + _esc(_('no clue (timeout)')) + "</em>")
                 + f' <span class="who">— {_esc(c["author"])}</span>'
-                + (f' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(_reason(c, lang))})'
+                + (' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(_reason(c, lang))})'
                    if c["eliminated"] else "")
                 + "</li>" for c in r["clues"])
             guess = _esc(_("passed")) if r["passed"] else _esc(r["guess"])
@@ -876,7 +876,7 @@ def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
                 f'data-outcome="{_esc(r["outcome"])}"><td>{r["round"]}</td><td>{_esc(r["target"])}</td>'
                 f'<td>{_esc(r["foil"])}</td><td><ul style="margin:0;padding-left:1.2em">{clues}</ul></td>'
                 f'<td>{_esc(r["guesser"])}: {guess}</td><td>{_esc(outcome)}</td><td>{r["score"]}</td></tr>')
-        body = "".join(rows) or f'<tr><td colspan="7"><em>' + _esc(_("No round has resolved yet.")) + f'</em></td></tr>'
+        body = "".join(rows) or '<tr><td colspan="7"><em>' + _esc(_("No round has resolved yet.")) + '</em></td></tr>'
         heads = "".join(f"<th>{_esc(h)}</th>" for h in (_("Round"), _("Target"), _("Foil"), _("Clues (author)"),
                                                           _("Guess"), _("Outcome"), _("Score")))
         title = _("Table {number} ({players})", number=t["number"], players=", ".join(t["players"]))
@@ -884,7 +884,7 @@ def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
             f"<h3>{_esc(title)}</h3>"
             f'<table class="dichotomy-report" style="border-collapse:collapse"><thead><tr>{heads}'
             f"</tr></thead><tbody>{body}</tbody></table>")
-    return "".join(parts) or f"<p>" + _esc(_('No table has started yet.')) + f"</p>"
+    return "".join(parts) or "<p>" + _esc(_('No table has started yet.')) + "</p>"
 
 
 def _download(label: str, filename: str, mime: str, text: str, css: str) -> str:
@@ -921,8 +921,8 @@ class ReportPage(W.VBox):
         self.body.add_class("dichotomy-report-box")
         self.trouble = _trouble_banner()
         self.children = [self.url, self.trouble,
-                         W.HTML(f"<h2>" + _esc(_('Report · {name}', name=self.room.state.name)) + f"</h2>"
-                                f"<p>" + _esc(_('Resolved rounds only: a round appears here once it is over.')) + f"</p>"),
+                         W.HTML("<h2>" + _esc(_('Report · {name}', name=self.room.state.name)) + "</h2>"
+                                "<p>" + _esc(_('Resolved rounds only: a round appears here once it is over.')) + "</p>"),
                          self.downloads, self.body]
         self._update()
         self.room.subscribe(lambda _r: self._update())

@@ -323,7 +323,7 @@ class DeckForm(W.VBox):
         for number, card in enumerate(deck.cards[:PREVIEW_CARDS], start=1):
             pairs = "".join(f"<li>{html.escape(p.target)} / {html.escape(p.foil)}</li>" for p in card.pairs)
             rows.append('<li class="dichotomy-preview-card" style="break-inside:avoid">'
-                        f'' + html.escape(tr.gettext("Card {number}", number=number)) + f'<ol>{pairs}</ol></li>')
+                        '' + html.escape(tr.gettext("Card {number}", number=number)) + f'<ol>{pairs}</ol></li>')
         more = len(deck) - PREVIEW_CARDS
         tail = ("<p>" + html.escape(tr.ngettext("... and {n} more card.", "... and {n} more cards.", more)) + "</p>"
                 if more > 0 else "")
