@@ -362,6 +362,8 @@ def test_voila_command_hides_tracebacks_and_culls_kernels(tmp_path):
     assert any(a.startswith("--MappingKernelManager.cull_idle_timeout=") for a in cmd)
     assert "--Voila.base_url=/dichotomy/" in cmd
     assert "--Voila.ip=0.0.0.0" in cmd
+    # page kernels see the browser's languages ($HTTP_ACCEPT_LANGUAGE) for pages that know no table yet
+    assert "--VoilaConfiguration.http_header_envs=['Accept-Language']" in cmd
 
 
 def test_serve_defaults_and_host_url():
