@@ -505,6 +505,7 @@ def test_a_seat_page_speaks_the_tables_interface_language(store):
     assert page.join_button.description == "Am Tisch mitspielen"
     assert page.name_input.placeholder == "Dein Name"
     assert f"Tisch {table.code} beitreten" in all_text(page)
+    assert page.url.query == "" and page.page_lang.chosen is None  # nothing chosen: nothing pinned in the URL
     english = SeatPage(f"table={_table(store).code}", store=store, env={})
     assert english.join_button.description == "Join the table" and english.url.lang == "en"
 

@@ -388,11 +388,18 @@ class SeatPage(W.VBox):
         self.children = [self.url, message_box(title, body)]
 
     def _language_menu(self) -> W.Dropdown:
-        self.lang_menu = language_menu(self.page_lang, self.choose_language)
+        """The page's one language menu, labelled in the page's language."""
+        if getattr(self, "lang_menu", None) is None:
+            self.lang_menu = language_menu(self.page_lang, self.choose_language)
+        self.lang_menu.description = self.tr.gettext("Language")
+        if self.lang_menu.value != self.lang:
+            self.lang_menu.value = self.lang
         return self.lang_menu
 
     def choose_language(self, lang: str) -> None:
         """The student picked ``lang`` in the page's language menu: this screen only, kept in the URL."""
+        if lang == self.lang:  # the menu following the page, not a choice
+            return
         if not self.page_lang.choose(lang):
             return
         self.url.lang = self.lang

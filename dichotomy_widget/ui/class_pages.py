@@ -629,6 +629,8 @@ class ClassPage(W.VBox):
 
     def choose_language(self, lang: str) -> None:
         """The student picked ``lang`` in the page's language menu: this screen only, kept in the URL."""
+        if lang == self.lang:  # the menu following the page, not a choice
+            return
         if not self.page_lang.choose(lang) or self.room is None:
             return
         self._relabel()
