@@ -1185,11 +1185,11 @@ function stat(label, value, name) {
 }
 
 /**
- * True inside JupyterLab, Notebook 7 or the classic Notebook, where the page is not ours to label with
- * a language; false in a voila page (one widget, the whole page in its language).
+ * True outside a voila page (JupyterLab, Notebook 7, the classic Notebook): the page is not ours to
+ * label with a language. Voila marks its page's body with `data-voila`.
  */
 function inNotebook() {
-  return Boolean(document.querySelector(".jp-LabShell, .jp-NotebookShell, #notebook-container, body[data-notebook]"));
+  return !(document.body && document.body.dataset.voila);
 }
 
 /** @param {{model: Model, el: HTMLElement}} ctx */
