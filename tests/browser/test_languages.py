@@ -16,8 +16,9 @@ screen under test, and checks on each screen:
   translates it to the same text (or uses that text itself) -- and no line of the English screen's text
   with English words in it appears unchanged (that catches strings never marked for translation).
 
-Screens: the seat page's join form, a taken name refused, the lobby, a forged seat link refused, a clue writer and the Guesser mid-round, the Guesser's
-guess box, recap and final screens; the table projector; the host page's create form and the hosted
+Screens: the seat page's join form, a taken name refused, the lobby, a forged seat link refused; a
+clue writer and the Guesser mid-round, the Guesser's guess box, recap and final screens; the table
+projector (mid-round and at the recap); the host page's create form and the hosted
 lobby (code, QR, host bar); the teacher's create form and dashboard; a student's class join form and
 class lobby; the class projector; the report. One server, one browser; a language's pages are opened
 together so their kernels start in parallel, and each page is closed when its screens are checked.
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.util
 import io
 import os
 import re
@@ -84,12 +86,14 @@ TEXTS_JS = """() => {
 
 
 def _tools_i18n():
-    sys.path.insert(0, str(REPO / "tools"))
-    try:
-        import i18n as tools_i18n  # tools/i18n.py
-    finally:
-        sys.path.remove(str(REPO / "tools"))
-    return tools_i18n
+    """tools/i18n.py, loaded by path under a name of its own (``i18n`` alone is ambiguous)."""
+    name = "dichotomy_tools_i18n"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, REPO / "tools" / "i18n.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 PLACEHOLDER_OR_TAG = re.compile(r"\{[^{}]*\}|<[^<>]*>|&[a-z]+;|&#\d+;")
@@ -125,7 +129,7 @@ class EnglishFinder:
     words: set[str] = field(default_factory=set)  # every word of those, lower case
 
     @classmethod
-    def build(cls, lang: str) -> "EnglishFinder":
+    def build(cls, lang: str) -> EnglishFinder:
         tools = _tools_i18n()
         templates = _templates()
         finder = cls(lang)
