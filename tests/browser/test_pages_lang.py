@@ -63,7 +63,7 @@ def test_pages_follow_the_browser_the_table_and_the_students_choice(browser, ser
         ready(seat)
         expect(seat.locator("html")).to_have_attribute("lang", "es")
         expect(seat.locator("button.dichotomy-join")).to_have_text("Unirme a la mesa")
-        seat.locator(".dichotomy-language-menu select").select_option(label="Français")
+        seat.get_by_label("Idioma", exact=True).select_option(label="Français")  # a labelled menu
         expect(seat.locator("button.dichotomy-join")).to_have_text("Rejoindre la table", timeout=30_000)
         expect(seat.locator("html")).to_have_attribute("lang", "fr")
         expect(seat).to_have_url(re.compile(r"[?&]lang=fr(&|$)"))
