@@ -37,7 +37,6 @@ from ..config import (CLASS_PAGE, CLASS_VIEW_PAGE, MAX_NAME_LENGTH, MAX_SEATS, M
 from ..seating import MAX_PREFERRED, MIN_PREFERRED
 from ..stores import TableStore
 from ..table import Table
-from ..words import REASON_TEXT
 from ..errors import TeacherKeyRequired
 from ..i18n import N_, Translator, normalize_language, translator
 from .app import (UrlQuery, error_text, game_widget, interface_menu, message_box, on_enter, page_store, page_title,
@@ -848,17 +847,8 @@ class ProjectorPage(W.VBox):
 OUTCOMES = {"correct": N_("correct"), "wrong": N_("wrong"), "foil": N_("guessed the Foil"), "pass": N_("passed")}
 
 
-def _reason(clue: dict[str, Any], lang: str) -> str:
-    """Why a clue was eliminated, in ``lang`` (the report's data holds the class's wording)."""
-    reason = clue.get("reason")
-    if reason in REASON_TEXT:
-        return translator(lang).gettext(REASON_TEXT[reason])
-    return clue.get("reason_text") or reason or ""
-
-
 def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
     tr = tr or translator("en", "pages")
-    lang = tr.lang
     _ = tr.gettext
     parts = []
     for t in data["tables"]:
@@ -868,7 +858,7 @@ def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
                 f'<li class="dichotomy-report-clue{" eliminated" if c["eliminated"] else ""}">'
                 + (_esc(c["text"]) if c["text"] is not None else "<em>" + _esc(_('no clue (timeout)')) + "</em>")
                 + f' <span class="who">— {_esc(c["author"])}</span>'
-                + (' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(_reason(c, lang))})'
+                + (' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(c["reason_text"] or c["reason"] or "")})'
                    if c["eliminated"] else "")
                 + "</li>" for c in r["clues"])
             guess = _esc(_("passed")) if r["passed"] else _esc(r["guess"])
@@ -931,12 +921,12 @@ class ReportPage(W.VBox):
         self.room.start_watching()
 
     def _update(self) -> None:
-        from ..class_views import report_csv, report_json
+        from ..class_views import report, report_csv, report_json
 
         assert self.room is not None
         tr = self.page_lang.tr
         _show_trouble(self.trouble, self.room, self.page_lang.lang)
-        data = self.room.report()
+        data = report(self.room, self.page_lang.lang)  # its sentences in the page's language; columns stay
         name = f"dichotomy-class-{self.room.code}"
         self.downloads.value = (_download(tr.gettext("Download CSV (one row per clue)"), f"{name}.csv", "text/csv",
                                           report_csv(data), "dichotomy-csv")
