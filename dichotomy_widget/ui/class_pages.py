@@ -41,7 +41,7 @@ from ..errors import TeacherKeyRequired
 from ..i18n import N_, Translator, normalize_language, translator
 from .app import (UrlQuery, error_text, game_widget, interface_menu, message_box, on_enter, page_store, page_title,
                   qr_svg, refresh_interface_menu)
-from .page_lang import PageLanguage, language_menu
+from .page_lang import PageLanguage, SpeaksPageLanguage, language_menu
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
 from .hub_identity import HubIdentityError, current_identity, hub_mode
@@ -187,7 +187,7 @@ def _overview_html(room: Classroom, env: Mapping[str, str] | None = None, tr: Tr
 # Teacher page
 
 
-class TeacherPage(TeacherGate, W.VBox):
+class TeacherPage(SpeaksPageLanguage, TeacherGate, W.VBox):
     """Create a class, then run it. ``state``: ``"create"``, ``"teacher"`` or ``"refused"``."""
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
@@ -224,16 +224,6 @@ class TeacherPage(TeacherGate, W.VBox):
                                          "page that created it. You can create a new class instead."))
             return
         self._show_teacher(room, token or "")
-
-    @property
-    def tr(self) -> Translator:
-        """This page's texts in its language."""
-        return self.page_lang.tr
-
-    @property
-    def lang(self) -> str:
-        """The language this page speaks."""
-        return self.page_lang.lang
 
     def _refuse(self, title: str, body: str) -> None:
         self.state = "refused"
@@ -569,7 +559,7 @@ def teacher_page(query: str | None = None, store: "TableStore | str | None" = No
 # Student page
 
 
-class ClassPage(W.VBox):
+class ClassPage(SpeaksPageLanguage, W.VBox):
     """A student's class page. ``state``: ``"form"``, ``"lobby"``, ``"seat"`` or ``"refused"``."""
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
@@ -608,16 +598,6 @@ class ClassPage(W.VBox):
             self._enter(student, token)
             return
         self._show_form()
-
-    @property
-    def tr(self) -> Translator:
-        """This page's texts in its language."""
-        return self.page_lang.tr
-
-    @property
-    def lang(self) -> str:
-        """The language this page speaks."""
-        return self.page_lang.lang
 
     def _relabel(self) -> None:
         """The page's language changed (or became known): the address bar's lang and the menu's label."""
