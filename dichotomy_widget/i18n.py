@@ -25,7 +25,7 @@ import string
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any
 
 from babel import Locale
 from babel.messages.mofile import write_mo

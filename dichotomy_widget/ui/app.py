@@ -54,7 +54,7 @@ from .host_secrets import BrowserSecret, TeacherKeyBox
 from .teacher_gate import TeacherGate
 from .teacher import key_required, require_teacher
 from .name_box import NameBox
-from .page_lang import PageLanguage, error_text, language_menu
+from .page_lang import PageLanguage, SpeaksPageLanguage, error_text, language_menu
 
 __all__ = ["HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link", "game_widget", "interface_menu",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
@@ -288,7 +288,7 @@ def refresh_interface_menu(menu: W.Dropdown, tr: Translator, deck: "Deck | None"
         menu.value = keep if keep in {v for _l, v in options} else ""
 
 
-class SeatPage(W.VBox):
+class SeatPage(SpeaksPageLanguage, W.VBox):
     """The whole seat page. ``state``: ``"form"``, ``"seat"`` or ``"refused"``.
 
     After a successful join or resume, ``seat`` is the seat id, ``widget`` the ``SeatWidget`` and
@@ -320,16 +320,6 @@ class SeatPage(W.VBox):
         self.store = _open_page_store(store, self._refuse, self.page_lang.lang)
         if self.store is not None:
             self._route(parse_query(query))
-
-    @property
-    def tr(self) -> Translator:
-        """This page's texts in its language."""
-        return self.page_lang.tr
-
-    @property
-    def lang(self) -> str:
-        """The language this page speaks."""
-        return self.page_lang.lang
 
     def _know(self, table: Table) -> None:
         self.page_lang.knows(table.interface_lang)
@@ -513,7 +503,7 @@ class SeatPage(W.VBox):
 # Host page
 
 
-class HostPage(TeacherGate, W.VBox):
+class HostPage(SpeaksPageLanguage, TeacherGate, W.VBox):
     """The whole host page. ``state``: ``"create"``, ``"host"`` or ``"refused"``."""
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
@@ -535,16 +525,6 @@ class HostPage(TeacherGate, W.VBox):
         self.store = _open_page_store(store, self._refuse, self.page_lang.lang)
         if self.store is not None:
             self._route(parse_query(query))
-
-    @property
-    def tr(self) -> Translator:
-        """This page's texts in its language."""
-        return self.page_lang.tr
-
-    @property
-    def lang(self) -> str:
-        """The language this page speaks."""
-        return self.page_lang.lang
 
     def _route(self, params: dict[str, str]) -> None:
         code, token = params.get("table"), params.get("host")

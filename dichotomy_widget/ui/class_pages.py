@@ -37,12 +37,11 @@ from ..config import (CLASS_PAGE, CLASS_VIEW_PAGE, MAX_NAME_LENGTH, MAX_SEATS, M
 from ..seating import MAX_PREFERRED, MIN_PREFERRED
 from ..stores import TableStore
 from ..table import Table
-from ..words import REASON_TEXT
 from ..errors import TeacherKeyRequired
 from ..i18n import N_, Translator, normalize_language, translator
 from .app import (UrlQuery, error_text, game_widget, interface_menu, message_box, on_enter, page_store, page_title,
                   qr_svg, refresh_interface_menu)
-from .page_lang import PageLanguage, language_menu
+from .page_lang import PageLanguage, SpeaksPageLanguage, language_menu
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
 from .hub_identity import HubIdentityError, current_identity, hub_mode
@@ -188,7 +187,7 @@ def _overview_html(room: Classroom, env: Mapping[str, str] | None = None, tr: Tr
 # Teacher page
 
 
-class TeacherPage(TeacherGate, W.VBox):
+class TeacherPage(SpeaksPageLanguage, TeacherGate, W.VBox):
     """Create a class, then run it. ``state``: ``"create"``, ``"teacher"`` or ``"refused"``."""
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
@@ -225,16 +224,6 @@ class TeacherPage(TeacherGate, W.VBox):
                                          "page that created it. You can create a new class instead."))
             return
         self._show_teacher(room, token or "")
-
-    @property
-    def tr(self) -> Translator:
-        """This page's texts in its language."""
-        return self.page_lang.tr
-
-    @property
-    def lang(self) -> str:
-        """The language this page speaks."""
-        return self.page_lang.lang
 
     def _refuse(self, title: str, body: str) -> None:
         self.state = "refused"
@@ -570,7 +559,7 @@ def teacher_page(query: str | None = None, store: "TableStore | str | None" = No
 # Student page
 
 
-class ClassPage(W.VBox):
+class ClassPage(SpeaksPageLanguage, W.VBox):
     """A student's class page. ``state``: ``"form"``, ``"lobby"``, ``"seat"`` or ``"refused"``."""
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
@@ -609,16 +598,6 @@ class ClassPage(W.VBox):
             self._enter(student, token)
             return
         self._show_form()
-
-    @property
-    def tr(self) -> Translator:
-        """This page's texts in its language."""
-        return self.page_lang.tr
-
-    @property
-    def lang(self) -> str:
-        """The language this page speaks."""
-        return self.page_lang.lang
 
     def _relabel(self) -> None:
         """The page's language changed (or became known): the address bar's lang and the menu's label."""
@@ -848,17 +827,8 @@ class ProjectorPage(W.VBox):
 OUTCOMES = {"correct": N_("correct"), "wrong": N_("wrong"), "foil": N_("guessed the Foil"), "pass": N_("passed")}
 
 
-def _reason(clue: dict[str, Any], lang: str) -> str:
-    """Why a clue was eliminated, in ``lang`` (the report's data holds the class's wording)."""
-    reason = clue.get("reason")
-    if reason in REASON_TEXT:
-        return translator(lang).gettext(REASON_TEXT[reason])
-    return clue.get("reason_text") or reason or ""
-
-
 def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
     tr = tr or translator("en", "pages")
-    lang = tr.lang
     _ = tr.gettext
     parts = []
     for t in data["tables"]:
@@ -868,7 +838,7 @@ def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
                 f'<li class="dichotomy-report-clue{" eliminated" if c["eliminated"] else ""}">'
                 + (_esc(c["text"]) if c["text"] is not None else "<em>" + _esc(_('no clue (timeout)')) + "</em>")
                 + f' <span class="who">— {_esc(c["author"])}</span>'
-                + (' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(_reason(c, lang))})'
+                + (' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(c["reason_text"] or c["reason"] or "")})'
                    if c["eliminated"] else "")
                 + "</li>" for c in r["clues"])
             guess = _esc(_("passed")) if r["passed"] else _esc(r["guess"])
@@ -931,12 +901,12 @@ class ReportPage(W.VBox):
         self.room.start_watching()
 
     def _update(self) -> None:
-        from ..class_views import report_csv, report_json
+        from ..class_views import report, report_csv, report_json
 
         assert self.room is not None
         tr = self.page_lang.tr
         _show_trouble(self.trouble, self.room, self.page_lang.lang)
-        data = self.room.report()
+        data = report(self.room, self.page_lang.lang)  # its sentences in the page's language; columns stay
         name = f"dichotomy-class-{self.room.code}"
         self.downloads.value = (_download(tr.gettext("Download CSV (one row per clue)"), f"{name}.csv", "text/csv",
                                           report_csv(data), "dichotomy-csv")

@@ -25,7 +25,7 @@ from ..i18n import DEFAULT_LANGUAGE, INTERFACE_LANGUAGES, LANGUAGE_NAMES, Transl
 if TYPE_CHECKING:  # pragma: no cover - the server process (refusal pages) never loads ipywidgets for this
     import ipywidgets as W
 
-__all__ = ["ACCEPT_LANGUAGE_ENV", "PageLanguage", "query_lang", "accept_language", "language_menu", "error_text"]
+__all__ = ["ACCEPT_LANGUAGE_ENV", "PageLanguage", "SpeaksPageLanguage", "query_lang", "accept_language", "language_menu", "error_text"]
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +93,22 @@ class PageLanguage:
     def query(self, params: Mapping[str, str]) -> dict[str, str]:
         """``params`` plus ``lang=`` when the reader chose a language (so a reload keeps it)."""
         return {**params, "lang": self.chosen} if self.chosen else dict(params)
+
+
+class SpeaksPageLanguage:
+    """Mixin for a page holding a :class:`PageLanguage` as ``page_lang``: its ``tr`` and ``lang``."""
+
+    page_lang: PageLanguage
+
+    @property
+    def tr(self) -> Translator:
+        """This page's texts in its language."""
+        return self.page_lang.tr
+
+    @property
+    def lang(self) -> str:
+        """The language this page speaks."""
+        return self.page_lang.lang
 
 
 def language_menu(page_lang: PageLanguage, on_choose: Callable[[str], None]) -> "W.Dropdown":

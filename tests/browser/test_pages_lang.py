@@ -4,6 +4,7 @@ A host whose browser asks for German gets the create form in German (``<html lan
 ``Accept-Language`` to the page kernel), picks Spanish as the table's interface language, and hosts in
 Spanish. A student with an English browser opens the join link: the page speaks the table's Spanish, the
 language menu switches their own screen to French, the address keeps ``lang=fr`` and a reload keeps it.
+Seated, the game widget speaks French; its own menu switches to German, and the address and a reload follow.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def test_pages_follow_the_browser_the_table_and_the_students_choice(browser, ser
         ready(seat)
         expect(seat.locator("html")).to_have_attribute("lang", "es")
         expect(seat.locator("button.dichotomy-join")).to_have_text("Unirme a la mesa")
-        seat.locator(".dichotomy-language-menu select").select_option(label="Français")
+        seat.get_by_label("Idioma", exact=True).select_option(label="Français")  # a labelled menu
         expect(seat.locator("button.dichotomy-join")).to_have_text("Rejoindre la table", timeout=30_000)
         expect(seat.locator("html")).to_have_attribute("lang", "fr")
         expect(seat).to_have_url(re.compile(r"[?&]lang=fr(&|$)"))
@@ -70,6 +71,20 @@ def test_pages_follow_the_browser_the_table_and_the_students_choice(browser, ser
         seat.locator("button.dichotomy-join").wait_for(timeout=RENDER_TIMEOUT)
         expect(seat.locator("button.dichotomy-join")).to_have_text("Rejoindre la table")
         expect(seat.locator("html")).to_have_attribute("lang", "fr")
+        # joined, the game widget speaks the student's French; its own menu switches to German, kept in the URL
+        seat.locator(".dichotomy-name input").fill("Lou")
+        seat.locator("button.dichotomy-join").click()
+        root = seat.locator(".dw-root")
+        root.wait_for(timeout=RENDER_TIMEOUT)
+        expect(root).to_have_attribute("lang", "fr")
+        expect(seat).to_have_url(re.compile(r"[?&]seat=[^&]+.*lang=fr|lang=fr.*seat="))
+        root.get_by_test_id("dw-lang").select_option("de")
+        expect(root).to_have_attribute("lang", "de", timeout=30_000)
+        expect(seat).to_have_url(re.compile(r"[?&]lang=de(&|$)"), timeout=30_000)
+        seat.reload()
+        seat.locator(".dw-root").wait_for(timeout=RENDER_TIMEOUT)
+        expect(seat.locator(".dw-root")).to_have_attribute("lang", "de")
+        expect(seat.locator("html")).to_have_attribute("lang", "de")
     finally:
         teacher.close()
         student.close()
