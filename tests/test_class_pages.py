@@ -353,14 +353,17 @@ def test_the_store_trouble_banner_speaks_the_page_language(store, monkeypatch):
     assert translator("es").error(full) in kid.trouble.value
 
 
-def test_the_report_says_why_a_clue_was_eliminated_in_the_page_language():
-    """The report's data keeps the English reason (CSV and JSON are for machines); the page translates it."""
-    data = {"tables": [{"number": 1, "players": ["Ana", "Ben", "Cy"], "rounds": [{
-        "round": 1, "target": "Hund", "foil": "Katze", "guesser": "Ana", "guess": "Maus", "passed": False,
-        "outcome": "wrong", "score": 0,
-        "clues": [{"text": "Bello", "author": "Ben", "eliminated": True, "reason": "same",
-                   "reason_text": "the same word"},
-                  {"text": "bello", "author": "Cy", "eliminated": True, "reason": None, "reason_text": ""}]}]}]}
-    german = cp._report_html(data, cp.translator("de", "pages"))
-    assert "(dasselbe Wort)" in german and "the same word" not in german
-    assert "(the same word)" in cp._report_html(data)
+def test_the_report_says_why_a_clue_was_eliminated_in_the_page_language(store):
+    """Two alike clues cancel; the German report explains it in German, the CSV keeps the machine words."""
+    room = Classroom.create("9B", deck=DECK, rounds=1, table_size=4, store=store, interface_lang="de")
+    for name in ("Ana", "Ben", "Cy"):
+        room.join(name)
+    room.make_tables()
+    table = room.start_all()[0]
+    table.act(table.state.drawer, {"type": "pick", "pair": 1})
+    table.act(table.state.current_writer, {"type": "clue", "text": "zebra"})
+    table.act(table.state.current_writer, {"type": "clue", "text": "zebra"})
+    table.act(table.state.guesser, {"type": "pass"})
+    report = cp.report_page(f"class={room.code}", store=store, env={})
+    assert report.url.lang == "de"
+    assert "(dasselbe Wort)" in report.body.value and "the same word" not in report.body.value
