@@ -351,3 +351,19 @@ def test_the_store_trouble_banner_speaks_the_page_language(store, monkeypatch):
     assert german != full.message and german in kid.trouble.value and full.message not in kid.trouble.value
     kid.lang_menu.value = "es"
     assert translator("es").error(full) in kid.trouble.value
+
+
+def test_the_report_says_why_a_clue_was_eliminated_in_the_page_language(store):
+    """Two alike clues cancel; the German report explains it in German, the CSV keeps the machine words."""
+    room = Classroom.create("9B", deck=DECK, rounds=1, table_size=4, store=store, interface_lang="de")
+    for name in ("Ana", "Ben", "Cy"):
+        room.join(name)
+    room.make_tables()
+    table = room.start_all()[0]
+    table.act(table.state.drawer, {"type": "pick", "pair": 1})
+    table.act(table.state.current_writer, {"type": "clue", "text": "zebra"})
+    table.act(table.state.current_writer, {"type": "clue", "text": "zebra"})
+    table.act(table.state.guesser, {"type": "pass"})
+    report = cp.report_page(f"class={room.code}", store=store, env={})
+    assert report.url.lang == "de"
+    assert "(dasselbe Wort)" in report.body.value and "the same word" not in report.body.value

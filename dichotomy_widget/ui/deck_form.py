@@ -332,7 +332,7 @@ class DeckForm(W.VBox):
                                           "{name}: {n} cards, language {language} (show the cards)", len(deck),
                                           name=deck.name, language=language_name(deck.lang, self.lang)))
         self.preview.value = (
-            f'<details{opened} class="dichotomy-preview"><summary role="status">{summary}</summary>'
+            f'<details{opened} class="dichotomy-preview"><summary><span role="status">{summary}</span></summary>'
             "<p>" + html.escape(tr.gettext("Target / Foil pairs (keep them off a projected screen).")) + "</p>"
             f'<ol class="dichotomy-preview-cards" style="columns:16em;list-style:none;padding:0">'
             f'{"".join(rows)}</ol>{tail}</details>')
