@@ -206,7 +206,7 @@ def test_views_speak_the_interface_language_and_a_screen_may_choose_another():
     table.join("Ada")
     assert table.interface_lang == "es"
     assert table.view(None)["status"] == "Esperando jugadores: se ha unido 1 (pueden jugar de 3 a 7)."
-    assert table.view(None, "de")["status"].startswith("Warten auf Spielende: 1 ist beigetreten")
+    assert table.view(None, "de")["status"].startswith("Warten auf Mitspielende: 1 ist beigetreten")
     assert table.view(None, "en")["status"] == "Waiting for players: 1 has joined (3 to 7 can play)."
 
 

@@ -46,7 +46,7 @@ def test_a_seat_renders_in_spanish_and_switches_to_german(page, voila_server, sc
     expect(page.locator("html")).to_have_attribute("lang", "de")
     expect(root.locator(".dw-h")).to_have_text("Warten auf den Start")
     expect(root).to_contain_text("3 Personen am Tisch.")
-    expect(root.get_by_test_id("dw-status")).to_contain_text("Warten auf Spielende: 3 sind beigetreten")
+    expect(root.get_by_test_id("dw-status")).to_contain_text("Warten auf Mitspielende: 3 sind beigetreten")
     expect(root.get_by_label("Sprache")).to_have_value("de")
     errors = [e for e in page.console_errors if "Failed to load resource" not in e]
     assert not errors, errors
