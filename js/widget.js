@@ -726,7 +726,7 @@ class App {
       class: `dw-root dw-kind-${this.kind}`, "data-testid": "dw-root", "data-lm-suppress-shortcuts": "true",
       tabindex: "-1", role: "region", "aria-label": t("Dichotomy"), // focused as a whole: a short name, not all its text
     });
-    this.header = h("header", { class: "dw-header" });
+    this.header = h("div", { class: "dw-header" });
     this.players = h("ul", { class: "dw-players", "aria-label": t("Players") });
     this.statusEl = h("p", {
       // on the projector the status line is the headline (said once, not repeated in the screen)
