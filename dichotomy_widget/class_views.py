@@ -12,6 +12,7 @@ import io
 import json
 from typing import Any, Protocol
 
+from .i18n import translator
 from .views import recap_json
 
 
@@ -105,8 +106,11 @@ def class_projector_view(room: Classroom) -> dict[str, Any]:
     return {"class": room.code, "name": s.name, "students": len(s.students), "tables": tables}
 
 
-def report(room: Classroom) -> dict[str, Any]:
-    """Resolved rounds only, per table: Target, Foil, clues with authors and fates, guess, outcome, score."""
+def report(room: Classroom, lang: str = "en") -> dict[str, Any]:
+    """Resolved rounds only, per table: Target, Foil, clues with authors and fates, guess, outcome, score.
+
+    Its sentences (``outcome_text``, ``reason_text``) are in ``lang``; every other field is data."""
+    tr = translator(lang)
     s = room.state
     tables = []
     for t in s.tables:
@@ -114,7 +118,7 @@ def report(room: Classroom) -> dict[str, Any]:
             continue
         table = room.table(t.code)  # type: ignore[arg-type]
         table.refresh()
-        rounds = [recap_json(table.state, record) for record in table.state.history]
+        rounds = [recap_json(table.state, record, tr) for record in table.state.history]
         tables.append({"number": t.number, "code": t.code, "players": room.names(t.members), "rounds": rounds})
     return {"class": room.code, "name": s.name, "deck": s.deck_name, "tables": tables}
 

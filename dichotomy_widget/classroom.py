@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from . import words
 from .decks import Card, Deck, load_deck
-from .errors import (ClassNotFound, DeckError, DichotomyError, NameTaken, SeatingError, SeatNotFound,
+from .errors import (Plural, ClassNotFound, DeckError, DichotomyError, NameTaken, SeatingError, SeatNotFound,
                      StoreError, VersionConflict)
 from .events import Event
 from .i18n import interface_language, normalize_language
@@ -306,9 +306,10 @@ class Classroom:
             raise DeckError("The number of cards per table must be a whole number of at least 1.",
                             code="invalid_rounds")
         if len(the_deck) < rounds:
-            raise DeckError("The deck “{deck}” has {cards} cards; {rounds} cards per table need at least {rounds}.",
+            raise DeckError("The deck “{deck}” has {cards}; {rounds} cards per table need at least {rounds}.",
                             code="deck_too_small",
-                            params={"deck": the_deck.name, "cards": len(the_deck), "rounds": rounds})
+                            params={"deck": the_deck.name, "cards": Plural("{n} card", "{n} cards", len(the_deck)),
+                                    "rounds": rounds})
         if isinstance(table_size, bool) or not isinstance(table_size, int) or not MIN_PREFERRED <= table_size <= MAX_PREFERRED:
             raise DichotomyError("The preferred table size is {least} to {most}.", code="invalid_table_size",
                                  params={"least": MIN_PREFERRED, "most": MAX_PREFERRED})
@@ -500,9 +501,10 @@ class Classroom:
         if t.started:
             raise SeatingError("Table {table} has already started.", code="table_started", params={"table": number})
         if not MIN_SEATS <= len(t.members) <= MAX_SEATS:
-            raise SeatingError("Table {table} has {n} students; a table plays with {least} to {most}. "
+            raise SeatingError("Table {table} has {students}; a table plays with {least} to {most}. "
                                "Move students first.", code="seat_count",
-                               params={"table": number, "n": len(t.members), "least": MIN_SEATS, "most": MAX_SEATS})
+                               params={"table": number, "students": Plural("{n} student", "{n} students", len(t.members)),
+                                       "least": MIN_SEATS, "most": MAX_SEATS})
 
     def _table_deck(self, number: int) -> Deck:
         """Table ``number``'s own slice of the shuffled deck (disjoint from other tables while it lasts)."""

@@ -50,7 +50,8 @@ from importlib import resources
 from pathlib import Path
 
 from .config import MAX_DECK_BYTES, MAX_DECK_ROWS, MAX_WORD_LENGTH, PAIRS_PER_CARD
-from .errors import DeckError, DeckWarning
+from .errors import DeckError, DeckWarning, Lines, Phrase
+from .i18n import N_
 from . import words
 
 __all__ = ["Pair", "Card", "Deck", "PAIRS_PER_CARD", "MAX_WORD_LENGTH", "MAX_DECK_BYTES", "MAX_DECK_ROWS",
@@ -69,12 +70,12 @@ _LANG_CODE = re.compile(r"[a-z]{2,3}(-[a-z0-9]{1,8})?")
 #: ``default_lang=DETECT``: a deck that names no language plays in the one its words show (and says so).
 DETECT = "detect"
 #: CSV separators understood, with how a message names them.
-SEPARATORS = {",": "a comma", ";": "a semicolon", "\t": "a tab"}
+SEPARATORS = {",": N_("a comma"), ";": N_("a semicolon"), "\t": N_("a tab")}
 LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German", "it": "Italian",
                   "pt": "Portuguese"}
 _LANGUAGE_SAMPLE = 200  # distinct words looked up per language when a deck names no language
 _NOT_ONE_WORD = re.compile(r"[\s,;|/]")
-_MARK_NAMES = {",": "a comma", ";": "a semicolon", "|": "a bar", "/": "a slash"}
+_MARK_NAMES = {",": N_("a comma"), ";": N_("a semicolon"), "|": N_("a bar"), "/": N_("a slash")}
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,7 @@ def deck_from_bytes(data: bytes, filename: str, lang: str | None = None,
     except UnicodeDecodeError as exc:
         raise DeckError("{source}: the file is not UTF-8 text (byte {byte}). Save it with the "
                         "UTF-8 encoding (in a spreadsheet: \"CSV UTF-8\").", code="deck_not_utf8",
-                        params={"source": source, "byte": exc.start}) from None
+                        params={"source": source, "byte": str(exc.start)}) from None
     if suffix == ".json" or (suffix not in DECK_FILE_SUFFIXES and text.lstrip().startswith("{")):
         fmt = "json"
     else:
@@ -198,14 +199,22 @@ def deck_from_bytes(data: bytes, filename: str, lang: str | None = None,
     return parse_deck(text, fmt=fmt, lang=lang, source=source, default_lang=default_lang, sep=sep)
 
 
-def _raise_problems(source: str, problems: list[str], hint: str = "") -> None:
-    shown = "\n".join(f"- {p}" for p in problems[:MAX_PROBLEMS_SHOWN])
+def _raise_problems(source: str, problems: list[Phrase], hint: Phrase | None = None) -> None:
+    """Refuse a deck with its problems listed (the first few), each a phrase naming its line.
+
+    ``err.problems`` holds every problem in English, ``err.problem_phrases`` the same as phrases
+    (``Translator.problems(err)`` shows them in a language).
+    """
+    lines: list[tuple[str, Phrase | str]] = [("- ", p) for p in problems[:MAX_PROBLEMS_SHOWN]]
     more = len(problems) - MAX_PROBLEMS_SHOWN
-    tail = f"\n- ... and {more} more" if more > 0 else ""
-    listed = f"{shown}{tail}" + (f"\n{hint}" if hint else "")  # the listed problems stay English for now
+    if more > 0:
+        lines.append(("- ", Phrase("... and {n} more", n=more)))
+    if hint is not None:
+        lines.append(("", hint))
     err = DeckError("{source}: problems in the deck ({count}):\n{problems}",
-                    params={"source": source, "count": len(problems), "problems": listed})
-    err.problems = problems  # type: ignore[attr-defined]
+                    params={"source": source, "count": len(problems), "problems": Lines(lines)})
+    err.problems = [str(p) for p in problems]  # type: ignore[attr-defined]
+    err.problem_phrases = list(problems)  # type: ignore[attr-defined]
     raise err
 
 
@@ -282,7 +291,7 @@ def _parse_json(text: str, source: str) -> tuple[str, str, str, list[_RawCard]]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DeckError("{source}, line {line}, column {column}: not valid JSON ({detail}).",
-                        params={"source": source, "line": exc.lineno, "column": exc.colno,
+                        params={"source": source, "line": str(exc.lineno), "column": str(exc.colno),
                                 "detail": exc.msg}) from None
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
         raise DeckError('{source}, line 1: a deck is a JSON object with a "cards" list.', params={"source": source})
@@ -364,7 +373,8 @@ def _parse_csv(text: str, source: str, sep: str | None = None) -> tuple[str, str
                         params={"source": source, "sep": sep[:5]})
     sep = sep or _detect_separator([line for _, line in data])
     rows: list[tuple[str, str, int]] = []
-    problems: list[str] = []
+    problems: list[Phrase] = []
+    two_cells = False
     for line_no, line in data:
         cells = _cells(line, sep)
         if not rows and not problems and [c.lower() for c in cells[:2]] == ["target", "foil"]:
@@ -373,17 +383,24 @@ def _parse_csv(text: str, source: str, sep: str | None = None) -> tuple[str, str
             raise _too_many_rows(source, line=line_no)
         if len(cells) != 2:
             shown = ", ".join(repr(c) for c in cells[:4]) + (", ..." if len(cells) > 4 else "")
-            problems.append(f"line {line_no}: expected two cells, a Target and a Foil separated by "
-                            f"{SEPARATORS[sep]}; got {len(cells)} ({shown})")
-        elif not cells[0] or not cells[1]:
-            which = "Target and Foil are" if not any(cells) else "Target is" if not cells[0] else "Foil is"
-            problems.append(f"line {line_no}: the {which} empty; every row needs a Target and its Foil "
-                            f"({_example(sep)})")
+            two_cells = True
+            problems.append(Phrase("line {line}: expected two cells, a Target and a Foil separated by {sep}; "
+                                   "got {n} ({shown})", line=str(line_no), sep=Phrase(SEPARATORS[sep]),
+                                   n=len(cells), shown=shown))
+        elif not any(cells):
+            problems.append(Phrase("line {line}: the Target and Foil are empty; every row needs a Target and "
+                                   "its Foil ({example})", line=str(line_no), example=_example(sep)))
+        elif not cells[0]:
+            problems.append(Phrase("line {line}: the Target is empty; every row needs a Target and its Foil "
+                                   "({example})", line=str(line_no), example=_example(sep)))
+        elif not cells[1]:
+            problems.append(Phrase("line {line}: the Foil is empty; every row needs a Target and its Foil "
+                                   "({example})", line=str(line_no), example=_example(sep)))
         else:
             rows.append((cells[0], cells[1], line_no))
     if problems:
-        _raise_problems(source, problems, hint="Separators understood: a comma, a semicolon or a tab, the "
-                        "same on every row." if any("expected two cells" in p for p in problems) else "")
+        _raise_problems(source, problems, hint=Phrase("Separators understood: a comma, a semicolon or a tab, "
+                                                      "the same on every row.") if two_cells else None)
     if not rows:
         raise DeckError("{source}: no Target and Foil rows found (one row per pair, like {example}).",
                         params={"source": source, "example": _example(sep)})
@@ -392,7 +409,7 @@ def _parse_csv(text: str, source: str, sep: str | None = None) -> tuple[str, str
         raise DeckError(
             "{source}, lines {first}-{last}: the last card is incomplete ({n} of {size} rows); "
             "every card needs {size} rows (rows given: {rows}).",
-            params={"source": source, "first": tail[0][2], "last": tail[-1][2], "n": len(tail),
+            params={"source": source, "first": str(tail[0][2]), "last": str(tail[-1][2]), "n": len(tail),
                     "size": PAIRS_PER_CARD, "rows": len(rows)})
     cards = [(rows[i:i + PAIRS_PER_CARD], rows[i][2]) for i in range(0, len(rows), PAIRS_PER_CARD)]
     return name, lang, cards
@@ -446,49 +463,76 @@ def _caller_stacklevel() -> int:
     return level
 
 
-def _word_problem(word: str) -> str | None:
-    """What is wrong with one card word, or None (the same one-word rule as a clue)."""
+#: What can be wrong with a card word, said of a Target and of a Foil (whole sentences translate better).
+_WORD_PROBLEMS = {
+    "target": {
+        "empty": N_("{at}: target {word} is empty"),
+        "long": N_("{at}: target {word} is longer than {limit} characters"),
+        "control": N_("{at}: target {word} has a control character"),
+        "html": N_("{at}: target {word} has HTML (< or >); words are plain text"),
+        "words": N_("{at}: target {word} is not one word (it has {what}); a card word is one word, like a "
+                    "clue: keep one word, or join them with a hyphen"),
+    },
+    "foil": {
+        "empty": N_("{at}: foil {word} is empty"),
+        "long": N_("{at}: foil {word} is longer than {limit} characters"),
+        "control": N_("{at}: foil {word} has a control character"),
+        "html": N_("{at}: foil {word} has HTML (< or >); words are plain text"),
+        "words": N_("{at}: foil {word} is not one word (it has {what}); a card word is one word, like a "
+                    "clue: keep one word, or join them with a hyphen"),
+    },
+}
+
+
+def _word_problem(role: str, word: str, at: Phrase) -> Phrase | None:
+    """What is wrong with one card word (``role``: target or foil), or None (the one-word rule of a clue)."""
+    said = _WORD_PROBLEMS[role]
+    shown = repr(word[:20])
     if not word.strip():
-        return "is empty"
+        return Phrase(said["empty"], at=at, word=shown)
     if len(word.strip()) > MAX_WORD_LENGTH:
-        return f"is longer than {MAX_WORD_LENGTH} characters"
+        return Phrase(said["long"], at=at, word=shown, limit=MAX_WORD_LENGTH)
     if any(unicodedata.category(ch).startswith("C") for ch in word):
-        return "has a control character"
+        return Phrase(said["control"], at=at, word=shown)
     if "<" in word or ">" in word:
-        return "has HTML (< or >); words are plain text"
+        return Phrase(said["html"], at=at, word=shown)
     found = _NOT_ONE_WORD.search(word.strip())
     if found:
-        what = "a space" if found.group().isspace() else _MARK_NAMES[found.group()]
-        return (f"is not one word (it has {what}); a card word is one word, like a clue: keep one "
-                f"word, or join them with a hyphen")
+        what = Phrase(N_("a space") if found.group().isspace() else _MARK_NAMES[found.group()])
+        return Phrase(said["words"], at=at, word=shown, what=what)
     return None
 
 
-def _validate(cards: list[_RawCard], lang: str) -> list[str]:
-    problems: list[str] = []
+def _validate(cards: list[_RawCard], lang: str) -> list[Phrase]:
+    problems: list[Phrase] = []
     if not cards:
-        return ["the deck has no cards"]
+        return [Phrase("the deck has no cards")]
     seen_targets: dict[str, int] = {}
     for index, (pairs, card_line) in enumerate(cards, start=1):
-        where = f"card {index}" + (f" (line {card_line})" if card_line else "")
+        where = (Phrase("card {card} (line {line})", card=str(index), line=str(card_line)) if card_line
+                 else Phrase("card {card}", card=str(index)))
         if len(pairs) != PAIRS_PER_CARD:
-            problems.append(f"{where}: has {len(pairs)} pairs, a card needs {PAIRS_PER_CARD}")
+            problems.append(Phrase("{where}: a card needs {size} pairs (pairs given: {n})", where=where, n=len(pairs),
+                                   size=PAIRS_PER_CARD))
         on_card: dict[str, int] = {}
         for number, (target, foil, line) in enumerate(pairs, start=1):
-            at = f"{where}, pair {number}" if not line or line == card_line else f"line {line}"
+            at = (Phrase("{where}, pair {pair}", where=where, pair=str(number)) if not line or line == card_line
+                  else Phrase("line {line}", line=str(line)))
             for role, word in (("target", target), ("foil", foil)):
-                issue = _word_problem(word)
+                issue = _word_problem(role, word, at)
                 if issue:
-                    problems.append(f"{at}: {role} {word[:20]!r} {issue}")
+                    problems.append(issue)
                 key = words.normalize(word)
                 if key in on_card:
-                    problems.append(f"{at}: {word!r} appears twice on this card")
+                    problems.append(Phrase("{at}: {word} appears twice on this card", at=at, word=repr(word)))
                 on_card[key] = number
             if target.strip() and foil.strip() and words.is_variant(target, foil, lang):
-                problems.append(f"{at}: target {target!r} and foil {foil!r} are variants of each other")
+                problems.append(Phrase("{at}: target {target} and foil {foil} are variants of each other", at=at,
+                                       target=repr(target), foil=repr(foil)))
             key = words.normalize(target)
             if key in seen_targets:
-                problems.append(f"{at}: target {target!r} is already a target on card {seen_targets[key]}")
+                problems.append(Phrase("{at}: target {target} is already a target on card {card}", at=at,
+                                       target=repr(target), card=str(seen_targets[key])))
             else:
                 seen_targets[key] = index
     return problems

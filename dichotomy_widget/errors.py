@@ -13,7 +13,7 @@ store file that is not ours) stay English f-strings, each marked ``# untranslate
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from .message_format import fill
 
@@ -43,7 +43,90 @@ __all__ = [
     "SeatingError",
     "PageRefused",
     "HubIdentityError",
+    "Phrase",
+    "Plural",
+    "Lines",
 ]
+
+
+class _English:
+    """The ``gettext``/``ngettext`` of the source language: messages as written, English plurals."""
+
+    @staticmethod
+    def gettext(message: str) -> str:
+        return message
+
+    @staticmethod
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+
+ENGLISH = _English()
+
+
+class Phrase:
+    """A part of a message that translates with it: an English template and its params (which may be
+    phrases too), e.g. the line a deck problem is on. ``str()`` is the English text.
+
+    ``Phrase("…")`` is an extraction keyword of ``tools/i18n.py``, like the error classes.
+    """
+
+    __slots__ = ("template", "params")
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template = template
+        self.params = params
+
+    def render(self, tr: Any, lang: str) -> str:
+        """This phrase in a language: ``tr`` (gettext translations) translates, numbers follow ``lang``."""
+        return fill(tr.gettext(self.template), localized(self.params, tr, lang), lang)
+
+    def __str__(self) -> str:
+        return self.render(ENGLISH, "en")
+
+    def __repr__(self) -> str:
+        return f"Phrase({self.template!r}, **{self.params!r})"
+
+
+class Plural(Phrase):
+    """A count with its noun, in the form the number asks for: ``Plural("{n} card", "{n} cards", 1)``.
+
+    An extraction keyword too (singular and plural). Use it in an error's params instead of "cards".
+    """
+
+    __slots__ = ("plural", "n")
+
+    def __init__(self, singular: str, plural: str, n: int) -> None:
+        super().__init__(singular, n=n)
+        self.plural = plural
+        self.n = n
+
+    def render(self, tr: Any, lang: str) -> str:
+        """The form of this count in a language (its CLDR plural rule)."""
+        return fill(tr.ngettext(self.template, self.plural, self.n), {"n": self.n}, lang)
+
+
+class Lines:
+    """Several phrases, one per line, each with its prefix (``"- "`` for a list item)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Iterable[tuple[str, "Phrase | str"]]) -> None:
+        self.items = list(items)
+
+    def render(self, tr: Any, lang: str) -> str:
+        """Every line in a language (see :meth:`Phrase.render`)."""
+        return "\n".join(prefix + (item.render(tr, lang) if isinstance(item, Phrase) else str(item))
+                         for prefix, item in self.items)
+
+    def __str__(self) -> str:
+        return self.render(ENGLISH, "en")
+
+
+def localized(params: Mapping[str, Any], tr: Any, lang: str) -> dict[str, Any]:
+    """``params`` with every :class:`Phrase` (:class:`Plural`) or :class:`Lines` rendered in ``lang``
+    by ``tr`` (an object with ``gettext`` and ``ngettext``, such as Babel's translations)."""
+    return {k: (v.render(tr, lang) if isinstance(v, (Phrase, Lines)) else v) for k, v in params.items()}
 
 
 class DichotomyError(Exception):

@@ -25,7 +25,7 @@ import string
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any
 
 from babel import Locale
 from babel.messages.mofile import write_mo
@@ -33,7 +33,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
-from .errors import DichotomyError
+from .errors import DichotomyError, localized
 from .message_format import fill
 
 __all__ = [
@@ -134,7 +134,14 @@ class Translator:
 
     def error(self, error: DichotomyError) -> str:
         """An error's message in this language (its ``code`` never changes)."""
-        return fill(self._t.gettext(error.template), error.params, self.lang)
+        return fill(self._t.gettext(error.template), localized(error.params, self._t, self.lang), self.lang)
+
+    def problems(self, error: BaseException) -> list[str]:
+        """A refused deck's problems, one per line, in this language (``error.problems`` is English)."""
+        phrases = getattr(error, "problem_phrases", None)
+        if phrases:
+            return [p.render(self._t, self.lang) for p in phrases]
+        return [str(p) for p in getattr(error, "problems", None) or []]
 
     def error_dict(self, error: DichotomyError) -> dict[str, str]:
         """``{"code", "message"}`` for the one screen that caused ``error``, in this language."""

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable
 
 from . import words
 from .config import MAX_CLUE_LENGTH, MAX_GUESS_LENGTH, MAX_NAME_LENGTH, MAX_SEATS, MIN_SEATS, PAIRS_PER_CARD
-from .errors import (InvalidAction, InvalidClue, InvalidGuess, NameTaken, NotAllowed, NotYourTurn,
+from .errors import (Plural, InvalidAction, InvalidClue, InvalidGuess, NameTaken, NotAllowed, NotYourTurn,
                      RuleViolation, TableFull, WrongPhase)
 from .i18n import N_
 from .events import (ClueSubmitted, CluesPurged, Event, GameEnded, GameStarted, GuessJudged,
@@ -435,8 +435,8 @@ def _seat_count(state: GameState, _seat: int | None) -> Refusal | None:
                                      code="seat_count", params={"least": MIN_SEATS, "most": MAX_SEATS, "n": n})
     if len(state.deck) < state.rounds:
         return lambda: RuleViolation(
-            "The deck has {cards} cards but the round deck needs {rounds}.", code="deck_too_small",
-            params={"cards": len(state.deck), "rounds": state.rounds})
+            "The deck has {cards} but the round deck needs {rounds}.", code="deck_too_small",
+            params={"cards": Plural("{n} card", "{n} cards", len(state.deck)), "rounds": state.rounds})
     return None
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from . import rules
 from .config import DEFAULT_DECK, DEFAULT_ROUNDS, MAX_TIME_LIMIT, MIN_TIME_LIMIT
 from .decks import Deck, load_deck
-from .errors import (DeckError, DichotomyError, SeatNotFound, StaleAction, StoreError, TableNotFound,
+from .errors import (Plural, DeckError, DichotomyError, SeatNotFound, StaleAction, StoreError, TableNotFound,
                      VersionConflict, where)
 from .events import Event, TableCreated, event_from_dict
 from .i18n import INTERFACE_LANGUAGES, interface_language, normalize_language
@@ -139,9 +139,10 @@ class Table:
         if not isinstance(rounds, int) or rounds < 1:
             raise DeckError("The number of rounds must be a whole number of at least 1.", code="invalid_rounds")
         if len(the_deck) < rounds:
-            raise DeckError("The deck “{deck}” has {cards} cards; a game of {rounds} rounds needs at least {rounds}. "
+            raise DeckError("The deck “{deck}” has {cards}; a game of {rounds} rounds needs at least {rounds}. "
                             "Choose fewer rounds or a bigger deck.", code="deck_too_small",
-                            params={"deck": the_deck.name, "cards": len(the_deck), "rounds": rounds})
+                            params={"deck": the_deck.name, "cards": Plural("{n} card", "{n} cards", len(the_deck)),
+                                    "rounds": rounds})
         if time_limit is not None and not (MIN_TIME_LIMIT <= float(time_limit) <= MAX_TIME_LIMIT):
             raise DichotomyError("A clue time limit is between {least} and {most} seconds.",
                                  code="invalid_time_limit", params={"least": MIN_TIME_LIMIT, "most": MAX_TIME_LIMIT})

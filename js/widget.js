@@ -726,7 +726,7 @@ class App {
       class: `dw-root dw-kind-${this.kind}`, "data-testid": "dw-root", "data-lm-suppress-shortcuts": "true",
       tabindex: "-1", role: "region", "aria-label": t("Dichotomy"), // focused as a whole: a short name, not all its text
     });
-    this.header = h("header", { class: "dw-header" });
+    this.header = h("div", { class: "dw-header" });
     this.players = h("ul", { class: "dw-players", "aria-label": t("Players") });
     this.statusEl = h("p", {
       // on the projector the status line is the headline (said once, not repeated in the screen)
@@ -1185,11 +1185,11 @@ function stat(label, value, name) {
 }
 
 /**
- * True inside JupyterLab, Notebook 7 or the classic Notebook, where the page is not ours to label with
- * a language; false in a voila page (one widget, the whole page in its language).
+ * True outside a voila page (JupyterLab, Notebook 7, the classic Notebook): the page is not ours to
+ * label with a language. Voila marks its page's body with `data-voila`.
  */
 function inNotebook() {
-  return Boolean(document.querySelector(".jp-LabShell, .jp-NotebookShell, #notebook-container, body[data-notebook]"));
+  return !(document.body && document.body.dataset.voila);
 }
 
 /** @param {{model: Model, el: HTMLElement}} ctx */

@@ -315,9 +315,9 @@ def test_a_seat_page_never_builds_the_projector_or_other_seats(hosted, store, mo
     real = widgets.SeatWidget
 
     class Spy(real):
-        def __init__(self, table, seat):
+        def __init__(self, table, seat, lang=None):
             built.append(seat)
-            super().__init__(table, seat)
+            super().__init__(table, seat, lang=lang)
 
     monkeypatch.setattr(widgets, "SeatWidget", Spy)
     page = join(store, code, "Cy")
@@ -364,6 +364,8 @@ def test_voila_command_hides_tracebacks_and_culls_kernels(tmp_path):
     assert "--Voila.ip=0.0.0.0" in cmd
     assert cmd[1:3] == ["-m", "dichotomy_widget.ui.pooled_voila"]  # voila, with pooled pages kept in bounds
     assert "--KernelManager.transport=ipc" in cmd  # no TCP port race when a class starts 30 kernels at once
+    # page kernels see the browser's languages ($HTTP_ACCEPT_LANGUAGE) for pages that know no table yet
+    assert "--VoilaConfiguration.http_header_envs=['Accept-Language']" in cmd
 
 
 def test_serve_defaults_and_host_url():
@@ -505,6 +507,7 @@ def test_a_seat_page_speaks_the_tables_interface_language(store):
     assert page.join_button.description == "Am Tisch mitspielen"
     assert page.name_input.placeholder == "Dein Name"
     assert f"Tisch {table.code} beitreten" in all_text(page)
+    assert page.url.query == "" and page.page_lang.chosen is None  # nothing chosen: nothing pinned in the URL
     english = SeatPage(f"table={_table(store).code}", store=store, env={})
     assert english.join_button.description == "Join the table" and english.url.lang == "en"
 
@@ -600,3 +603,23 @@ def test_the_host_create_form_speaks_the_browsers_language(store):
     assert page.interface_input.description == "Idioma de la interfaz"
     assert "Crear una mesa de Dichotomy" in all_text(page)
     assert page.deck_form.source.description == "Mazo"
+
+
+def test_a_language_picked_in_the_game_widget_is_kept_in_the_seat_address(hosted, store):
+    page = join(store, hosted.table.code, "Ana")
+    token = qs(page)["seat"]
+    assert page.widget.lang == "en"
+    page.widget._on_msg(page.widget, {"type": "set_language", "lang": "de"}, [])  # the widget's own menu
+    assert qs(page) == {"table": hosted.table.code, "seat": token, "lang": "de"} and page.url.lang == "de"
+    page.widget.lang = "fr"  # a browser overwriting the synced trait: the widget restores it, the page follows
+    assert page.widget.lang == "de" and qs(page)["lang"] == "de"
+    again = SeatPage(page.url.query, store=store, env={})
+    assert again.state == "seat" and again.widget.lang == "de"  # a reload speaks the student's choice
+
+
+def test_a_seat_page_hands_its_language_to_the_game_widget(store):
+    table = _table(store, "es")
+    page = SeatPage(f"table={table.code}&lang=fr", store=store, env={})
+    assert page.join("Ana") and page.widget.lang == "fr"
+    plain = SeatPage(f"table={table.code}", store=store, env={})
+    assert plain.join("Ben") and plain.widget.lang == "es"

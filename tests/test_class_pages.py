@@ -12,6 +12,7 @@ from urllib.parse import parse_qs
 import pytest
 
 from dichotomy_widget.classroom import Classroom
+from dichotomy_widget.i18n import translator
 from dichotomy_widget.stores import SqliteStore
 from dichotomy_widget.ui import class_pages as cp
 from dichotomy_widget.ui import widgets
@@ -299,17 +300,23 @@ def test_a_class_speaks_the_language_the_teacher_picked(store):
     for kid in kids:
         kid.room.poll()
         assert kid.state == "seat"
+    assert kids[0].widget.lang == "de" and kids[1].widget.lang == "fr"  # each screen keeps its language
+    kids[1].widget._on_msg(kids[1].widget, {"type": "set_language", "lang": "es"}, [])
+    assert qs(kids[1])["lang"] == "es" and kids[1].url.lang == "es"
     # play one round at the table; the report's headings follow the page, its CSV columns stay machine names
     table = page.room.table(1)
     table.act(table.state.drawer, {"type": "pick", "pair": 1})
     clues = unique_clues(table)
+    clues[1] = clues[0]  # two writers give the same clue: both are eliminated ("the same word")
     for text in clues:
         table.act(table.state.current_writer, {"type": "clue", "text": text})
     table.act(table.state.guesser, {"type": "guess", "text": table.state.target})
     report = cp.report_page(f"class={code}", store=store, env={})
+    assert "(le même mot)" in report.body.value
     assert report.url.lang == "fr" and "<th>Manche</th>" in report.body.value and "<th>Round</th>" not in report.body.value
     spanish = cp.report_page(f"class={code}&lang=es", store=store, env={})
     assert "<th>Ronda</th>" in spanish.body.value and "Descargar CSV" in spanish.downloads.value
+    assert "(la misma palabra)" in spanish.body.value and "le même mot" not in spanish.body.value
     href = re.search(r'class="dichotomy-csv" download="[^"]+" href="data:text/csv;charset=utf-8;base64,([^"]+)"',
                      spanish.downloads.value).group(1)
     rows = list(csv.DictReader(io.StringIO(base64.b64decode(href).decode("utf-8"))))
@@ -329,3 +336,34 @@ def test_class_pages_before_the_class_is_known(store):
                                                                    env={"HTTP_ACCEPT_LANGUAGE": "de"}))
     assert "Esta clase no existe" in all_text(cp.report_page("class=ZZZZZZ&lang=es", store=store, env={}))
     assert "No such class" in all_text(cp.class_view_page("class=ZZZZZZ&lang=zz", store=store, env={}))
+
+
+def test_the_store_trouble_banner_speaks_the_page_language(store, monkeypatch):
+    page = cp.teacher_page("", store=store, env={})
+    assert page.create(name="Klasse 9", deck=DECK, rounds=2, table_size=4, interface_lang="de")
+    code = qs(page)["class"]
+    kid = cp.class_page(f"class={code}", store=store, env={})
+    assert kid.join("Ana")
+    full = store._full_error()
+    monkeypatch.setattr(store, "write_trouble", lambda: full)  # what a full disk makes the store say
+    assert kid.room.check_store()
+    german = translator("de").error(full)
+    assert german != full.message and german in kid.trouble.value and full.message not in kid.trouble.value
+    kid.lang_menu.value = "es"
+    assert translator("es").error(full) in kid.trouble.value
+
+
+def test_the_report_says_why_a_clue_was_eliminated_in_the_page_language(store):
+    """Two alike clues cancel; the German report explains it in German, the CSV keeps the machine words."""
+    room = Classroom.create("9B", deck=DECK, rounds=1, table_size=4, store=store, interface_lang="de")
+    for name in ("Ana", "Ben", "Cy"):
+        room.join(name)
+    room.make_tables()
+    table = room.start_all()[0]
+    table.act(table.state.drawer, {"type": "pick", "pair": 1})
+    table.act(table.state.current_writer, {"type": "clue", "text": "zebra"})
+    table.act(table.state.current_writer, {"type": "clue", "text": "zebra"})
+    table.act(table.state.guesser, {"type": "pass"})
+    report = cp.report_page(f"class={room.code}", store=store, env={})
+    assert report.url.lang == "de"
+    assert "(dasselbe Wort)" in report.body.value and "the same word" not in report.body.value

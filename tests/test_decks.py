@@ -73,7 +73,7 @@ def test_json_card_with_four_pairs_names_card_and_line():
     cards = [[list(p) for p in GOOD_ROWS[:5]], [list(p) for p in GOOD_ROWS[5:9]]]
     with pytest.raises(DeckError) as err:
         parse_deck(json_text(cards), source="deck.json")
-    assert "card 2 (line 6): has 4 pairs" in err.value.message
+    assert "card 2 (line 6): a card needs 5 pairs (pairs given: 4)" in err.value.message
 
 
 def test_json_word_twice_on_a_card():

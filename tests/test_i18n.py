@@ -206,7 +206,7 @@ def test_views_speak_the_interface_language_and_a_screen_may_choose_another():
     table.join("Ada")
     assert table.interface_lang == "es"
     assert table.view(None)["status"] == "Esperando jugadores: se ha unido 1 (pueden jugar de 3 a 7)."
-    assert table.view(None, "de")["status"].startswith("Warten auf Spielende: 1 ist beigetreten")
+    assert table.view(None, "de")["status"].startswith("Warten auf Mitspielende: 1 ist beigetreten")
     assert table.view(None, "en")["status"] == "Waiting for players: 1 has joined (3 to 7 can play)."
 
 
@@ -229,3 +229,34 @@ def test_a_game_in_every_language_keeps_hidden_words_hidden():
             table.act(s.guesser, {"type": "clue", "text": "zebra"})
         message = translator(lang).error(caught.value)
         assert s.target not in message and s.foil not in message
+
+
+def test_a_refused_decks_problems_translate_line_by_line():
+    from dichotomy_widget.errors import DeckError
+
+    text = "# lang: en\napple,pear\nriver\n" + "".join(f"w{i},v{i}\n" for i in range(3)) + ",\n"
+    with pytest.raises(DeckError) as caught:
+        parse_deck(text, fmt="csv", source="k.csv")
+    err = caught.value
+    assert err.problems == [  # English, as before
+        "line 3: expected two cells, a Target and a Foil separated by a comma; got 1 ('river')",
+        "line 7: the Target and Foil are empty; every row needs a Target and its Foil (kettle,teapot)"]
+    assert translator("de").problems(err) == [
+        "Zeile 3: zwei Zellen erwartet, ein Ziel und ein Köder, getrennt durch ein Komma; gefunden: 1 ('river')",
+        "Zeile 7: Ziel und Köder sind leer; jede Zeile braucht ein Ziel und seinen Köder (kettle,teapot)"]
+    spanish = translator("es").error(err)
+    assert spanish.startswith("k.csv: problemas en el mazo (2):\n- línea 3: se esperaban dos celdas")
+    assert spanish.endswith("Separadores admitidos: una coma, un punto y coma o un tabulador, el mismo en todas las filas.")
+    assert err.code == "deck_error" and "problems in the deck (2)" in str(err)
+
+
+def test_counts_inside_refusals_take_the_right_plural_form():
+    one_card = parse_deck("\n".join(f"t{i},f{i}" for i in range(5)), fmt="csv", source="one.csv", lang="en")
+    with pytest.raises(DichotomyError) as caught:
+        Table.create(deck=one_card, rounds=2)
+    err = caught.value
+    assert err.code == "deck_too_small"
+    assert "has 1 card;" in err.message  # not "1 cards"
+    assert "tiene 1 carta;" in translator("es").error(err)
+    assert "a 1 carte\u202f;" in translator("fr").error(err)
+    assert "hat 1 Karte;" in translator("de").error(err)

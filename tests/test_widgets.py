@@ -604,7 +604,7 @@ def test_a_widget_speaks_the_tables_language_unless_told_otherwise(deck):
     assert ada.i18n["lang"] == "fr" and ada.i18n["messages"]["Start the game"] == "Commencer la partie"
     assert [code for code, _ in ada.i18n["languages"]] == ["en", "es", "fr", "de"]
     assert ada.view["status"].startswith("En attente de joueurs")
-    assert german.view["status"].startswith("Warten auf Spielende")
+    assert german.view["status"].startswith("Warten auf Mitspielende")
 
 
 def test_language_switch_changes_only_that_widget(deck):

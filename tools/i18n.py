@@ -33,7 +33,7 @@ ERROR_KEYWORDS: dict[str, Any] = {
     name: None for name, obj in vars(errors).items()
     if isinstance(obj, type) and issubclass(obj, errors.DichotomyError)
 }
-PY_KEYWORDS: dict[str, Any] = {**DEFAULT_KEYWORDS, **ERROR_KEYWORDS}
+PY_KEYWORDS: dict[str, Any] = {**DEFAULT_KEYWORDS, **ERROR_KEYWORDS, "Phrase": None, "Plural": (1, 2)}
 JS_KEYWORDS: dict[str, Any] = {"t": None, "tn": (1, 2)}
 
 

@@ -33,7 +33,6 @@ message and creates nothing. Names and codes are always rendered as text, never 
 from __future__ import annotations
 
 import html
-import inspect
 import logging
 import os
 import warnings
@@ -56,7 +55,7 @@ from .host_secrets import BrowserSecret, TeacherKeyBox
 from .teacher_gate import TeacherGate
 from .teacher import key_required, require_teacher
 from .name_box import NameBox
-from .page_lang import PageLanguage, language_menu
+from .page_lang import PageLanguage, SpeaksPageLanguage, error_text, language_menu
 
 __all__ = ["HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link", "game_widget", "interface_menu",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
@@ -110,7 +109,7 @@ def _open_page_store(store: "TableStore | str | os.PathLike[str] | None",
         return page_store(store)
     except StoreError as exc:
         tr = translator(lang, "pages")
-        refuse(tr.gettext(STORE_TROUBLE), tr.gettext("{message} Tell the host.", message=error_text(exc, lang)))
+        refuse(tr.gettext(STORE_TROUBLE), tr.gettext("{problem} Tell the host.", problem=error_text(exc, lang)))
         return None
 
 
@@ -166,16 +165,6 @@ def message_box(title: str, body: str, kind: str = "error", link: tuple[str, str
         f'<h2 style="margin:0 0 0.3em 0;color:{colour}">{html.escape(title)}</h2>'
         f'<p style="margin:0">{html.escape(body)}</p>{extra}</div>'
     )
-
-
-def error_text(exc: BaseException, lang: str = "en") -> str:
-    """What a page shows for ``exc`` in ``lang``: its message, or (logged with its traceback) a plain
-    apology. Engine messages come from the ``dichotomy`` catalogue, the pages' own from ``pages``."""
-    if isinstance(exc, DichotomyError):
-        own = translator(lang, "pages").error(exc)
-        return own if own != translator("en", "pages").error(exc) else translator(lang).error(exc)
-    log.exception("unexpected error on a page", exc_info=exc)
-    return translator(lang, "pages").gettext("Something went wrong. Please try again, or ask the host.")
 
 
 def page_title(what: str) -> str:
@@ -271,15 +260,8 @@ def _widgets():
 
 
 def game_widget(kind: str, table: Table, *args: Any, lang: str | None = None, **kwargs: Any) -> W.Widget:
-    """``SeatWidget``/``TableWidget`` speaking ``lang`` (None: the table's interface language).
-
-    The widgets take ``lang=`` (their kernel-side ``lang`` trait is the reader's choice); a widget
-    module without that argument gets none.
-    """
-    cls = getattr(_widgets(), kind)
-    if lang is not None and "lang" in inspect.signature(cls.__init__).parameters:
-        kwargs["lang"] = lang
-    return cls(table, *args, **kwargs)
+    """``SeatWidget``/``TableWidget`` speaking ``lang`` (None: the table's interface language)."""
+    return getattr(_widgets(), kind)(table, *args, lang=lang, **kwargs)
 
 
 def interface_options(tr: Translator, deck_lang: str | None) -> list[tuple[str, str]]:
@@ -307,7 +289,7 @@ def refresh_interface_menu(menu: W.Dropdown, tr: Translator, deck: "Deck | None"
         menu.value = keep if keep in {v for _l, v in options} else ""
 
 
-class SeatPage(W.VBox):
+class SeatPage(SpeaksPageLanguage, W.VBox):
     """The whole seat page. ``state``: ``"form"``, ``"seat"`` or ``"refused"``.
 
     After a successful join or resume, ``seat`` is the seat id, ``widget`` the ``SeatWidget`` and
@@ -339,16 +321,6 @@ class SeatPage(W.VBox):
         self.store = _open_page_store(store, self._refuse, self.page_lang.lang)
         if self.store is not None:
             self._route(parse_query(query))
-
-    @property
-    def tr(self) -> Translator:
-        """This page's texts in its language."""
-        return self.page_lang.tr
-
-    @property
-    def lang(self) -> str:
-        """The language this page speaks."""
-        return self.page_lang.lang
 
     def _know(self, table: Table) -> None:
         self.page_lang.knows(table.interface_lang)
@@ -407,11 +379,18 @@ class SeatPage(W.VBox):
         self.children = [self.url, message_box(title, body)]
 
     def _language_menu(self) -> W.Dropdown:
-        self.lang_menu = language_menu(self.page_lang, self.choose_language)
+        """The page's one language menu, labelled in the page's language."""
+        if getattr(self, "lang_menu", None) is None:
+            self.lang_menu = language_menu(self.page_lang, self.choose_language)
+        self.lang_menu.description = self.tr.gettext("Language")
+        if self.lang_menu.value != self.lang:
+            self.lang_menu.value = self.lang
         return self.lang_menu
 
     def choose_language(self, lang: str) -> None:
         """The student picked ``lang`` in the page's language menu: this screen only, kept in the URL."""
+        if lang == self.lang:  # the menu following the page, not a choice
+            return
         if not self.page_lang.choose(lang):
             return
         self.url.lang = self.lang
@@ -433,10 +412,10 @@ class SeatPage(W.VBox):
         if ask_code:
             typed = self.code_input.value if self.code_input is not None else ""
             self.code_input = W.Text(value=typed, placeholder=_("Table code, e.g. K7QX2M"), description=_("Table"),
-                                     layout=W.Layout(width="22em"))
+                                     style={"description_width": "initial"}, layout=W.Layout(width="22em", max_width="100%"))
             self.code_input.add_class("dichotomy-code")
             on_enter(self.code_input, lambda _t: self.join(self.name_input.value))
-            rows.append(W.HTML(f"<h2>" + html.escape(_('Join a Dichotomy table')) + f"</h2>"))
+            rows.append(W.HTML("<h2>" + html.escape(_('Join a Dichotomy table')) + "</h2>"))
             rows.append(self.code_input)
             self.url.title = page_title(_("Join a table"))
         else:
@@ -466,9 +445,10 @@ class SeatPage(W.VBox):
 
     def _widget_language(self, change: Mapping[str, Any]) -> None:
         """The student switched language in the game widget: keep it in the address for a reload."""
-        if self.state != "seat" or self.table is None or normalize_language(change.get("new")) is None:
+        now = getattr(self.widget, "lang", None)  # the widget's own value: it restores a forged trait
+        if self.state != "seat" or self.table is None or normalize_language(now) is None:
             return
-        self.page_lang.choose(change["new"])
+        self.page_lang.choose(now)
         self.url.lang = self.lang
         token = parse_qs(self.url.query).get("seat", [""])[0]
         self.url.query = urlencode(self.page_lang.query({"table": self.table.code, "seat": token}))
@@ -524,7 +504,7 @@ class SeatPage(W.VBox):
 # Host page
 
 
-class HostPage(TeacherGate, W.VBox):
+class HostPage(SpeaksPageLanguage, TeacherGate, W.VBox):
     """The whole host page. ``state``: ``"create"``, ``"host"`` or ``"refused"``."""
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
@@ -546,16 +526,6 @@ class HostPage(TeacherGate, W.VBox):
         self.store = _open_page_store(store, self._refuse, self.page_lang.lang)
         if self.store is not None:
             self._route(parse_query(query))
-
-    @property
-    def tr(self) -> Translator:
-        """This page's texts in its language."""
-        return self.page_lang.tr
-
-    @property
-    def lang(self) -> str:
-        """The language this page speaks."""
-        return self.page_lang.lang
 
     def _route(self, params: dict[str, str]) -> None:
         code, token = params.get("table"), params.get("host")
@@ -588,7 +558,7 @@ class HostPage(TeacherGate, W.VBox):
         _ = self.tr.gettext
         self.state = "create"
         self.rounds_input = W.BoundedIntText(value=DEFAULT_ROUNDS, min=1, max=DEFAULT_ROUNDS,
-                                             description=_("Cards"))
+                                             description=_("Cards"), style={"description_width": "initial"})
         self.rounds_input.add_class("dichotomy-rounds")
         self.limit_input = W.BoundedIntText(value=0, min=0, max=MAX_TIME_LIMIT, description=_("Clue time (s)"),
                                             style={"description_width": "initial"})
@@ -608,7 +578,7 @@ class HostPage(TeacherGate, W.VBox):
                             self.create_button, self.feedback])
         self.form.add_class("dichotomy-create-form")
         intro = W.HTML(
-            f"<h2>" + html.escape(_('Create a Dichotomy table')) + f"</h2><p>"
+            "<h2>" + html.escape(_('Create a Dichotomy table')) + "</h2><p>"
             + html.escape(_("Choose a deck (or upload or paste your own), and the number of cards (one card per "
                             "round). The clue time limit is optional: 0 means no limit (otherwise {low} to "
                             "{high} seconds).", low=MIN_TIME_LIMIT, high=MAX_TIME_LIMIT))
@@ -709,9 +679,9 @@ class HostPage(TeacherGate, W.VBox):
                 "page with the address {command} printed for the network, or start it with {option}.")).format(
                 command="<code>dichotomy serve</code>", option="<code>--public-url</code>") + "</p>")
         projector = (f'<a class="dichotomy-projector-link" href="{html.escape(self.projector_link, quote=True)}" '
-                     f'target="_blank" rel="noopener">' + html.escape(_("projector page")) + f'</a>')
-        another = (f'<a class="dichotomy-new-table" href="?" target="_blank" rel="noopener">'
-                   f'' + html.escape(_("Create another table")) + f'</a>')
+                     f'target="_blank" rel="noopener">' + html.escape(_("projector page")) + '</a>')
+        another = ('<a class="dichotomy-new-table" href="?" target="_blank" rel="noopener">'
+                   '' + html.escape(_("Create another table")) + '</a>')
         qr_title = _("Join link QR code")
         self.join_info = W.HTML(
             '<div class="dichotomy-join-info" style="display:flex;gap:2em;align-items:center;flex-wrap:wrap">'

@@ -391,7 +391,7 @@ def refusal_page(refusal: PageRefused, accept_language: str | None = None) -> st
         f"<title>{html.escape(title)} · Dichotomy</title><style>{_STYLE}</style></head>"
         f'<body><main role="alert" class="dichotomy-refused" data-code="{html.escape(refusal.code)}">'
         f"<h1>{html.escape(title)}</h1><p>{html.escape(body)}</p>"
-        f'<p><a href="">' + html.escape(_("Try again")) + f'</a></p></main></body></html>\n'
+        f'<p><a href="">' + html.escape(_("Try again")) + '</a></p></main></body></html>\n'
     )
 
 

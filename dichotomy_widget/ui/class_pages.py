@@ -31,16 +31,17 @@ import ipywidgets as W
 from ..classroom import Classroom
 from ..decks import Deck
 from ..errors import DichotomyError, SeatNotFound
-from ..config import (CLASS_PAGE, CLASS_VIEW_PAGE, MAX_NAME_LENGTH, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
+from ..config import (CLASS_PAGE, CLASS_VIEW_PAGE, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_SEATS,
+                      MIN_TIME_LIMIT,
                       PROJECTOR_PAGE, REPORT_PAGE, SEAT_URL_ENV)
 from ..seating import MAX_PREFERRED, MIN_PREFERRED
 from ..stores import TableStore
 from ..table import Table
 from ..errors import TeacherKeyRequired
-from ..i18n import N_, Translator, translator
+from ..i18n import N_, Translator, normalize_language, translator
 from .app import (UrlQuery, error_text, game_widget, interface_menu, message_box, on_enter, page_store, page_title,
                   qr_svg, refresh_interface_menu)
-from .page_lang import PageLanguage, language_menu
+from .page_lang import PageLanguage, SpeaksPageLanguage, language_menu
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
 from .hub_identity import HubIdentityError, current_identity, hub_mode
@@ -105,9 +106,10 @@ def _trouble_banner() -> W.HTML:
     return banner
 
 
-def _show_trouble(banner: W.HTML, room: Classroom) -> None:
-    """Put the class store's trouble in ``banner`` as an alert (escaped text), or empty it."""
-    text = room.store_trouble
+def _show_trouble(banner: W.HTML, room: Classroom, lang: str = "en") -> None:
+    """Put the class store's trouble in ``banner`` as an alert (escaped text, in ``lang``), or empty it."""
+    err = getattr(room, "store_trouble_error", None)
+    text = error_text(err, lang) if err is not None and room.store_trouble else room.store_trouble
     value = (f'<p role="alert" data-testid="store-trouble" style="border:2px solid #b71c1c;color:#b71c1c;'
              f'font-weight:600;padding:0.4em 0.7em;border-radius:6px">{_esc(text)}</p>' if text else "")
     if banner.value != value:
@@ -177,7 +179,7 @@ def _overview_html(room: Classroom, env: Mapping[str, str] | None = None, tr: Tr
     heads = "".join(f"<th>{_esc(h)}</th>" for h in (_("Table"), _("Players"), _("Phase"), _("Rounds played"),
                                                       _("Score")))
     return ('<table class="dichotomy-overview" style="border-collapse:collapse;font-size:1.2em">'
-            f"<caption>" + _esc(_('Tables')) + f"</caption><thead><tr>{heads}</tr></thead><tbody>"
+            "<caption>" + _esc(_('Tables')) + f"</caption><thead><tr>{heads}</tr></thead><tbody>"
             + "".join(rows) + "</tbody></table>")
 
 
@@ -185,7 +187,7 @@ def _overview_html(room: Classroom, env: Mapping[str, str] | None = None, tr: Tr
 # Teacher page
 
 
-class TeacherPage(TeacherGate, W.VBox):
+class TeacherPage(SpeaksPageLanguage, TeacherGate, W.VBox):
     """Create a class, then run it. ``state``: ``"create"``, ``"teacher"`` or ``"refused"``."""
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
@@ -222,16 +224,6 @@ class TeacherPage(TeacherGate, W.VBox):
                                          "page that created it. You can create a new class instead."))
             return
         self._show_teacher(room, token or "")
-
-    @property
-    def tr(self) -> Translator:
-        """This page's texts in its language."""
-        return self.page_lang.tr
-
-    @property
-    def lang(self) -> str:
-        """The language this page speaks."""
-        return self.page_lang.lang
 
     def _refuse(self, title: str, body: str) -> None:
         self.state = "refused"
@@ -284,10 +276,10 @@ class TeacherPage(TeacherGate, W.VBox):
         self.form = W.VBox([self.name_input, self.deck_form, self.rounds_input, self.limit_input, self.size_input,
                             self.interface_input, self.create_button, self.feedback])
         self.form.add_class("dichotomy-create-class-form")
-        intro = W.HTML(f"<h2>" + _esc(_('Create a Dichotomy class')) + f"</h2><p>" + _esc(_(
+        intro = W.HTML("<h2>" + _esc(_('Create a Dichotomy class')) + "</h2><p>" + _esc(_(
             "One link for the whole class: students join with their name, you make tables of {low} to {high} and "
             "start them. Choose a deck (or upload or paste your own). The clue time limit is optional (0 = none, "
-            "else {shortest} to {longest} seconds).", low=MIN_PREFERRED, high=MAX_PREFERRED,
+            "else {shortest} to {longest} seconds).", low=MIN_SEATS, high=MAX_SEATS,
             shortest=MIN_TIME_LIMIT, longest=MAX_TIME_LIMIT)) + "</p>")
         if key_required(self.env):  # the server's teacher key guards creating a class like a table
             self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock, lang=self.lang)
@@ -364,7 +356,7 @@ class TeacherPage(TeacherGate, W.VBox):
         self.view_link = page_link(CLASS_VIEW_PAGE, {"class": room.code}, self.env)
         self.report_link = page_link(REPORT_PAGE, {"class": room.code}, self.env)
         header = W.HTML(
-            f'<h2 class="dichotomy-class-title">' + _esc(_("{name} · class {code}", name=room.state.name, code=room.code)) + f'</h2>'
+            '<h2 class="dichotomy-class-title">' + _esc(_("{name} · class {code}", name=room.state.name, code=room.code)) + '</h2>'
             + _join_block(room, self.join_link, self.tr, scale=3)
             + '<p class="dichotomy-private-note">' + _esc(_(
                 "Keep this page private: its address lets you run the class. On the projector show the "
@@ -377,9 +369,9 @@ class TeacherPage(TeacherGate, W.VBox):
         self.make_button = self._button(_("Make tables"), "dichotomy-make-tables", self.make_tables, "primary")
         self.add_button = self._button(_("Add a table"), "dichotomy-add-table", self.add_table)
         self.start_all_button = self._button(_("Start all tables"), "dichotomy-start-all", self.start_all, "success")
-        self.move_student = W.Dropdown(description=_("Move"), options=[], layout=W.Layout(width="18em"))
+        self.move_student = W.Dropdown(description=_("Move"), options=[], style={"description_width": "initial"}, layout=W.Layout(width="18em"))
         self.move_student.add_class("dichotomy-move-student")
-        self.move_table = W.Dropdown(description=_("to table"), options=[], layout=W.Layout(width="12em"))
+        self.move_table = W.Dropdown(description=_("to table"), options=[], style={"description_width": "initial"}, layout=W.Layout(width="12em"))
         self.move_table.add_class("dichotomy-move-table")
         self.move_button = self._button(_("Move"), "dichotomy-move", self.move)
         self.start_one = W.Dropdown(description=_("Start table"), options=[], style={"description_width": "initial"},
@@ -414,7 +406,7 @@ class TeacherPage(TeacherGate, W.VBox):
         """Redraw roster, seating and the dashboard from the class (called on every change)."""
         room = self.room
         assert room is not None
-        _show_trouble(self.trouble, room)
+        _show_trouble(self.trouble, room, self.lang)
         tr = self.tr
         _ = tr.gettext
         s = room.state
@@ -443,11 +435,11 @@ class TeacherPage(TeacherGate, W.VBox):
             members = room.names(t.members)
             state = "started" if t.started else "waiting"
             items = ("".join(f'<li data-student="{_esc(n)}">{_esc(n)}</li>' for n in members)
-                     or f"<li><em>" + _esc(_('empty')) + f"</em></li>")
+                     or "<li><em>" + _esc(_('empty')) + "</em></li>")
             extra = ""
             if t.started:
                 link = page_link(PROJECTOR_PAGE, {"table": t.code or ""}, self.env)
-                extra = (f' · ' + _esc(_("code")) + f' <span class="dichotomy-table-code">{_esc(t.code)}</span> · '
+                extra = (' · ' + _esc(_("code")) + f' <span class="dichotomy-table-code">{_esc(t.code)}</span> · '
                          + _a(link, _("projector"), "dichotomy-projector-link"))
             heading = tr.ngettext("Table {number} ({n} player) · {state}", "Table {number} ({n} players) · {state}",
                                   len(members), number=t.number,
@@ -463,11 +455,11 @@ class TeacherPage(TeacherGate, W.VBox):
             late = ('<p class="dichotomy-unseated" role="status">'
                     + _esc(_("Not seated yet: {names}. Move them to a table that has not started, or add a table.",
                              names=", ".join(unseated))) + "</p>")
-        self.seating.value = (f"<h3>" + _esc(_('Seating')) + f"</h3>" + late
+        self.seating.value = ("<h3>" + _esc(_('Seating')) + "</h3>" + late
                               + '<div style="display:flex;flex-wrap:wrap;gap:0.8em">' + "".join(blocks) + "</div>"
                               if s.tables else
                               "<p>" + _esc(_("Press {make_tables} when everyone has joined.")).format(
-                                  make_tables=f"<strong>" + _esc(_('Make tables')) + f"</strong>") + "</p>")
+                                  make_tables="<strong>" + _esc(_('Make tables')) + "</strong>") + "</p>")
         self._refresh_tables()
 
     def _refresh_tables(self) -> None:
@@ -567,7 +559,7 @@ def teacher_page(query: str | None = None, store: "TableStore | str | None" = No
 # Student page
 
 
-class ClassPage(W.VBox):
+class ClassPage(SpeaksPageLanguage, W.VBox):
     """A student's class page. ``state``: ``"form"``, ``"lobby"``, ``"seat"`` or ``"refused"``."""
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
@@ -607,16 +599,6 @@ class ClassPage(W.VBox):
             return
         self._show_form()
 
-    @property
-    def tr(self) -> Translator:
-        """This page's texts in its language."""
-        return self.page_lang.tr
-
-    @property
-    def lang(self) -> str:
-        """The language this page speaks."""
-        return self.page_lang.lang
-
     def _relabel(self) -> None:
         """The page's language changed (or became known): the address bar's lang and the menu's label."""
         self.url.lang = self.lang
@@ -626,6 +608,8 @@ class ClassPage(W.VBox):
 
     def choose_language(self, lang: str) -> None:
         """The student picked ``lang`` in the page's language menu: this screen only, kept in the URL."""
+        if lang == self.lang:  # the menu following the page, not a choice
+            return
         if not self.page_lang.choose(lang) or self.room is None:
             return
         self._relabel()
@@ -700,9 +684,10 @@ class ClassPage(W.VBox):
 
     def _widget_language(self, change: Mapping[str, Any]) -> None:
         """The student switched language in the game widget: keep it in the address for a reload."""
-        if self.room is None or self.token is None or not isinstance(change.get("new"), str):
+        now = getattr(self.widget, "lang", None)  # the widget's own value: it restores a forged trait
+        if self.room is None or self.token is None or normalize_language(now) is None:
             return
-        if self.page_lang.choose(change["new"]):
+        if self.page_lang.choose(now):
             self._relabel()
         self.url.query = urlencode(self.page_lang.query({"class": self.room.code, "student": self.token}))
 
@@ -749,9 +734,9 @@ class ClassPage(W.VBox):
         self.lobby.value = (
             f'<div class="dichotomy-lobby-box" role="status" aria-live="polite" data-table="{mine.number if mine else ""}">'
             f"<h2>{_esc(hello)}</h2><p>{_esc(body)}</p><p>{_esc(joined)}</p>"
-            f'<p class="dw-help">' + _esc(_("This page becomes your seat at your table: no new link to open. If you close it, open the same address again.")) + f''
+            f'<p class="dw-help">' + _esc(_("This page becomes your seat at your table: no new link to open. If you close it, open the same address again.")) + ''
             "</p></div>")
-        _show_trouble(self.trouble, room)
+        _show_trouble(self.trouble, room, self.lang)
         if list(self.children) != [self.url, self.lang_menu, self.trouble, self.lobby]:
             self.children = [self.url, self.lang_menu, self.trouble, self.lobby]
 
@@ -814,7 +799,7 @@ class ClassViewPage(W.VBox):
 
     def _update(self) -> None:
         assert self.room is not None
-        _show_trouble(self.trouble, self.room)
+        _show_trouble(self.trouble, self.room, self.page_lang.lang)
         self.overview.value = _overview_html(self.room, self.env, self.page_lang.tr)
 
 
@@ -840,7 +825,7 @@ class ProjectorPage(W.VBox):
         _ = lang.tr.gettext
         self.url.title = page_title(_("Projector · table {code}", code=table.code))
         self.widget = game_widget("TableWidget", table, host=False, lang=lang.lang if lang.chosen else None)
-        self.children = [self.url, W.HTML(f"<h2>" + _esc(_('Table {code}', code=table.code)) + f"</h2>"), self.widget]
+        self.children = [self.url, W.HTML("<h2>" + _esc(_('Table {code}', code=table.code)) + "</h2>"), self.widget]
         table.start_watching()
 
 
@@ -857,9 +842,9 @@ def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
         for r in t["rounds"]:
             clues = "".join(
                 f'<li class="dichotomy-report-clue{" eliminated" if c["eliminated"] else ""}">'
-                + (_esc(c["text"]) if c["text"] is not None else f"<em>" + _esc(_('no clue (timeout)')) + f"</em>")
+                + (_esc(c["text"]) if c["text"] is not None else "<em>" + _esc(_('no clue (timeout)')) + "</em>")
                 + f' <span class="who">— {_esc(c["author"])}</span>'
-                + (f' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(c["reason_text"] or c["reason"] or "")})'
+                + (' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(c["reason_text"] or c["reason"] or "")})'
                    if c["eliminated"] else "")
                 + "</li>" for c in r["clues"])
             guess = _esc(_("passed")) if r["passed"] else _esc(r["guess"])
@@ -869,7 +854,7 @@ def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
                 f'data-outcome="{_esc(r["outcome"])}"><td>{r["round"]}</td><td>{_esc(r["target"])}</td>'
                 f'<td>{_esc(r["foil"])}</td><td><ul style="margin:0;padding-left:1.2em">{clues}</ul></td>'
                 f'<td>{_esc(r["guesser"])}: {guess}</td><td>{_esc(outcome)}</td><td>{r["score"]}</td></tr>')
-        body = "".join(rows) or f'<tr><td colspan="7"><em>' + _esc(_("No round has resolved yet.")) + f'</em></td></tr>'
+        body = "".join(rows) or '<tr><td colspan="7"><em>' + _esc(_("No round has resolved yet.")) + '</em></td></tr>'
         heads = "".join(f"<th>{_esc(h)}</th>" for h in (_("Round"), _("Target"), _("Foil"), _("Clues (author)"),
                                                           _("Guess"), _("Outcome"), _("Score")))
         title = _("Table {number} ({players})", number=t["number"], players=", ".join(t["players"]))
@@ -877,7 +862,7 @@ def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
             f"<h3>{_esc(title)}</h3>"
             f'<table class="dichotomy-report" style="border-collapse:collapse"><thead><tr>{heads}'
             f"</tr></thead><tbody>{body}</tbody></table>")
-    return "".join(parts) or f"<p>" + _esc(_('No table has started yet.')) + f"</p>"
+    return "".join(parts) or "<p>" + _esc(_('No table has started yet.')) + "</p>"
 
 
 def _download(label: str, filename: str, mime: str, text: str, css: str) -> str:
@@ -914,20 +899,20 @@ class ReportPage(W.VBox):
         self.body.add_class("dichotomy-report-box")
         self.trouble = _trouble_banner()
         self.children = [self.url, self.trouble,
-                         W.HTML(f"<h2>" + _esc(_('Report · {name}', name=self.room.state.name)) + f"</h2>"
-                                f"<p>" + _esc(_('Resolved rounds only: a round appears here once it is over.')) + f"</p>"),
+                         W.HTML("<h2>" + _esc(_('Report · {name}', name=self.room.state.name)) + "</h2>"
+                                "<p>" + _esc(_('Resolved rounds only: a round appears here once it is over.')) + "</p>"),
                          self.downloads, self.body]
         self._update()
         self.room.subscribe(lambda _r: self._update())
         self.room.start_watching()
 
     def _update(self) -> None:
-        from ..class_views import report_csv, report_json
+        from ..class_views import report, report_csv, report_json
 
         assert self.room is not None
         tr = self.page_lang.tr
-        _show_trouble(self.trouble, self.room)
-        data = self.room.report()
+        _show_trouble(self.trouble, self.room, self.page_lang.lang)
+        data = report(self.room, self.page_lang.lang)  # its sentences in the page's language; columns stay
         name = f"dichotomy-class-{self.room.code}"
         self.downloads.value = (_download(tr.gettext("Download CSV (one row per clue)"), f"{name}.csv", "text/csv",
                                           report_csv(data), "dichotomy-csv")

@@ -26,6 +26,7 @@ from ..decks import (DECK_FILE_SUFFIXES, LANGUAGE_NAMES, MAX_DECK_BYTES, Deck, d
 from ..errors import DeckError, DichotomyError
 from ..i18n import Translator, translator
 from ..words import SUPPORTED_LANGUAGES
+from .page_lang import error_text
 
 __all__ = ["DeckForm", "LANGUAGE_NAMES", "PREVIEW_CARDS"]
 
@@ -39,22 +40,21 @@ _FROM_DECK = ""
 
 def _problems_of(exc: DeckError, lang: str = "en") -> tuple[str, list[str]]:
     """A refusal as (headline, problems) in ``lang``, each problem naming its line when it has one."""
-    from .app import error_text
-
     message = error_text(exc, lang)
-    problems = list(getattr(exc, "problems", None) or [])
+    problems = translator(lang).problems(exc)  # the deck's problems are engine messages (dichotomy domain)
     if problems:
         return message.splitlines()[0].rstrip(":") + ":", problems
     return message, []
 
 
-def language_name(code: str, lang: str) -> str:
-    """A deck language's name written in the interface language ``lang`` ("Spanisch" for es in de)."""
+def language_name(code: str, lang: str, start: bool = False) -> str:
+    """A deck language's name written in the interface language ``lang`` ("Spanisch" for es in de,
+    "espagnol" in fr); ``start``: capitalised, for the start of a menu item."""
     try:
         name = Locale.parse(lang).languages.get(code) or LANGUAGE_NAMES.get(code, code)
     except (ValueError, TypeError):
         name = LANGUAGE_NAMES.get(code, code)
-    return name[:1].upper() + name[1:]
+    return name[:1].upper() + name[1:] if start else name
 
 
 class DeckForm(W.VBox):
@@ -85,9 +85,9 @@ class DeckForm(W.VBox):
         self.source = W.RadioButtons(
             options=[(_("A deck from the list"), "list"), (_("Upload a deck file"), "upload"),
                      (_("Paste a list"), "paste")],
-            value="list", description=_("Deck"), layout=W.Layout(width="auto"))
+            value="list", description=_("Deck"), style={"description_width": "initial"}, layout=W.Layout(width="auto"))
         self.source.add_class("dichotomy-deck-source")
-        self.choice = W.Dropdown(options=[], description=_("Deck"), layout=W.Layout(width="28em", max_width="100%"))
+        self.choice = W.Dropdown(options=[], description=_("Deck"), style={"description_width": "initial"}, layout=W.Layout(width="28em", max_width="100%"))
         self.choice.add_class("dichotomy-deck")
         self.lang_label = W.Label("")
         self.lang_label.add_class("dichotomy-deck-lang")
@@ -102,7 +102,7 @@ class DeckForm(W.VBox):
         self.upload.add_class("dichotomy-deck-upload")
         self.paste = W.Textarea(placeholder=_("target,foil\nsea,ocean\ncoffee,tea\n... (or paste two columns "
                                               "copied from a spreadsheet)"), rows=8,
-                                description=_("List"), layout=W.Layout(width="100%", max_width="40em"))
+                                description=_("List"), style={"description_width": "initial"}, layout=W.Layout(width="100%", max_width="40em"))
         self.paste.add_class("dichotomy-deck-paste")
         self.check_button = W.Button(description=_("Check the list"), layout=W.Layout(width="auto"))
         self.check_button.add_class("dichotomy-deck-check")
@@ -110,8 +110,9 @@ class DeckForm(W.VBox):
                                  style={"description_width": "initial"}, layout=W.Layout(width="28em", max_width="100%"))
         self.name_input.add_class("dichotomy-deck-name")
         langs = [(_("From the deck (# lang: line)"), _FROM_DECK)] + [
-            (f"{language_name(code, lang)} ({code})", code) for code in SUPPORTED_LANGUAGES]
+            (f"{language_name(code, lang, start=True)} ({code})", code) for code in SUPPORTED_LANGUAGES]
         self.lang_input = W.Dropdown(options=langs, value=_FROM_DECK, description=_("Deck language"),
+                                     style={"description_width": "initial"},
                                      layout=W.Layout(width="28em", max_width="100%"))
         self.lang_input.add_class("dichotomy-deck-lang-choice")
         self.keep = W.Checkbox(value=True, description=_("Keep this deck in my saved decks"),
@@ -197,7 +198,8 @@ class DeckForm(W.VBox):
         mode = self.source.value
         rows: list[W.Widget] = [self.source]
         if mode == "list":
-            rows += [W.HBox([self.choice, self.lang_label]), self.delete_button, self.library_note]
+            rows += [W.HBox([self.choice, self.lang_label], layout=W.Layout(flex_flow="row wrap", align_items="center")),
+                     self.delete_button, self.library_note]
         elif mode == "upload":
             rows += [self.upload_help, self.upload, self.lang_input, self.name_input, self.keep]
         else:
@@ -321,7 +323,7 @@ class DeckForm(W.VBox):
         for number, card in enumerate(deck.cards[:PREVIEW_CARDS], start=1):
             pairs = "".join(f"<li>{html.escape(p.target)} / {html.escape(p.foil)}</li>" for p in card.pairs)
             rows.append('<li class="dichotomy-preview-card" style="break-inside:avoid">'
-                        f'' + html.escape(tr.gettext("Card {number}", number=number)) + f'<ol>{pairs}</ol></li>')
+                        '' + html.escape(tr.gettext("Card {number}", number=number)) + f'<ol>{pairs}</ol></li>')
         more = len(deck) - PREVIEW_CARDS
         tail = ("<p>" + html.escape(tr.ngettext("... and {n} more card.", "... and {n} more cards.", more)) + "</p>"
                 if more > 0 else "")
@@ -330,15 +332,13 @@ class DeckForm(W.VBox):
                                           "{name}: {n} cards, language {language} (show the cards)", len(deck),
                                           name=deck.name, language=language_name(deck.lang, self.lang)))
         self.preview.value = (
-            f'<details{opened} class="dichotomy-preview"><summary role="status">{summary}</summary>'
+            f'<details{opened} class="dichotomy-preview"><summary><span role="status">{summary}</span></summary>'
             "<p>" + html.escape(tr.gettext("Target / Foil pairs (keep them off a projected screen).")) + "</p>"
             f'<ol class="dichotomy-preview-cards" style="columns:16em;list-style:none;padding:0">'
             f'{"".join(rows)}</ol>{tail}</details>')
 
     # -- saving and deleting ------------------------------------------------------------------
     def _error(self, exc: BaseException) -> str:
-        from .app import error_text
-
         return error_text(exc, self.lang)
 
     def wants_saving(self) -> bool:

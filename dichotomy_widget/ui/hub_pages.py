@@ -30,7 +30,7 @@ from ..deck_library import DeckLibrary
 from ..errors import DichotomyError, NameTaken, SeatNotFound
 from ..rules import MAX_NAME_LENGTH, clean_name
 from ..table import Table
-from ..i18n import N_, Translator, translator
+from ..i18n import N_, Translator
 from .app import HostPage, SeatPage, error_text, message_box, on_enter, page_title
 from .hub_identity import (HubIdentity, HubIdentityError, current_identity, hub_library_secret, hub_secret,
                            hub_seat_token)
@@ -64,7 +64,7 @@ def _signed_in_bar(identity: HubIdentity | None, env: Mapping[str, str] | None, 
     logout = html.escape(prefix.rstrip("/") + "/logout", quote=True)
     bar = W.HTML('<p class="dichotomy-hub-user" style="margin:0 0 0.5em 0;font-size:0.95em">'
                  + html.escape(tr.gettext("Signed in to the hub as {name}")).format(name=f"<b>{who}</b>")
-                 + f' · <a href="{logout}">' + html.escape(tr.gettext("Sign out")) + f'</a></p>')
+                 + f' · <a href="{logout}">' + html.escape(tr.gettext("Sign out")) + '</a></p>')
     return bar
 
 
@@ -169,7 +169,7 @@ class HubSeatPage(SeatPage):
                                      layout=W.Layout(width="22em"))
             self.code_input.add_class("dichotomy-code")
             on_enter(self.code_input, lambda _t: self.join(""))
-            rows += [W.HTML(f"<h2>" + html.escape(_('Join a Dichotomy table')) + f"</h2>{playing}"), self.code_input]
+            rows += [W.HTML("<h2>" + html.escape(_('Join a Dichotomy table')) + f"</h2>{playing}"), self.code_input]
             self.url.title = page_title(_("Join a table"))
         else:
             assert self.table is not None

@@ -12,18 +12,22 @@ A page speaks, first match wins:
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 from urllib.parse import parse_qs
 
 from babel.core import negotiate_locale
 
+from ..errors import DichotomyError
 from ..i18n import DEFAULT_LANGUAGE, INTERFACE_LANGUAGES, LANGUAGE_NAMES, Translator, normalize_language, translator
 
 if TYPE_CHECKING:  # pragma: no cover - the server process (refusal pages) never loads ipywidgets for this
     import ipywidgets as W
 
-__all__ = ["ACCEPT_LANGUAGE_ENV", "PageLanguage", "query_lang", "accept_language", "language_menu"]
+__all__ = ["ACCEPT_LANGUAGE_ENV", "PageLanguage", "SpeaksPageLanguage", "query_lang", "accept_language", "language_menu", "error_text"]
+
+log = logging.getLogger(__name__)
 
 #: The environment variable voila fills from the request's ``Accept-Language`` header.
 ACCEPT_LANGUAGE_ENV = "HTTP_ACCEPT_LANGUAGE"
@@ -91,13 +95,39 @@ class PageLanguage:
         return {**params, "lang": self.chosen} if self.chosen else dict(params)
 
 
+class SpeaksPageLanguage:
+    """Mixin for a page holding a :class:`PageLanguage` as ``page_lang``: its ``tr`` and ``lang``."""
+
+    page_lang: PageLanguage
+
+    @property
+    def tr(self) -> Translator:
+        """This page's texts in its language."""
+        return self.page_lang.tr
+
+    @property
+    def lang(self) -> str:
+        """The language this page speaks."""
+        return self.page_lang.lang
+
+
 def language_menu(page_lang: PageLanguage, on_choose: Callable[[str], None]) -> "W.Dropdown":
     """A labelled menu of the interface languages, each in its own name; calls ``on_choose(code)``."""
     import ipywidgets as W
 
     menu = W.Dropdown(options=[(name, code) for code, name in LANGUAGE_NAMES.items()], value=page_lang.lang,
                       description=page_lang.tr.gettext("Language"), style={"description_width": "initial"},
-                      layout=W.Layout(width="auto"))
+                      layout=W.Layout(width="15em", max_width="100%"))
     menu.add_class("dichotomy-language-menu")
     menu.observe(lambda change: on_choose(change["new"]), names="value")
     return menu
+
+
+def error_text(exc: BaseException, lang: str = DEFAULT_LANGUAGE) -> str:
+    """What a page shows for ``exc`` in ``lang``: its message, or (logged with its traceback) a plain
+    apology. Engine messages come from the ``dichotomy`` catalogue, the pages' own from ``pages``."""
+    if isinstance(exc, DichotomyError):
+        own = translator(lang, "pages").error(exc)
+        return own if own != translator(DEFAULT_LANGUAGE, "pages").error(exc) else translator(lang).error(exc)
+    log.exception("unexpected error on a page", exc_info=exc)
+    return translator(lang, "pages").gettext("Something went wrong. Please try again, or ask the host.")

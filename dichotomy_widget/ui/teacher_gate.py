@@ -13,6 +13,7 @@ import html
 from ..deck_library import DeckLibrary
 from ..errors import DichotomyError, TeacherKeyRequired
 from ..i18n import translator
+from .page_lang import error_text
 from .teacher import require_teacher
 
 __all__ = ["TeacherGate", "MAX_KEY_TRIES"]
@@ -25,8 +26,6 @@ class TeacherGate:
 
     def unlock(self, typed: str) -> bool:
         """Check the teacher key typed on this page; on success show the form and the key's saved decks."""
-        from .app import error_text
-
         lang = getattr(self, "lang", "en")
         _ = translator(lang, "pages").gettext
         if self._key_failures >= MAX_KEY_TRIES:

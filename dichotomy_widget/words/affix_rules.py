@@ -2,15 +2,18 @@
 
 A rule proposes a *base* for a derived word ("cotización" -> "cotizar"); the builder keeps a
 link only when the base is itself a known lemma, so the rules only need to be plausible, not
-exhaustive.  English leans on WordNet links and uses only transparent suffixes here (no -ize,
--al, -ic: those join false friends such as organ/organize).  Written from grammar books, not
-from the project's dev pairs.
+exhaustive.  ``CHECKED_SUFFIXES`` (es, fr, de) are read at run time only, by the matcher, on two
+words the lexicon both lists (``checked_bases``); the build does not read them, so the shipped
+tables do not depend on them.  English leans on WordNet links and uses only transparent
+suffixes here (no -ize, -al, -ic: those join false friends such as organ/organize).  Written
+from grammar books, not from the project's dev pairs.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
+from functools import lru_cache
 
 # (derived ending, base ending): word = stem + derived ending -> stem + base ending
 SUFFIXES: dict[str, list[tuple[str, str]]] = {
@@ -164,6 +167,222 @@ NEGATION_PREFIXES: dict[str, tuple[str, ...]] = {
 }
 
 MIN_BASE = 3
+
+# Derivations checked at run time (es, fr, de) on two words that the lexicon *both* lists as
+# headwords: the matcher joins them when one is the other's base by one of these rules (or by
+# ``SUFFIXES``), with the spelling changes of ``_checked_stems``.  Because both words must be
+# known headwords these rules may be wider than ``SUFFIXES`` (whose links the build wrote into the
+# tables and which also guess the family of unknown words).  Grammar-book suffixes, not the
+# project's dev pairs; rules that mostly joined unrelated words when run over the whole lemma
+# list (bench/words_derivation_links.py) are left out, as the comments say.
+CHECKED_SUFFIXES: dict[str, tuple[tuple[str, str], ...]] = {
+    "es": (
+        # -ero/-era/-ería on a noun in -e (lechero, viajero, mensajera), -ario (bancario, millonario)
+        ("ero", "e"), ("era", "e"), ("ería", "e"), ("era", "o"), ("ería", "a"), ("era", ""),
+        ("ario", "o"), ("ario", ""),  # no -ario on -a: calvario/calva, cancelario/cancela
+        # -ción/-sión on the verb's own stem (contribución, inclusión, atención, descripción,
+        # composición, corrección) and the matching agents (conductor)
+        ("ución", "uir"), ("usión", "uir"), ("usión", "undir"), ("ención", "ender"), ("ensión", "ender"),
+        ("pción", "bir"), ("osición", "oner"), ("ositor", "oner"), ("cción", "gir"), ("cción", "ger"),
+        ("ctor", "cir"), ("ctora", "cir"),
+        # -ilidad on -ble (posibilidad), -dad/-tad on a consonant (crueldad, lealtad), -itud
+        ("ilidad", "le"), ("dad", ""), ("tad", ""), ("itud", "o"),
+        # -ico on a noun that keeps its accent (volcánico, metálico)
+        ("ico", ""),
+    ),
+    "fr": (
+        # -eur/-euse/-rice on a verb in -ir or -ire (menteur, dormeuse, traducteur, lectrice);
+        # an agent in -eur on -ir must have its feminine (see WITNESSES: veneur is no "venir-er")
+        ("eur", "ir"), ("euse", "ir"), ("cteur", "ire"), ("ctrice", "ire"),
+        # -ution on -uer (évolution, distribution), -ature (signature), -aison/-ison (livraison, guérison);
+        # no -issage on -ir: tapissage is from tapisser, not tapir
+        ("ution", "uer"), ("ature", "er"), ("aison", "er"), ("ison", "ir"),
+        # -erie on -ier or the bare noun (épicerie, laiterie), -osité on -eux (curiosité)
+        ("erie", "ier"), ("erie", ""), ("osité", "eux"),
+        # -eux on -ie/-i (joyeux, ennuyeux), -cieux on -ce (silencieux), -elet/-elette (porcelet)
+        ("yeux", "ie"), ("yeux", "i"), ("cieux", "ce"), ("tieux", "tion"), ("elet", ""), ("elette", "e"),
+    ),
+    "de": (
+        # -heit/-keit/-igkeit on an adjective in -e (Müdigkeit, Feigheit), -schaft on -e (Botschaft)
+        ("heit", "e"), ("igkeit", "e"), ("keit", "e"), ("schaft", "e"),
+        # -nis on an adjective (Finsternis), -sal on a verb (Schicksal); no -tum on a verb:
+        # Reichtum is reich's, not reichen's
+        ("nis", ""), ("sal", "en"),
+        # -haft, -los and -voll on a noun or verb, with the linking -s (fehlerhaft, arbeitslos, sinnvoll)
+        ("haft", ""), ("haft", "en"), ("haft", "e"), ("slos", ""), ("los", "e"), ("voll", ""), ("svoll", ""),
+        # verbs in -eln / -ern lose their e (Sammlung, Händler, veränderbar); -in replaces the
+        # -e of a masculine noun (Griechin, Kollegin: it needs its plural -innen, see WITNESSES)
+        ("lung", "eln"), ("ler", "eln"), ("bar", "n"), ("in", "e"),
+    ),
+}
+# Rules that join only when the lexicon also lists a sister form made from the same stem, the
+# sign of a living derivation: an agent in -eur has its -euse (menteur/menteuse/mentir; veneur,
+# honneur have none, and are not from venir, honnir); a German feminine in -in its -innen.
+WITNESSES: dict[tuple[str, str], str] = {("eur", "ir"): "euse", ("euse", "ir"): "eur", ("in", "e"): "innen"}
+# Rules that do not join when the lexicon lists as a headword the nearer base made from the
+# same stem, which the word is then derived from: Gefälligkeit is gefällig's (not Gefälle's),
+# wahrhaft is wahr's (not wahren's); Müdigkeit has no "müdig", so it is müde's.
+BLOCKERS: dict[tuple[str, str], str] = {("igkeit", "e"): "ig", ("haft", "en"): ""}
+# Rules whose stem may not end so: German -haft, -voll, -los on a word in -en is made from a
+# plural (sagenhaft from Sagen, legends; launenhaft), which the lemma list reads as a verb (sagen).
+BAD_STEM_ENDINGS: dict[str, dict[tuple[str, str], str]] = {
+    "de": {("haft", ""): "en", ("voll", ""): "en", ("los", ""): "en"},
+}
+_BAD_STEM_RULES = frozenset(rule for rules in BAD_STEM_ENDINGS.values() for rule in rules)
+# Suffix rules of ``SUFFIXES`` that are not run again on known words: a third-group French -ir is
+# no suffix (courir/cour, soupir/soupe; the build checks the verb's conjugation for these).
+# Nor are diminutives and augmentatives, which often name a thing of their own (mosquito is
+# no small mosca, ratón no big rata): the build's links for them stand, no spelling change is
+# added (es -ito, -illo, -ete, -ón, -azo; fr -ette, -et, -on; de -chen, -lein).
+_EVALUATIVE = {
+    "es": ("ito", "ita", "illo", "illa", "cito", "ecito", "eta", "ete", "ote", "ón", "azo"),
+    "fr": ("ette", "et", "on"),
+    "de": ("chen", "lein"),
+}
+_NOT_RECHECKED = {
+    lang: frozenset(
+        {(r[0], r[1]) for r in SUFFIXES[lang] if r[0] in _EVALUATIVE[lang]}
+        | ({("ir", "e"), ("ir", "")} if lang == "fr" else set())
+    )
+    for lang in ("es", "fr", "de")
+}
+# No base shorter than this (pan/pánico, mot/moteur, ente/entero, esto/estera, Rate/ratlos) ...
+MIN_CHECKED_BASE = 5
+# ... but for a rule that adds nothing to the stem (Sinn/sinnvoll, Teil/teilhaft) or has a long
+# ending (müde/Müdigkeit, Bote/Botschaft), where a look-alike is much less likely
+MIN_CHECKED_BASE_LONG_RULE = 4
+
+
+_UMLAUT_UNDO = {"ä": "a", "ö": "o", "ü": "u"}
+# German suffixes that umlaut their base (Käufer, Ärztin, täglich, bärtig, städtisch, Häuschen,
+# Künstler, Gärtner); -ung, -bar, -end and the adjective endings never do (Zählung is zählen's).
+_DE_UMLAUT_SUFFIXES = frozenset({
+    "er", "in", "erin", "lich", "ig", "isch", "chen", "lein", "ler", "ner", "ling",
+})
+
+
+def _checked_stems(stem: str, derived: str, lang: str) -> Collection[str]:
+    """``stem`` and the stems a base may have under its spelling rules: Spanish writes c, g, z
+    as qu, gu, c before e and i (banquero/banco, hormiguero/hormiga, cervecero/cerveza); French
+    adds e after g and writes ç before a, o (mangeable/manger, nageoire/nager) and doubles a final
+    consonant (garçonnet); a German derivation may add an umlaut to its base's last vowel
+    (Käufer/kaufen, Ärztin/Arzt), never take one away."""
+    if lang == "es" and derived[0] not in "eiéí" or lang == "de" and derived not in _DE_UMLAUT_SUFFIXES:
+        return (stem,)  # the usual case: no spelling change
+    out = {stem}
+    if lang == "es":
+        if stem.endswith("qu"):
+            out.add(stem[:-2] + "c")
+        elif stem.endswith("gu"):
+            out.add(stem[:-1])
+        elif stem.endswith("c"):
+            out.add(stem[:-1] + "z")
+    elif lang == "fr":
+        if derived[:1] in ("a", "o", "â") and stem.endswith("ge"):
+            out.add(stem[:-1])
+        elif derived[:1] in ("a", "o", "â") and stem.endswith("ç"):
+            out.add(stem[:-1] + "c")
+        out |= set(undouble(stem, lang))
+    elif lang == "de":
+        last = max(stem.rfind(u) for u in _UMLAUT_UNDO)
+        if last >= 0:
+            out.add(stem[:last] + _UMLAUT_UNDO[stem[last]] + stem[last + 1:])
+    return out
+
+
+def derivation_key(word: str, lang: str) -> str:
+    """How the run-time derivation rules compare a base: without accents, except Spanish ñ (a
+    letter of its own: paño/panudo), French final é (a suffix of its own: centre/centré) and
+    German umlauts (only ``_checked_stems`` undoes them, in one direction)."""
+    if lang == "de":
+        return word
+    if lang == "fr" and word.endswith("é"):
+        return strip_accents(word[:-1]) + "é"
+    if lang == "es" and "ñ" in word:
+        return "ñ".join(strip_accents(part) for part in word.split("ñ"))
+    return strip_accents(word)
+
+
+def _may_change_spelling(derived: str, lang: str) -> bool:
+    """Whether ``_checked_stems`` may change the stem before this derived ending."""
+    if lang == "es":
+        return derived[0] in "eiéí"
+    if lang == "fr":
+        return derived[0] in "aoâ"  # ge -> g, ç -> c (the build undid doubled consonants)
+    return lang == "de" and derived in _DE_UMLAUT_SUFFIXES
+
+
+@lru_cache(maxsize=8)
+def _checked_rules(lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """The run-time rules of a language (``CHECKED_SUFFIXES`` then ``SUFFIXES`` less
+    ``_NOT_RECHECKED``), filed by the last two letters of their derived ending (one for an
+    ending of one letter)."""
+    if lang not in CHECKED_SUFFIXES:
+        return {}
+    skip = _NOT_RECHECKED.get(lang, frozenset())
+    # the build linked every SUFFIXES pair already; run again only those whose base may take
+    # a spelling change the build did not try (Spanish endings in e/i, French in a/o, German
+    # umlauting ones, whose table link can go to an umlauted look-alike lemma)
+    rechecked = [(r[0], r[1]) for r in SUFFIXES.get(lang, ()) if _may_change_spelling(r[0], lang)]
+    by_last: dict[str, list[tuple[str, str]]] = {}
+    for rule in (*CHECKED_SUFFIXES.get(lang, ()), *rechecked):
+        if rule not in skip and rule[0]:
+            by_last.setdefault(rule[0][-2:], []).append(rule)
+    return {last: tuple(dict.fromkeys(rules)) for last, rules in by_last.items()}
+
+
+@lru_cache(maxsize=8)
+def derived_endings_index(lang: str) -> dict[tuple[int, str], tuple[str, ...]]:
+    """The run-time rules' derived endings filed by (how much longer a derived word is than its
+    base, its last letter): the length of the derived ending less that of the base ending, and
+    one more when a spelling change shortens the stem (banqu-ero / banc-o, garçonn-et / garçon).
+    A pair of words that finds no entry here cannot be joined by ``checked_bases``."""
+    index: dict[tuple[int, str], set[str]] = {}
+    for rules in _checked_rules(lang).values():
+        for derived, base_end in rules:
+            for delta in (len(derived) - len(base_end), len(derived) - len(base_end) + 1):
+                index.setdefault((delta, derived[-1]), set()).add(derived)
+    return {key: tuple(sorted(ends)) for key, ends in index.items()}
+
+
+def may_derive(word: str, base: str, lang: str) -> bool:
+    """Cheap test that ``word`` could be ``base`` plus a run-time rule's suffix: their lengths
+    differ as some rule's endings do and ``word`` ends like that rule.  ``checked_bases`` and
+    the matcher decide; this only lets most pairs skip them."""
+    ends = derived_endings_index(lang).get((len(word) - len(base), word[-1:]))
+    return ends is not None and word.endswith(ends)
+
+
+@lru_cache(maxsize=4_096)  # a game's words: small, and each entry a short tuple
+def checked_bases(word: str, lang: str) -> tuple[tuple[str, str, str], ...]:
+    """(base, plain base, witness) triples that ``word`` (a headword) may be derived from by
+    ``CHECKED_SUFFIXES`` or ``SUFFIXES``: the plain base is the rule's own output, the base may
+    carry a spelling change of ``_checked_stems`` (es, fr, de; else empty).  The matcher takes a
+    changed base only when the plain one is no word (aufzählung -> "aufzählen", not "aufzahlen"),
+    and a base equal by ``derivation_key`` only when it is no word itself (centrisme -> "centre",
+    never the participle "centré").  A witness, when not empty, is a word the lexicon must
+    also list (``WITNESSES``), or, after a "!", one it must not list (``BLOCKERS``)."""
+    out: list[tuple[str, str, str]] = []
+    by_last = _checked_rules(lang)
+    for rule in (*by_last.get(word[-2:], ()), *by_last.get(word[-1:], ())):
+        derived, base_end = rule
+        if not word.endswith(derived):
+            continue
+        stem = word[: len(word) - len(derived)]
+        if len(stem) < 3:
+            continue
+        if rule in _BAD_STEM_RULES and stem.endswith(BAD_STEM_ENDINGS[lang].get(rule) or ()):
+            continue
+        witness = stem + WITNESSES[rule] if rule in WITNESSES else ""
+        if rule in BLOCKERS:
+            witness = "!" + stem + BLOCKERS[rule]  # a word that must *not* be listed
+        plain = stem + base_end
+        shortest = MIN_CHECKED_BASE_LONG_RULE if not base_end or len(derived) >= 5 else MIN_CHECKED_BASE
+        for s in _checked_stems(stem, derived, lang):
+            base = s + base_end
+            if len(base) >= shortest and base != word:
+                out.append((base, plain, witness))
+    return tuple(dict.fromkeys(out))
 
 
 def strip_accents(word: str) -> str:

@@ -36,7 +36,13 @@ variant_reason(b, a)``; ``guess_reason`` reads its second word as the card's, se
    of one word (Schreianfall/Schreianfälle); only then (clues only) are Snowball stems compared.
 5. ``family``: the lemmas are linked by derivation (WordNet links for English, affix rules checked
    against the lemma list for all four): teach/teacher, decide/decision, prince/princess,
-   happy/unhappiness.  Stems alone never count for two known words, so universe/university,
+   happy/unhappiness.  In es, fr and de two headwords the lexicon lists are also one family when
+   one is the other's base by a suffix rule checked at run time (``affix_rules.checked_bases``,
+   with the spelling changes qu/c, gu/g, c/z, ge/g, ç/c and a German umlaut): lechero/leche,
+   menteur/mentir, Müdigkeit/müde; guards keep out look-alikes (a base of five letters or more
+   for a short ending, an -eur needs its -euse, a nearer headword base wins, diminutives get no
+   spelling change: veneur/venir, entero/ente, Gefälligkeit/Gefälle, mosquito/mosca stay apart).
+   Stems alone never count for two known words, so universe/university,
    organ/organization, pero/pera, pape/papa are not variants.
 6. ``compound`` (German only): one word is the other with a known word or prefix in front
    (Halbmond/Mond, Bahnhof/Hof).
@@ -433,13 +439,97 @@ def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
         return "inflection"  # a word no source lists, with a regular ending: plugin/plugins
     if strict:
         return None
-    if wa.family & wb.lemmas or wb.family & wa.lemmas:
+    if wa.family & wb.lemmas or wb.family & wa.lemmas or _checked_derivation(wa, wb, lang):
         return "family"
     if lang not in _NO_STEM_LANGS and not (wa.exact and wb.exact) and _stems(a, lang) & _stems(b, lang):
         return "inflection"
     if lang == "de" and _is_compound(wa, wb, lang):
         return "compound"
     return None
+
+
+_CHECKED_DERIVATION_LANGS = frozenset({"es", "fr", "de"})
+
+
+@lru_cache(maxsize=1)
+def _affix_rules():
+    """The affix rules module, imported on first use (most imports of the package match no word)."""
+    from . import affix_rules
+
+    return affix_rules
+
+
+def _checked_derivation(wa: _Word, wb: _Word, lang: str) -> bool:
+    """es/fr/de: two headwords the lexicon lists, one derived from the other by a suffix rule
+    (``affix_rules.CHECKED_SUFFIXES``, or ``SUFFIXES`` with its spelling changes): menteur/mentir,
+    lechero/leche, Müdigkeit/müde.  Both must be known, so a rule never invents a word."""
+    if lang not in _CHECKED_DERIVATION_LANGS or not (wa.exact and wb.exact):
+        return False
+    index = _derivation_index(lang)
+    # a word as a headword: itself when the lexicon lists it as one ("calva" the bald patch,
+    # not a form of "calvo"), else the lemmas it is a form of ("lecheras" -> lechera)
+    a_heads = (wa.text,) if wa.own else wa.spellings
+    b_heads = (wb.text,) if wb.own else wb.spellings
+    for a in a_heads:
+        if a == wa.text and not wa.own:
+            continue
+        for b in b_heads:
+            if b == wb.text and not wb.own:
+                continue
+            # most pairs stop here: a suffix keeps the stem's first letter (an umlaut or accent
+            # aside), and the two lengths must fit some rule's endings
+            if a[0] != b[0] and (
+                a[0].isascii() and b[0].isascii() or _strip_accents(a[0]) != _strip_accents(b[0])
+            ):
+                continue
+            ends = index.get((len(a) - len(b), a[-1]))
+            if ends is not None and a.endswith(ends) and _derives(a, b, lang):
+                return True
+            ends = index.get((len(b) - len(a), b[-1]))
+            if ends is not None and b.endswith(ends) and _derives(b, a, lang):
+                return True
+    return False
+
+
+_DERIVATION_INDEX: dict[str, dict[tuple[int, str], tuple[str, ...]]] = {}
+
+
+def _derivation_index(lang: str) -> dict[tuple[int, str], tuple[str, ...]]:
+    """``affix_rules.derived_endings_index`` of a language, kept here for the hot path."""
+    index = _DERIVATION_INDEX.get(lang)
+    if index is None:
+        index = _DERIVATION_INDEX[lang] = _affix_rules().derived_endings_index(lang)
+    return index
+
+
+def _derives(word: str, base: str, lang: str) -> bool:
+    """``base`` is a rule base of ``word`` (``affix_rules.checked_bases``; the caller has seen
+    that their lengths and ``word``'s ending fit some rule): as spelled, or equal
+    but for accents when the rule's base is no word of its own (poliste -> "pole" -> pôle); a
+    base with a spelling change only when the rule's plain base is no word (aufzählung ->
+    aufzählen, never aufzahlen), and then only as spelled (batteur -> "batir" is not bâtir)."""
+    rules = _affix_rules()
+    if word[:2] != base[:2] and _strip_accents(word[:2]) != _strip_accents(base[:2]):
+        return False  # a suffix keeps the stem's first letters (an umlaut or accent aside)
+    lex = _lexicon(lang)
+    key = None  # ``base`` without accents, made only when needed
+    for candidate, plain, witness in rules.checked_bases(word, lang):
+        if candidate == base:
+            found = candidate == plain or not lex.lemmas(plain)
+        elif candidate == plain and len(candidate) == len(base) and candidate[-1] == base[-1]:
+            # equal but for accents (which keep the length; a final é is a suffix of its own)
+            key = rules.derivation_key(base, lang) if key is None else key
+            found = rules.derivation_key(candidate, lang) == key and not lex.lemmas(candidate)
+        else:
+            continue
+        if not found:
+            continue
+        if not witness:
+            return True
+        blocker = witness[0] == "!"  # a nearer base that must not be a headword
+        if blocker and not _is_citation_form(witness[1:], lex) or not blocker and lex.lemmas(witness):
+            return True
+    return False
 
 
 _RULE_VERB_INFINITIVES = {"it": ("are", "ere", "ire"), "pt": ("ar", "er", "ir")}
@@ -593,6 +683,9 @@ def guess_reason(guess: str, word: str, lang: str = "en") -> str | None:
 
 def _clear_caches() -> None:
     """Forget every cached answer and word analysis (benchmarks time a cold start with it)."""
-    for cached in (_cached_reason, _normal, _strip_accents, _analyse, _headword, _stems, _us_spelling):
+    from . import affix_rules
+
+    for cached in (_cached_reason, _normal, _strip_accents, _analyse, _headword, _stems, _us_spelling,
+                   affix_rules.checked_bases):
         cached.cache_clear()
     _lexicon.cache_clear()

@@ -80,7 +80,7 @@ def create_table(context, serve, rounds: int = 2):
     host.goto(serve.host_url)
     host.locator("button.dichotomy-create").wait_for(timeout=RENDER_TIMEOUT)
     ready(host)
-    expect(host.get_by_text("Language: en")).to_be_visible()
+    expect(host.get_by_text("Language: English")).to_be_visible()
     rounds_box = host.locator(".dichotomy-rounds input")
     rounds_box.fill(str(rounds))
     rounds_box.press("Tab")

@@ -237,7 +237,7 @@ def test_after_a_restart_the_saved_deck_is_listed_for_its_browser_only(serve, ho
     assert options.filter(has_text="broken").count() == 0
     # the saved deck creates a table; then it is deleted
     host.locator(".dichotomy-deck select").select_option(label="Unidad 4 (es, 1 card) · saved")
-    expect(host.locator(".dichotomy-deck-lang")).to_have_text("Language: es")
+    expect(host.locator(".dichotomy-deck-lang")).to_have_text("Language: Spanish")
     host.locator("button.dichotomy-deck-delete").click()
     expect(host.locator(".dichotomy-library-note")).to_contain_text("deleted")
     expect(options.filter(has_text="Unidad 4")).to_have_count(0)

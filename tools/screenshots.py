@@ -1,0 +1,195 @@
+"""Screenshots of the seat, projector and host pages in every interface language, for the docs.
+
+    PYTHONPATH=$PWD python tools/screenshots.py            # writes docs/images/<screen>-<lang>.png
+    PYTHONPATH=$PWD python tools/screenshots.py --lang es  # one language
+
+Starts its own ``dichotomy serve`` on a free port with a throwaway SQLite store, makes a table per
+language through the engine (four players, interface in that language, deck in that language) and
+opens in Debian's Chromium (``$CHROMIUM`` overrides it):
+
+``seat-<lang>.png``       a Clue-Giver's seat while writing a clue (the pair, the clue box);
+``projector-<lang>.png``  the table's projector page at the recap of a round (clues, why some were
+                          eliminated, the outcome);
+``host-<lang>.png``       the host page of a table in its lobby (code, join link, QR code, players, Start).
+
+Each picture is 800 px wide, at most 1100 px high, reduced to a 64-colour palette (text and flat colours
+lose nothing visible) so each file stays under ~120 KB. Nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from dichotomy_widget import SqliteStore, Table  # noqa: E402
+from dichotomy_widget.errors import DichotomyError  # noqa: E402
+from dichotomy_widget.i18n import INTERFACE_LANGUAGES  # noqa: E402
+
+OUT = ROOT / "docs" / "images"
+WIDTH, MAX_HEIGHT = 800, 1100
+PUBLIC_URL = "http://192.168.1.20:8866/"  # a classroom address for the join link and QR code
+NAMES = ("Ana", "Ben", "Cy", "Dee")
+CLUES = ("zebra", "quartz", "nimbus", "tulip", "saffron", "kayak", "origami", "lantern")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(store: Path) -> tuple[subprocess.Popen, str]:
+    """``dichotomy serve`` in its own process group; returns it and its base address once it answers."""
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+           "BROWSER": "true"}
+    proc = subprocess.Popen([sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store),
+                             "--port", str(port), "--ip", "127.0.0.1", "--public-url", PUBLIC_URL], env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"dichotomy serve exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(base + "/voila/tree", timeout=2):
+                return proc, base
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.3)
+    stop_server(proc)
+    raise SystemExit("dichotomy serve did not answer within 120 s")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+            proc.wait(timeout=8)
+            return
+        except (ProcessLookupError, PermissionError):
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def give_clues(table: Table, upto: int) -> None:
+    """Clue-Givers give clues until ``upto`` are given or all are (the first two alike: a duplicate)."""
+    table.refresh()
+    while table.state.phase == "clues" and len(table.state.clues) < upto:
+        given = len(table.state.clues)
+        words = [w for w in CLUES if w not in {c.text for c in table.state.clues}]
+        if given == 1:
+            words.insert(0, table.state.clues[0].text)
+        for word in words:
+            try:
+                table.act(table.state.current_writer, {"type": "clue", "text": word})
+                break
+            except DichotomyError:
+                continue
+        table.refresh()
+
+
+def save_small(png: bytes, path: Path) -> int:
+    """Write ``png`` reduced to a 64-colour palette (Pillow); returns the size in bytes."""
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    small = image.quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    small.save(path, format="PNG", optimize=True)
+    return path.stat().st_size
+
+
+def shoot(page, selector: str, path: Path) -> int:
+    """Once ``selector`` shows: the page from the top to the bottom of the game widget (at most
+    MAX_HEIGHT px)."""
+    page.locator(selector).first.wait_for(timeout=120_000)
+    page.wait_for_timeout(800)  # the last re-render and the fonts
+    box = page.locator(".dw-root").first.bounding_box()
+    height = min(MAX_HEIGHT, int(box["y"] + box["height"]) + 16) if box else MAX_HEIGHT
+    png = page.screenshot(full_page=True, clip={"x": 0, "y": 0, "width": WIDTH, "height": height})
+    return save_small(png, path)
+
+
+def ready(page) -> None:
+    page.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=120_000)
+
+
+def language(browser, base: str, store: SqliteStore, lang: str) -> list[tuple[Path, int]]:
+    lobby = Table.create(deck=lang, rounds=3, store=store, interface_lang=lang)
+    for name in NAMES[:3]:
+        lobby.join(name)
+    game = Table.create(deck=lang, rounds=3, store=store, interface_lang=lang, seed=11)
+    tokens = {t.seat: t.token for t in (game.join(n) for n in NAMES)}
+    game.start()
+    game.refresh()
+    game.act(game.state.drawer, {"type": "pick", "pair": 1})
+    give_clues(game, 1)  # the second Clue-Giver is writing
+    render = f"{base}/voila/render/"
+    context = browser.new_context(viewport={"width": WIDTH, "height": MAX_HEIGHT})
+    done = []
+    try:
+        seat = context.new_page()
+        seat.goto(f"{render}seat.ipynb?table={game.code}&seat={tokens[game.state.current_writer]}")
+        ready(seat)
+        done.append((OUT / f"seat-{lang}.png", shoot(seat, "[data-testid=clue-input]", OUT / f"seat-{lang}.png")))
+        seat.close()
+        give_clues(game, 99)
+        game.refresh()
+        game.act(game.state.guesser, {"type": "pass"})
+        projector = context.new_page()
+        projector.goto(f"{render}projector.ipynb?table={game.code}")
+        ready(projector)
+        done.append((OUT / f"projector-{lang}.png", shoot(projector, "[data-testid=recap]", OUT / f"projector-{lang}.png")))
+        projector.close()
+        host = context.new_page()
+        host.goto(f"{render}host.ipynb?table={lobby.code}&host={lobby.host_token}")
+        ready(host)
+        done.append((OUT / f"host-{lang}.png", shoot(host, ".dw-kind-table", OUT / f"host-{lang}.png")))
+        host.close()
+    finally:
+        context.close()
+    return done
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lang", action="append", choices=INTERFACE_LANGUAGES,
+                        help="only this language (repeatable; default: all)")
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    exe = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        store_path = Path(tmp) / "tables.sqlite3"
+        proc, base = start_server(store_path)
+        try:
+            store = SqliteStore(store_path)
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=exe, args=ARGS, headless=True)
+                for lang in args.lang or INTERFACE_LANGUAGES:
+                    for path, size in language(browser, base, store, lang):
+                        print(f"{path.relative_to(ROOT)}  {size // 1024} KB")
+                browser.close()
+        finally:
+            stop_server(proc)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
