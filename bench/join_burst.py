@@ -254,8 +254,15 @@ def http_burst(urls: list[str], stall: float) -> tuple[list[float], int]:
             return None
         return time.monotonic() - t0 if status == 200 and "</html>" in body else None
 
-    with ThreadPoolExecutor(len(urls)) as pool:
-        done = list(pool.map(one, urls))
+    pool = ThreadPoolExecutor(len(urls))
+    futures = [pool.submit(one, url) for url in urls]
+    done: list[float | None] = []
+    for future in futures:  # an overall bound: voila's heartbeats keep a stalled response's socket busy
+        try:
+            done.append(future.result(timeout=max(0.0, t0 + stall - time.monotonic())))
+        except Exception:  # noqa: BLE001 - still waiting at the bound: stalled
+            done.append(None)
+    pool.shutdown(wait=False, cancel_futures=True)
     return [d for d in done if d is not None], sum(1 for d in done if d is None)
 
 
@@ -328,8 +335,13 @@ async def browser_burst(urls: list[str], chromium: int, stall: float) -> dict:
                 html_times.append((info[0] - t0) / 1000)
             kernels.append(info[1])
             banners += bool(info[2])
-        wired = await asyncio.gather(*wires)
-        executor.shutdown(wait=False)
+        wired = []
+        for w in wires:
+            try:
+                wired.append(await asyncio.wait_for(asyncio.shield(w), max(0.1, m0 + stall - time.monotonic())))
+            except asyncio.TimeoutError:
+                wired.append((None, "", None))
+        executor.shutdown(wait=False, cancel_futures=True)
         for ctx in contexts:
             await ctx.close()
         await browser.close()
@@ -406,7 +418,7 @@ def main() -> None:
     parser.add_argument("--chromium", type=int, default=6, help="of the --students pages, how many are real "
                         "Chromium pages (the rest are wire clients; default 6)")
     parser.add_argument("--bursts", type=int, default=1)
-    parser.add_argument("--stall", type=float, default=90.0, help="seconds after which a page counts as stalled")
+    parser.add_argument("--stall", type=float, default=60.0, help="seconds after which a page counts as stalled")
     parser.add_argument("--connect-timeout", type=float, default=15.0)
     parser.add_argument("--configs", default="bare,bare-pool,seat,seat-pool")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (server logs) and print it")

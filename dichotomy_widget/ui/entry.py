@@ -4,8 +4,9 @@ pages (:mod:`.hub_pages`) when the service runs behind a hub, else the plain one
 The page's query comes from :func:`page_query`. A kernel voila started for a page request has it in
 ``$QUERY_STRING``. A kernel of voila's pre-heated pool (``dichotomy serve --expect N``; voila sets
 ``VOILA_PREHEAT=True`` in its environment) runs the notebook before any student asks for it: it opens
-the store and imports the widgets first, then waits in ``voila.utils.get_query_string()`` until voila
-hands it a request, and reads that request's query (and address) only then.
+the store and imports the widgets first, then waits until voila hands it a request (the protocol of
+``voila.utils.get_query_string()``, see :func:`wait_for_request`), and reads that request's query (and
+address) only then.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
-__all__ = ["seat_page", "host_page", "packaged_pages", "page_query", "pooled", "warm_up", "lost_request"]
+__all__ = ["seat_page", "host_page", "packaged_pages", "page_query", "pooled", "warm_up", "lost_request",
+           "wait_for_request", "request_socket_url"]
 
 PREHEAT_ENV = "VOILA_PREHEAT"
 
@@ -57,12 +59,46 @@ def page_query(store: "TableStore | str | None" = None) -> str | None:
     # URL to the kernel started after it): never another student's link; the request brings its own.
     os.environ.pop(REQUEST_URL_ENV, None)
     os.environ.pop(QUERY_ENV, None)
-    from voila.utils import get_query_string
-
-    query = get_query_string()
-    if query is None:
+    request = wait_for_request()
+    if request is None:
         log.error("a pre-started kernel could not read its page request from voila")
-    return query
+        return None
+    os.environ.update(request)
+    return os.environ.get(QUERY_ENV, "")
+
+
+def request_socket_url(env: Mapping[str, str] | None = None) -> str:
+    """Where voila hands a pool kernel its request: ``voila.utils.wait_for_request``'s own address."""
+    env = os.environ if env is None else env
+    base = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
+    return (f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
+            f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env.get('VOILA_KERNEL_ID', '')}")
+
+
+def wait_for_request(env: Mapping[str, str] | None = None) -> dict[str, str] | None:
+    """Block until voila hands this pool kernel its page request; the request's environment variables
+    (``QUERY_STRING``, ``VOILA_REQUEST_URL``, ...), or None if voila cannot be reached.
+
+    The protocol of ``voila.utils.wait_for_request()`` / ``get_query_string()`` (voila 0.5), spoken with
+    ``websockets``' small synchronous client: importing ``voila.utils`` would load jupyter_server and
+    jupyterlab_server into every waiting kernel (+44 MB each, measured).
+    """
+    import json
+
+    from websockets.sync.client import connect
+
+    try:
+        with connect(request_socket_url(env), open_timeout=10, max_size=2 ** 20) as socket:
+            payload = json.loads(socket.recv())
+    except (OSError, TimeoutError, ValueError) as exc:
+        log.error("voila's request socket failed: %s", type(exc).__name__)
+        return None
+    except Exception as exc:  # noqa: BLE001 - websockets' own errors (closed, refused handshake)
+        log.error("voila's request socket failed: %s", type(exc).__name__)
+        return None
+    if not isinstance(payload, dict):
+        return None
+    return {str(k): str(v) for k, v in payload.items()}
 
 
 def lost_request() -> "W.HTML":
