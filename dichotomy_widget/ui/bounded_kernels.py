@@ -88,7 +88,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
                             help="Addresses not bound per device (default: this computer's own addresses).")
     pool = Unicode("", config=True,
                    help="Pre-started kernels per page with voila's preheat_kernel: 'seat.ipynb:30,host.ipynb:1'.")
-    pool_refill_delay = Float(5.0, config=True,
+    pool_refill_delay = Float(30.0, config=True,
                               help="Seconds after a page took a pool kernel before its replacement starts.")
 
     def __init__(self, **kwargs: Any) -> None:

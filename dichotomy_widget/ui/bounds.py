@@ -431,7 +431,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 POOL_PAGES = {"seat": SEAT_PAGE, "class": CLASS_PAGE}
 #: Seconds voila waits after a page took a pool kernel before starting its replacement: a burst of
 #: students is served first, the refill (CPU-heavy kernel starts) comes after.
-POOL_REFILL_DELAY = 5.0
+POOL_REFILL_DELAY = 30.0
 
 
 def pool_sizes(expect: int, page: str = "seat") -> dict[str, int]:
