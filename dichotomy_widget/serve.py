@@ -5,6 +5,7 @@
     dichotomy serve --store /srv/dichotomy/tables.sqlite3 --port 8900
     dichotomy serve --decks ~/vocab       # also offer every valid deck file in ~/vocab
     dichotomy serve --teacher-key-file ~/.dichotomy-key   # creating a table needs the key
+    dichotomy serve --expect 30           # 30 seat kernels started before the class clicks the link
     dichotomy pages ~/dichotomy           # copy host.ipynb and seat.ipynb
     dichotomy hub-config                  # run it as a JupyterHub service instead (docs/jupyterhub.md)
 
@@ -32,7 +33,7 @@ from typing import Sequence
 from .config import (DECKS_DIR_ENV, HOST_PAGE, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV,
                      TEACHER_KEY_ENV, TEACHER_PAGE)
 from .ui import bounds
-from .voila_launch import (CULL_IDLE_TIMEOUT, checkout_path_env, die_with_parent, norm_base_url,
+from .voila_launch import (CULL_IDLE_TIMEOUT, checkout_path_env, die_with_parent, norm_base_url, pool_env,
                            resolve_store, template_path_env, voila_command)
 
 __all__ = ["main", "host_url", "lan_address", "build_parser"]
@@ -209,6 +210,10 @@ def _port_free(ip: str, port: int) -> bool:
 
 
 def serve(args: argparse.Namespace) -> int:
+    bound_args, bounds_line = bounds.voila_args(args)  # first: an oversized pool is refused at once
+    if getattr(args, "expect", 0):
+        print(f"dichotomy serve: starting kernels before the students arrive: {bounds_line.split('; ')[-1]}.",
+              flush=True)
     if not _port_free(args.ip, args.port):
         raise SystemExit(f"Port {args.port} is already in use on {args.ip}: is Dichotomy already running? "
                          "Choose another one with --port.")
@@ -229,7 +234,7 @@ def serve(args: argparse.Namespace) -> int:
     url = host_url(args.ip, args.port, args.base_url, args.public_url)
     if args.public_url:
         env[SEAT_URL_ENV] = args.public_url.rstrip("/") + "/voila/render/" + SEAT_PAGE
-    bound_args, bounds_line = bounds.voila_args(args)
+    env.update(pool_env(args.ip))
     cmd = voila_command(pages, args.port, args.ip, args.base_url,
                         cull_idle_timeout=args.cull_idle_timeout, extra=[*bound_args, *args.voila_arg])
     if os.name == "posix":

@@ -12,7 +12,8 @@ from typing import Mapping, Sequence
 from .config import PAGE_EXTENSIONS
 
 __all__ = ["CULL_IDLE_TIMEOUT", "CULL_INTERVAL", "VOILA_TEMPLATE", "voila_command", "page_extensions_option",
-           "resolve_store", "die_with_parent", "norm_base_url", "checkout_path_env", "template_path_env"]
+           "resolve_store", "die_with_parent", "norm_base_url", "checkout_path_env", "template_path_env",
+           "pool_env", "VOILA_MODULE"]
 
 CULL_IDLE_TIMEOUT = 600  # seconds without activity before an unconnected kernel is shut down
 CULL_INTERVAL = 60
@@ -20,6 +21,11 @@ CULL_INTERVAL = 60
 # it lives in ui/voila/templates/dichotomy/, found through JUPYTER_PATH (template_path_env)
 VOILA_TEMPLATE = "dichotomy"
 TEMPLATE_ROOT = Path(__file__).resolve().parent / "ui"
+VOILA_MODULE = "dichotomy_widget.ui.pooled_voila"
+#: Kernels talk to voila over Unix sockets in voila's private connection folder, not TCP ports: with many
+#: kernels starting at once (a class clicking the link), jupyter's pick-a-free-TCP-port-then-bind races
+#: ("Address already in use"), the kernel dies before its page is rendered and the page stalls.
+KERNEL_TRANSPORT = ("--KernelManager.transport=ipc",) if os.name == "posix" else ()
 
 
 def norm_base_url(base_url: str) -> str:
@@ -31,9 +37,10 @@ def norm_base_url(base_url: str) -> str:
 def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
                   cull_idle_timeout: int = CULL_IDLE_TIMEOUT, cull_interval: int = CULL_INTERVAL,
                   extra: Sequence[str] = ()) -> list[str]:
-    """The voila command line ``dichotomy serve`` runs."""
+    """The voila command line ``dichotomy serve`` runs: voila's application with the page handler that
+    keeps pooled pages inside the page bounds (:mod:`dichotomy_widget.ui.pooled_voila`)."""
     return [
-        sys.executable, "-m", "voila", str(pages),
+        sys.executable, "-m", VOILA_MODULE, str(pages),
         "--no-browser",
         f"--port={port}",
         "--Voila.port_retries=0",
@@ -46,6 +53,7 @@ def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
         "--MappingKernelManager.cull_connected=False",
         f"--template={VOILA_TEMPLATE}",
         page_extensions_option(),
+        *KERNEL_TRANSPORT,
         # the browser's preferred languages reach the page kernel as $HTTP_ACCEPT_LANGUAGE (ui/page_lang.py)
         "--VoilaConfiguration.http_header_envs=['Accept-Language']",
         *extra,
@@ -98,3 +106,11 @@ def checkout_path_env(env: Mapping[str, str]) -> dict[str, str]:
 def template_path_env(env: Mapping[str, str]) -> dict[str, str]:
     """``{"JUPYTER_PATH": ...}`` with this package's voila template folder first (see VOILA_TEMPLATE)."""
     return {"JUPYTER_PATH": os.pathsep.join(p for p in (str(TEMPLATE_ROOT), env.get("JUPYTER_PATH", "")) if p)}
+
+
+def pool_env(ip: str) -> dict[str, str]:
+    """``{"VOILA_APP_IP": ...}``: where a pre-started kernel reaches voila to learn its page's request
+    (``voila.utils.wait_for_request`` defaults to 127.0.0.1, which a server bound to one LAN address
+    does not answer)."""
+    host = "127.0.0.1" if ip in ("", "0.0.0.0") else "::1" if ip == "::" else ip
+    return {"VOILA_APP_IP": f"[{host}]" if ":" in host else host}

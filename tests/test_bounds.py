@@ -322,3 +322,85 @@ def test_class_links_are_token_links_and_the_teacher_page_uses_the_host_reserve(
         book.admit(PageRequest("10.0.2.1", "class.ipynb"))
     load(book, "127.0.0.1", "teacher.ipynb", exempt=True)  # the reserve is the teacher's
     assert book.live() == 4
+
+
+# -- the pre-started kernel pool (dichotomy serve --expect) ------------------------------------------
+
+
+def test_pool_kernels_count_once_against_the_cap_as_spares_then_as_pages():
+    book, _ = ledger(per_device=0, max_kernels=6, host_reserve=1)
+    for kernel in ("p1", "p2", "p3"):
+        book.add_spare(kernel)
+    assert (book.live(), book.spares(), book.room_for_spares()) == (3, 3, 2)
+    # A page served from the pool takes a spare: still 3 kernels, not 4.
+    admission = book.admit(PageRequest("10.0.0.1", "seat.ipynb"), pooled=True)
+    assert book.attach(admission.ticket, "p1")
+    assert (book.live(), book.spares()) == (3, 2)
+    # Ordinary pages (a new kernel each) fill the rest of the student cap (6 - 1 reserved)...
+    load(book, "10.0.0.2")
+    load(book, "10.0.0.3")
+    assert book.live() == 5 and book.room_for_spares() == 0
+    with pytest.raises(PageRefused) as refused:
+        book.admit(PageRequest("10.0.0.4", "seat.ipynb"))
+    assert refused.value.code == "server_full"
+    # ...while a page that takes a spare is still admitted at the cap, and the host keeps its reserve.
+    taken = book.admit(PageRequest("10.0.0.4", "seat.ipynb"), pooled=True)
+    assert book.attach(taken.ticket, "p2") and book.live() == 5
+    load(book, "127.0.0.1", page="host.ipynb", exempt=True)
+    assert book.live() == 6
+    # Spares that are shut down or died stop counting.
+    book.forget("p3")
+    book.retain(["p1", "p2"] + [t.kernel_id for t in book.tickets()])
+    assert book.spares() == 0
+
+
+def test_a_pooled_page_still_obeys_the_per_device_bound():
+    book, _ = ledger(per_device=2, max_kernels=0)
+    for kernel in ("p1", "p2", "p3"):
+        book.add_spare(kernel)
+    for kernel in ("p1", "p2"):
+        assert book.attach(book.admit(PageRequest("10.0.0.9", "seat.ipynb"), pooled=True).ticket, kernel)
+    with pytest.raises(PageRefused) as refused:
+        book.admit(PageRequest("10.0.0.9", "seat.ipynb"), pooled=True)
+    assert refused.value.code == "too_many_pages" and book.spares() == 1
+
+
+def test_serve_sizes_the_pool_from_expect_and_refuses_one_that_does_not_fit():
+    from traitlets.config.loader import KVArgParseConfigLoader
+
+    from dichotomy_widget.serve import build_parser
+    from dichotomy_widget.ui.bounded_kernels import BoundedKernelManager, parse_pool
+    from dichotomy_widget.ui.bounds import check_pool, pool_sizes, voila_args
+
+    assert pool_sizes(0) == {}
+    assert pool_sizes(30) == {"seat.ipynb": 30, "host.ipynb": 1}
+    assert pool_sizes(12, "class") == {"class.ipynb": 12, "host.ipynb": 1}
+    gb = 1024 ** 3
+    assert f"about {31 * KERNEL_MB} MB" in check_pool(pool_sizes(30), cap=100, host_reserve=2, available=8 * gb)
+    with pytest.raises(SystemExit, match=r"about 2480 MB.*1024 MB available"):
+        check_pool(pool_sizes(30), cap=100, host_reserve=2, available=1 * gb)
+    with pytest.raises(SystemExit, match="--max-kernels 20 keeps only 18"):
+        check_pool(pool_sizes(30), cap=20, host_reserve=2, available=None)
+    args = build_parser().parse_args(["serve", "--expect", "4", "--max-kernels", "40"])
+    options, line = voila_args(args)
+    assert "5 pre-started kernels" in line and f"about {5 * KERNEL_MB} MB" in line
+    assert "--VoilaConfiguration.preheat_kernel=True" in options
+    manager = BoundedKernelManager(config=KVArgParseConfigLoader(options).load_config())
+    assert manager.pool_sizes == parse_pool("seat.ipynb:4,host.ipynb:1") == {"seat.ipynb": 4, "host.ipynb": 1}
+    assert "--VoilaConfiguration.preheat_kernel=True" not in voila_args(build_parser().parse_args(["serve"]))[0]
+
+
+def test_dichotomy_serve_refuses_an_oversized_pool_before_starting_anything(tmp_path):
+    import subprocess
+    import sys
+
+    from dichotomy_widget.ui.bounds import available_memory
+
+    too_many = (available_memory() or 64 * 1024 ** 3) // (KERNEL_MB * 1024 * 1024) + 10
+    done = subprocess.run([sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store",
+                           str(tmp_path / "t.sqlite3"), "--ip", "127.0.0.1", "--port", "1", "--expect",
+                           str(too_many), "--max-kernels", "0"], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert f"--expect asks for {too_many + 1} pre-started kernels" in done.stderr
+    assert "MB available" in done.stderr and "Lower --expect" in done.stderr
+    assert "Dichotomy is running" not in done.stdout

@@ -7,8 +7,9 @@ The packaged notebooks (``dichotomy_widget/ui/pages/host.ipynb`` and ``seat.ipyn
 
 Voila gives a page's URL query to its kernel in the ``QUERY_STRING`` environment variable (and the full
 URL in ``VOILA_REQUEST_URL``); the table store comes from ``DICHOTOMY_STORE`` (a path or
-``sqlite:///path``; default: :func:`dichotomy_widget.stores.default_store_path`). Voila's pre-heated
-kernels (``preheat_kernel``) would start a page before its query is known, so they are not used.
+``sqlite:///path``; default: :func:`dichotomy_widget.stores.default_store_path`). A kernel of voila's
+pre-heated pool (``dichotomy serve --expect N``) runs its page before any student asks for it: it warms
+up and then waits for its request with ``voila.utils.get_query_string()`` (:func:`.entry.page_query`).
 
 Seat page:
     ``?table=CODE``             asks for a name and claims a seat with a fresh secret token, then writes

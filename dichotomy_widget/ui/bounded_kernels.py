@@ -11,9 +11,14 @@
   refusal page (HTTP 429 or 503) by raising :class:`tornado.web.Finish`: no kernel starts.
 
 The admitted request's ticket reaches ``start_kernel`` through a context variable (the hook and
-``start_kernel`` run in the same request task). A kernel pool (not built) would start kernels without
-a ticket, so they would not count, and call :meth:`BoundedKernelManager.claim` when it hands one to an
-admitted page. Voila's own ``preheat_kernel`` pool skips the prelaunch hook, so it must stay off.
+``start_kernel`` run in the same request task).
+
+Voila's pre-heated kernel pool (``preheat_kernel``, ``dichotomy serve --expect N``) skips the prelaunch
+hook, so voila runs with :class:`~.pooled_voila.DichotomyVoila`, whose page handler admits a request
+that a pool will serve with :meth:`BoundedKernelManager.admit_pooled` and takes the kernel with
+:meth:`BoundedKernelManager.take_pooled`. Pool kernels count as spares against ``max_kernels`` from the
+moment they start (``start_kernel`` sees voila's ``VOILA_PREHEAT=True`` in their environment); a page
+that takes one turns the spare into its own kernel; pools are refilled only while the cap has room.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from ..errors import PageRefused
 from .bounds import (Limits, PageLedger, PageRequest, Ticket, client_address, default_max_kernels, page_key,
                      refusal_page)
 
-__all__ = ["BoundedKernelManager", "own_addresses"]
+__all__ = ["BoundedKernelManager", "own_addresses", "parse_pool"]
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +86,10 @@ class BoundedKernelManager(AsyncMappingKernelManager):
                            help="Proxy addresses or networks whose X-Forwarded-For / X-Real-IP header is believed.")
     exempt_addresses = List(Unicode(), config=True,
                             help="Addresses not bound per device (default: this computer's own addresses).")
+    pool = Unicode("", config=True,
+                   help="Pre-started kernels per page with voila's preheat_kernel: 'seat.ipynb:30,host.ipynb:1'.")
+    pool_refill_delay = Float(30.0, config=True,
+                              help="Seconds after a page took a pool kernel before its replacement starts.")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -99,24 +108,46 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         if config is None:
             log.warning("page bounds are off: %s is not running inside the voila application", type(self).__name__)
         else:
-            if config.preheat_kernel:
-                log.warning("voila's preheat_kernel pool skips the prelaunch hook: pooled pages are not bounded")
             self._previous_hook = config.prelaunch_hook
             config.prelaunch_hook = self.admit
+        self.pool_sizes = parse_pool(self.pool)
+        if hasattr(self, "kernel_pools_config"):  # voila's preheat_kernel pool class wraps this one
+            self.kernel_pools_config = {"default": {"pool_size": 0},
+                                        **{page: {"pool_size": n} for page, n in self.pool_sizes.items()}}
+            self.fill_delay = self.pool_refill_delay
+            log.info("kernel pools: %s", ", ".join(f"{n} for {page}" for page, n in self.pool_sizes.items())
+                     or "none")
+        elif self.pool_sizes:
+            log.warning("kernel pools are off: voila runs without preheat_kernel")
         log.info("page bounds: %s pages per device, %s kernels (%s kept for host pages), connect timeout %s s",
                  self.limits.per_device or "no bound on", cap or "no bound on", self.limits.host_reserve,
                  self.limits.connect_timeout or "no")
 
     # -- admission (voila's prelaunch hook) -----------------------------------------------------------
     def admit(self, handler: tornado.web.RequestHandler, notebook: Any = None, cwd: str | None = None) -> Any:
-        """Admit this page request or answer it with the refusal page (raises ``tornado.web.Finish``)."""
+        """Admit this page request or answer it with the refusal page (raises ``tornado.web.Finish``).
+
+        Voila's pool renders its notebooks with no request (``handler`` None): nothing to admit then."""
+        if handler is None:
+            return None
+        _TICKET.set(self._admit(handler, pooled=False))
+        if self._previous_hook is not None:
+            return self._previous_hook(handler, notebook=notebook, cwd=cwd)
+        return None
+
+    def admit_pooled(self, handler: tornado.web.RequestHandler) -> Ticket:
+        """Admit a page request that a pool kernel will serve (it adds no kernel), or raise
+        ``tornado.web.Finish`` with the refusal page. Give the ticket to :meth:`take_pooled`."""
+        return self._admit(handler, pooled=True)
+
+    def _admit(self, handler: tornado.web.RequestHandler, pooled: bool) -> Ticket:
         request = handler.request
         address, exempt = self.device(handler)
         page = posixpath.basename(request.path) or "page"
         page_request = PageRequest(address=address, page=page,
                                    key=page_key(page, request.query_arguments), exempt=exempt)
         try:
-            admission = self.ledger.admit(page_request)
+            admission = self.ledger.admit(page_request, pooled=pooled)
         except PageRefused as refusal:
             log.warning("refused a %s page for %s: %s (%d page kernels, %d on that device)", page, address,
                         refusal.code, self.ledger.live(), self.ledger.on_device(address))
@@ -130,7 +161,6 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             log.info("shutting down kernel %s: replaced or evicted by a new %s page from %s", kernel_id, page, address)
             self._shutdown_soon(kernel_id)
         ticket = admission.ticket
-        _TICKET.set(ticket)
         # Voila's page shuts its kernel down on unload with a beacon that must carry the _xsrf cookie;
         # voila's page alone never sets that cookie, so without this every closed tab's kernel would
         # live until the idle cull (10 min). Reading the token sets the cookie on this response.
@@ -142,9 +172,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             finish()
 
         handler.on_finish = on_finish  # type: ignore[method-assign]
-        if self._previous_hook is not None:
-            return self._previous_hook(handler, notebook=notebook, cwd=cwd)
-        return None
+        return ticket
 
     def device(self, handler: tornado.web.RequestHandler) -> tuple[str, bool]:
         """Whom a page request counts against (its client address), and whether that one is exempt
@@ -162,8 +190,70 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             log.info("shutting down kernel %s: its page was replaced while it started", kernel_id)
             self._shutdown_soon(kernel_id)
 
+    # -- the pool -------------------------------------------------------------------------------------
+    async def take_pooled(self, notebook: str, ticket: Ticket) -> tuple[asyncio.Task, list[str], str] | None:
+        """Hand a pool kernel of ``notebook`` to the admitted page of ``ticket``: voila's render task, the
+        HTML rendered so far and the kernel id, as voila's ``get_rendered_notebook`` gives them; then
+        refill the pool as far as the cap allows. None (ticket released) when the pool is empty or its
+        kernel failed: the caller starts an ordinary kernel instead."""
+        pool = getattr(self, "_pools", {}).get(notebook)
+        content = None
+        while pool and content is None:
+            item = pool.pop(0)
+            try:
+                content = await item
+            except Exception:  # noqa: BLE001 - a kernel that failed to start: try the next one
+                log.exception("a pre-started kernel for %s failed to start", notebook)
+                continue
+            if content["kernel_id"] not in self:
+                content = None  # shut down (culled or died) while it waited
+        self._top_up(notebook)
+        if content is None:
+            self.ledger.release(ticket)
+            return None
+        kernel_id = content["kernel_id"]
+        content["renderer"].stop_generator = True
+        if not self.ledger.attach(ticket, kernel_id):
+            log.info("shutting down kernel %s: its page was replaced while it was handed over", kernel_id)
+            self._shutdown_soon(kernel_id)
+            return None
+        log.info("pre-started kernel %s serves a %s page", kernel_id, notebook)
+        return content["task"], content["renderer"].rendered_cache, kernel_id
+
+    def pool_ready(self, notebook: str) -> bool:
+        """Whether a page of ``notebook`` would be served from the pool now (voila's own test)."""
+        return bool(getattr(self, "_pools", {}).get(notebook)) and bool(self.notebook_data.get(notebook))
+
+    def _top_up(self, notebook: str | None = None, delay: float | None = None) -> None:
+        """Start pool kernels up to each pool's size, as far as ``max_kernels`` has room for them."""
+        pools = getattr(self, "_pools", None)
+        if pools is None:
+            return
+        pending = sum(1 for items in pools.values() for item in items if not item.done())
+        room = self.ledger.room_for_spares()
+        for page, size in self.pool_sizes.items():
+            if notebook is not None and page != notebook:
+                continue
+            have = len(pools.get(page, ()))
+            want = size - have if room is None else min(size - have, room - pending)
+            if want <= 0:
+                continue
+            pending += want
+            config = self.kernel_pools_config
+            self.kernel_pools_config = {**config, page: {**config.get(page, {}), "pool_size": have + want}}
+            try:
+                self.fill_if_needed(delay=delay, notebook_name=page)
+            finally:
+                self.kernel_pools_config = config
+
     # -- kernel life ----------------------------------------------------------------------------------
     async def start_kernel(self, *, kernel_id: str | None = None, path: Any = None, **kwargs: Any) -> str:
+        if (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True":  # a pool kernel: no page yet
+            started = await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
+            self.ledger.add_spare(started)
+            log.info("pool kernel %s started: %d spare kernels", started, self.ledger.spares())
+            self._start_sweeper()
+            return started
         ticket = _TICKET.get()
         try:
             started = await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
@@ -216,3 +306,14 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             log.info("shutting down kernel %s: its page did not connect within %s s", kernel_id,
                      self.limits.connect_timeout)
             self._shutdown_soon(kernel_id)
+        self._top_up()
+
+
+def parse_pool(text: str) -> dict[str, int]:
+    """``"seat.ipynb:30,host.ipynb:1"`` -> ``{"seat.ipynb": 30, "host.ipynb": 1}`` (sizes below 1 dropped)."""
+    out: dict[str, int] = {}
+    for item in text.split(","):
+        page, _, size = item.strip().rpartition(":")
+        if page and size.strip().isdigit() and int(size) > 0:
+            out[page.strip()] = int(size)
+    return out

@@ -19,8 +19,10 @@ of memory and every student's game dies. The :class:`PageLedger` decides, before
   websocket is open.
 
 A kernel counts from the moment a page request is admitted (before it starts) until it is shut down.
-A kernel started for a pool (no page yet) does not count; it counts once :meth:`PageLedger.attach`
-hands it to an admitted page. The ledger keeps no tokens: a link's token is reduced to a hash
+A kernel pre-started for voila's pool (``dichotomy serve --expect N``) counts as a *spare*
+(:meth:`PageLedger.add_spare`) from the moment it has started; a page served from the pool turns a spare
+into its own kernel (:meth:`PageLedger.attach`), so it is counted once, never twice, and
+:meth:`PageLedger.room_for_spares` says how many spares may be started without passing the cap. The ledger keeps no tokens: a link's token is reduced to a hash
 (:func:`page_key`). This module has no voila imports; ``bounded_kernels.py`` wires it into voila, and
 :func:`add_arguments` / :func:`voila_args` give ``dichotomy serve`` its options.
 """
@@ -37,12 +39,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
-from ..config import (DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PAGES_PER_DEVICE, FALLBACK_KERNELS,
+from ..config import (CLASS_PAGE, HOST_PAGE, SEAT_PAGE, DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PAGES_PER_DEVICE, FALLBACK_KERNELS,
                       KERNEL_MB, KERNEL_MEMORY_SHARE, MIN_DEFAULT_KERNELS, TEACHER_PAGES)
 from ..errors import PageRefused
 from ..i18n import DEFAULT_LANGUAGE, N_, translator
 
-__all__ = ["Limits", "PageRequest", "trusted_networks", "Ticket", "Admission", "PageLedger", "client_address", "page_key",
+__all__ = ["pool_sizes", "check_pool", "POOL_PAGES", "Limits", "PageRequest", "trusted_networks", "Ticket", "Admission", "PageLedger", "client_address", "page_key",
            "available_memory", "default_max_kernels", "refusal_page", "add_arguments", "voila_args",
            "MANAGER_CLASS"]
 
@@ -103,6 +105,7 @@ class PageLedger:
     def __post_init__(self) -> None:
         self._tickets: dict[int, Ticket] = {}
         self._ids = itertools.count(1)
+        self._spares: set[str] = set()
 
     # -- counting -----------------------------------------------------------------------------------
     def tickets(self) -> list[Ticket]:
@@ -110,8 +113,23 @@ class PageLedger:
         return list(self._tickets.values())
 
     def live(self) -> int:
-        """Page kernels counted now (admitted and not yet released, started or not)."""
-        return len(self._tickets)
+        """Kernels counted now: pages admitted and not yet released (started or not), and spares."""
+        return len(self._tickets) + len(self._spares)
+
+    def spares(self) -> int:
+        """Pre-started pool kernels that no page has taken yet."""
+        return len(self._spares)
+
+    def add_spare(self, kernel_id: str) -> None:
+        """``kernel_id`` was started for the pool: it counts against ``max_kernels`` until it is gone."""
+        self._spares.add(kernel_id)
+
+    def room_for_spares(self) -> int | None:
+        """How many more pool kernels may start without passing the cap for student pages (None: no cap)."""
+        lim = self.limits
+        if lim.max_kernels <= 0:
+            return None
+        return max(lim.max_kernels - lim.host_reserve - self.live(), 0)
 
     def on_device(self, address: str) -> int:
         return sum(1 for t in self._tickets.values() if t.request.address == address)
@@ -123,10 +141,12 @@ class PageLedger:
         return None
 
     # -- admission ----------------------------------------------------------------------------------
-    def admit(self, request: PageRequest) -> Admission:
+    def admit(self, request: PageRequest, pooled: bool = False) -> Admission:
         """Admit ``request`` or raise :class:`PageRefused` (nothing changes then).
 
-        Replaced and evicted tickets are released and their kernels listed in ``Admission.shutdown``.
+        ``pooled``: the page will take a spare pool kernel (it adds no kernel, so a spare does not count
+        against it). Replaced and evicted tickets are released and their kernels listed in
+        ``Admission.shutdown``.
         """
         lim, now = self.limits, self.clock()
         drop: list[Ticket] = []
@@ -145,7 +165,8 @@ class PageLedger:
         if lim.max_kernels > 0:
             cap = lim.max_kernels if request.page in TEACHER_PAGES else max(lim.max_kernels - lim.host_reserve, 0)
             others = [t for t in self._tickets.values() if t not in drop]
-            excess = len(others) + 1 - cap
+            spares = max(len(self._spares) - (1 if pooled else 0), 0)
+            excess = len(others) + spares + 1 - cap
             if excess > 0:
                 stale = sorted((t for t in others if self._closed(t)
                                 and now - (t.disconnected or now) >= lim.connect_timeout),
@@ -168,6 +189,7 @@ class PageLedger:
     def attach(self, ticket: Ticket, kernel_id: str) -> bool:
         """``kernel_id`` now serves ``ticket``'s page. False if the ticket was released meanwhile
         (replaced by a newer load of the same link): the caller shuts that kernel down."""
+        self._spares.discard(kernel_id)
         if ticket.released:
             return False
         ticket.kernel_id = kernel_id
@@ -199,7 +221,8 @@ class PageLedger:
         self._tickets.pop(ticket.id, None)
 
     def forget(self, kernel_id: str) -> None:
-        """The kernel is gone (shut down, culled, died): its page no longer counts."""
+        """The kernel is gone (shut down, culled, died): its page (or spare) no longer counts."""
+        self._spares.discard(kernel_id)
         ticket = self.by_kernel(kernel_id)
         if ticket is not None:
             self.release(ticket)
@@ -207,6 +230,7 @@ class PageLedger:
     def retain(self, kernel_ids: Iterable[str]) -> None:
         """Release tickets whose kernel is no longer among ``kernel_ids`` (pending ones stay)."""
         alive = set(kernel_ids)
+        self._spares &= alive
         for ticket in self.tickets():
             if ticket.kernel_id is not None and ticket.kernel_id not in alive:
                 self.release(ticket)
@@ -391,20 +415,76 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--connect-timeout", type=float, default=DEFAULT_CONNECT_TIMEOUT, metavar="S",
                        help=f"seconds a page has to connect before its kernel is shut down "
                             f"(default {DEFAULT_CONNECT_TIMEOUT:g})")
+    group.add_argument("--expect", type=int, default=0, metavar="N",
+                       help="students who may open their page at the same moment: N kernels are started "
+                            f"before they arrive (~{KERNEL_MB} MB each) so their pages open at once, plus one "
+                            "for the host page (default 0: no pre-started kernels)")
+    group.add_argument("--expect-page", choices=sorted(POOL_PAGES), default="seat",
+                       help="which student page the pre-started kernels are for: 'seat' (seat links of "
+                            "tables, the default) or 'class' (class links)")
     group.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
                        help="a reverse proxy (address or network) whose X-Forwarded-For header gives the "
                             "client address (repeatable; default: none, the connection's address is used)")
 
 
+#: ``--expect-page`` choices: the student page notebooks a pool can pre-start.
+POOL_PAGES = {"seat": SEAT_PAGE, "class": CLASS_PAGE}
+#: Seconds voila waits after a page took a pool kernel before starting its replacement: a burst of
+#: students is served first, the refill (CPU-heavy kernel starts) comes after.
+POOL_REFILL_DELAY = 30.0
+
+
+def pool_sizes(expect: int, page: str = "seat") -> dict[str, int]:
+    """Pre-started kernels per page notebook for ``--expect``: ``expect`` for the student page, one for
+    the host page (the teacher's) when there is a pool at all."""
+    if expect <= 0:
+        return {}
+    return {POOL_PAGES[page]: expect, HOST_PAGE: 1}
+
+
+def check_pool(sizes: Mapping[str, int], cap: int, host_reserve: int, available: int | None,
+               kernel_mb: int = KERNEL_MB) -> str:
+    """A line saying what the pool costs, or SystemExit (a clear message) when it does not fit: in the
+    kernel cap (pool kernels count against ``--max-kernels``, below the host reserve) or in
+    ``KERNEL_MEMORY_SHARE`` of the ``available`` memory (bytes; None: unknown, not checked)."""
+    total = sum(sizes.values())
+    if total <= 0:
+        return "no pre-started kernels (--expect 0)"
+    need_mb = total * kernel_mb
+    if cap > 0 and total > cap - host_reserve:
+        raise SystemExit(f"dichotomy serve: --expect asks for {total} pre-started kernels, but --max-kernels "
+                         f"{cap} keeps only {max(cap - host_reserve, 0)} for student pages (after "
+                         f"--host-reserve {host_reserve}). Lower --expect or raise --max-kernels.")
+    if available is not None:
+        usable_mb = int(available * KERNEL_MEMORY_SHARE) // (1024 * 1024)
+        if need_mb > usable_mb:
+            raise SystemExit(f"dichotomy serve: --expect asks for {total} pre-started kernels, about "
+                             f"{need_mb} MB, but this computer has {available // (1024 * 1024)} MB available "
+                             f"({usable_mb} MB for page kernels). Lower --expect to at most "
+                             f"{max(usable_mb // kernel_mb - 1, 0)}.")
+    pages = ", ".join(f"{n} for {page}" for page, n in sizes.items())
+    return f"{total} pre-started kernels ({pages}), about {need_mb} MB"
+
+
 def voila_args(args: argparse.Namespace) -> tuple[list[str], str]:
     """The voila options that turn the bounds of parsed ``args`` on, and a line saying what they are.
-    SystemExit for a bad ``--trusted-proxy``."""
+    SystemExit for a bad ``--trusted-proxy`` or a pool (``--expect``) that does not fit."""
     try:
         trusted_networks(args.trusted_proxy)
     except ValueError as exc:
         raise SystemExit(str(exc)) from None
     cap = default_max_kernels() if args.max_kernels is None else args.max_kernels
     name = MANAGER_CLASS.rsplit(".", 1)[1]
+    expect = getattr(args, "expect", 0) or 0
+    if expect < 0:
+        raise SystemExit("dichotomy serve: --expect must be 0 or more.")
+    sizes = pool_sizes(expect, getattr(args, "expect_page", "seat"))
+    pool_line = check_pool(sizes, cap, args.host_reserve, available_memory())
+    pool_options = []
+    if sizes:
+        pool_options = ["--VoilaConfiguration.preheat_kernel=True", "--VoilaConfiguration.default_pool_size=0",
+                        f"--{name}.pool={','.join(f'{page}:{n}' for page, n in sizes.items())}",
+                        f"--{name}.pool_refill_delay={POOL_REFILL_DELAY}"]
     options = [
         f"--VoilaConfiguration.multi_kernel_manager_class={MANAGER_CLASS}",
         f"--{name}.max_pages_per_device={args.max_pages_per_device}",
@@ -412,7 +492,8 @@ def voila_args(args: argparse.Namespace) -> tuple[list[str], str]:
         f"--{name}.host_reserve={args.host_reserve}",
         f"--{name}.connect_timeout={args.connect_timeout}",
         *(f"--{name}.trusted_proxies={proxy}" for proxy in args.trusted_proxy),
+        *pool_options,
     ]
     line = (f"at most {args.max_pages_per_device or 'any number of'} pages per device, "
-            f"{cap or 'no cap on'} kernels ({args.host_reserve} kept for host pages)")
+            f"{cap or 'no cap on'} kernels ({args.host_reserve} kept for host pages); {pool_line}")
     return options, line

@@ -743,8 +743,14 @@ class ClassPage(SpeaksPageLanguage, W.VBox):
 
 def class_page(query: str | None = None, store: "TableStore | str | None" = None,
                env: Mapping[str, str] | None = None) -> ClassPage:
-    """A student's class page for ``query`` (default: ``$QUERY_STRING``)."""
-    return ClassPage(os.environ.get("QUERY_STRING", "") if query is None else query, store=store, env=env)
+    """A student's class page for ``query`` (default: the page's query, also in a pre-started kernel)."""
+    if query is None:
+        from .entry import lost_request, page_query
+
+        query = page_query(store)
+        if query is None:
+            return lost_request()  # type: ignore[return-value]
+    return ClassPage(query, store=store, env=env)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -1,0 +1,461 @@
+"""A class opens its seat links at the same moment: page times, memory and stalls, beside bare voila.
+
+Servers measured in one invocation, each fresh, in this order (``--configs`` picks some):
+
+* ``bare``       voila on a notebook with one ``ipywidgets.Text`` (the floor of any voila page);
+* ``bare-pool``  the same with voila's pre-heated pool of N kernels;
+* ``seat``       ``dichotomy serve`` (``--expect 0``): seat pages of N students who have joined already;
+* ``seat-pool``  ``dichotomy serve --expect N`` (the pool size docs/classroom.md tells a teacher to use).
+
+Per server and burst (``--bursts``): N plain HTTP requests at once (``--http-students``, up to 60; the time
+until the whole page HTML has arrived), then N pages at once: ``--chromium`` of them (default 6) in
+Debian's Chromium (several pages per context; the time until the page is usable: the seat widget or name
+box shown and its kernel answering, or the bare Text box rendered), the others as wire clients
+(tests/browser/wire_student.py: the page over HTTP, the kernel's websocket, the widget state: the same
+work for the server, without 30 Chromium tabs competing for the same 2 cores). Printed: p50 / p95 / max,
+how many pages came from the pool (``seat-pool``: matched by kernel id in the server log) and their own
+figures, stalled pages (no HTML or not usable within ``--stall`` s), the server's memory (RSS of voila and
+its kernels) before and after, and every configuration's p95 as a ratio of ``bare`` (no pool).
+
+    python bench/join_burst.py [--students 30] [--http-students 30] [--bursts 1] [--configs bare,seat-pool]
+
+The machine's load average is printed: on a shared 2-core machine the figures move with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "tests" / "browser"))
+
+from dichotomy_widget import Table  # noqa: E402
+from dichotomy_widget.voila_launch import page_extensions_option  # noqa: E402
+from support import http_get, tree_pids, tree_usage  # noqa: E402  (tests/support.py)
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--no-first-run", "--disable-renderer-backgrounding",
+                 "--disable-background-timer-throttling", "--disable-backgrounding-occluded-windows"]
+BARE_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": None, "id": "bare", "metadata": {}, "outputs": [],
+               "source": ["import ipywidgets as W\n", "W.Text(description='Name')"]}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+# Usable: a Dichotomy page's kernel answered (html[data-dichotomy-ready]) and its seat widget or name box
+# shows; the bare page's Text box is rendered (its state came from the kernel).
+USABLE_JS = """
+(() => {
+  const usable = () => {
+    const root = document.documentElement;
+    if (document.querySelector('.widget-text input') && !document.querySelector('.dichotomy-seat-page'))
+      return true;
+    return root.dataset.dichotomyReady === '1' &&
+      !!document.querySelector('.dw-root, .dichotomy-name input');
+  };
+  const tick = () => {
+    if (window.__usableAt) return;
+    if (usable()) { window.__usableAt = Date.now(); return; }
+    setTimeout(tick, 25);
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', tick); else tick();
+  tick();
+})();
+"""
+SERVED = re.compile(r"pre-started kernel (\S+) serves")
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def cpu_seconds(pid: int) -> float:
+    total = 0.0
+    for p in tree_pids(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def stats(values: list[float]) -> str:
+    if not values:
+        return "n/a"
+    return f"p50 {statistics.median(values):5.2f} s  p95 {pct(values, 0.95):5.2f} s  max {max(values):5.2f} s"
+
+
+@dataclass
+class Result:
+    name: str
+    http: list[float] = field(default_factory=list)
+    browser: list[float] = field(default_factory=list)
+    browser_pooled: list[float] = field(default_factory=list)
+    wire: list[float] = field(default_factory=list)
+    wire_pooled: list[float] = field(default_factory=list)
+    html_in_browser: list[float] = field(default_factory=list)
+    stalled_http: int = 0
+    stalled_browser: int = 0
+    banners: int = 0
+    pages: int = 0
+    rss_before: list[int] = field(default_factory=list)
+    rss_after: list[int] = field(default_factory=list)
+    start_s: float = 0.0
+    idle_kernels: int = 0
+
+
+class Server:
+    """A server command in its own process group, its output in a log file."""
+
+    def __init__(self, cmd: list[str], port: int, work: Path, env: dict[str, str]) -> None:
+        self.port, self.base = port, f"http://127.0.0.1:{port}"
+        self.log_path = work / f"server-{port}.log"
+        self._log = open(self.log_path, "wb")  # noqa: SIM115
+        self.proc = subprocess.Popen(cmd, cwd=str(work), env=env, stdout=self._log, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
+
+    def wait_http(self, timeout: float = 180.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"server exited:\n{self.log()[-3000:]}")
+            try:
+                status, _ = http_get(self.base + "/voila/tree", timeout=5)
+                if status < 500:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.3)
+        raise SystemExit(f"server did not answer:\n{self.log()[-3000:]}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def pool_full(self, config: str, size: int) -> bool:
+        """Whether the pool has been (re)filled since a page last took a kernel from it."""
+        text = self.log()
+        if config == "seat-pool":
+            last = max((m.end() for m in SERVED.finditer(text)), default=0)
+            spares = [int(n) for n in re.findall(r"started: (\d+) spare kernels", text[last:])]
+            return bool(spares) and spares[-1] >= size
+        if config == "bare-pool":
+            last = max((m.end() for m in re.finditer(r"Using pre-heated kernel", text)), default=0)
+            return "is filled with" in text[last:]
+        return True
+
+    def settle(self, kernels: int, config: str = "", size: int = 0, timeout: float = 900.0) -> int:
+        """Wait until the pool is full, at most ``kernels`` kernels run (a burst's pages are gone) and
+        the server's tree is nearly idle; returns the kernels running then."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            count, _ = tree_usage(self.proc.pid)
+            if count <= max(kernels, 0) and self.pool_full(config, size):
+                before = cpu_seconds(self.proc.pid)
+                time.sleep(2.0)
+                if (cpu_seconds(self.proc.pid) - before) / 2.0 < 0.15:
+                    return count
+            else:
+                time.sleep(1.0)
+        return tree_usage(self.proc.pid)[0]
+
+    def stop(self) -> None:
+        import signal
+
+        for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+            try:
+                os.killpg(self.proc.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                break
+            try:
+                self.proc.wait(wait)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        self._log.close()
+
+
+def env_for_servers() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+    env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+    env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    env["BROWSER"] = "true"
+    return env
+
+
+def start(config: str, work: Path, store: Path, pool: int, connect_timeout: float) -> Server:
+    port = free_port()
+    env = env_for_servers()
+    if config.startswith("bare"):
+        folder = work / "bare"
+        folder.mkdir(exist_ok=True)
+        (folder / "bare.ipynb").write_text(json.dumps(BARE_NOTEBOOK))
+        cmd = [sys.executable, "-m", "voila", str(folder), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+               "--MappingKernelManager.cull_idle_timeout=20", "--MappingKernelManager.cull_interval=5",
+               "--MappingKernelManager.cull_connected=False", page_extensions_option()]
+        if config == "bare-pool":
+            cmd += ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool}"]
+    else:
+        cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
+               "--ip", "127.0.0.1", "--connect-timeout", str(connect_timeout), "--max-kernels", "0",
+               "--cull-idle-timeout", "20",
+               "--expect", str(pool if config == "seat-pool" else 0)]
+    server = Server(cmd, port, work, env)
+    server.wait_http()
+    return server
+
+
+def seat_links(store: Path, students: int) -> list[str]:
+    """``students`` seats already joined, 6 per table (a table takes 3 to 7)."""
+    links = []
+    while len(links) < students:
+        table = Table.create(store=str(store), rounds=2)
+        for i in range(min(6, students - len(links))):
+            ticket = table.join(f"Student{len(links) + 1}")
+            links.append(f"seat.ipynb?table={table.code}&seat={ticket.token}")
+    return links
+
+
+def http_burst(urls: list[str], stall: float) -> tuple[list[float], int]:
+    """All URLs at once over plain HTTP: seconds until each whole page has arrived, and stalls."""
+    t0 = time.monotonic()
+
+    def one(url: str) -> float | None:
+        try:
+            status, body = http_get(url, timeout=stall)
+        except OSError:
+            return None
+        return time.monotonic() - t0 if status == 200 and "</html>" in body else None
+
+    pool = ThreadPoolExecutor(len(urls))
+    futures = [pool.submit(one, url) for url in urls]
+    done: list[float | None] = []
+    for future in futures:  # an overall bound: voila's heartbeats keep a stalled response's socket busy
+        try:
+            done.append(future.result(timeout=max(0.0, t0 + stall - time.monotonic())))
+        except Exception:  # noqa: BLE001 - still waiting at the bound: stalled
+            done.append(None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    return [d for d in done if d is not None], sum(1 for d in done if d is None)
+
+
+def wire_open(url: str, stall: float, t0: float) -> tuple[float | None, str, float | None]:
+    """One student without a browser (tests/browser/wire_student.py): the page over HTTP, then its
+    kernel's websocket; (seconds until its widget state arrived, kernel id, seconds until the HTML)."""
+    from wire_student import WireStudent
+
+    try:
+        student = WireStudent(url, "127.0.0.1", timeout=stall)
+    except Exception:  # noqa: BLE001 - a refused or failed page counts as stalled
+        return None, "", None
+    html_at = time.monotonic() - t0
+    deadline = time.monotonic() + stall
+    try:
+        while time.monotonic() < deadline:
+            with student._cond:
+                states = list(student.states.values())
+            if student.seat_comm or any(st.get("_model_name") == "TextModel" for st in states) or any(
+                    "dichotomy-name" in " ".join(st.get("_dom_classes", ())) for st in states):
+                return time.monotonic() - t0, student.kernel_id, html_at
+            time.sleep(0.02)
+        return None, student.kernel_id, html_at
+    finally:
+        student.close()
+
+
+async def browser_burst(urls: list[str], chromium: int, stall: float) -> dict:
+    """All pages at once: the first ``chromium`` in one Chromium (several pages per context), the rest
+    as wire clients (they load the server like browsers but cost the 2 shared cores far less than 30
+    Chromium tabs would). Usable time per page, HTML time, stalls, kernel ids."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        contexts = [await browser.new_context(viewport={"width": 800, "height": 700})
+                    for _ in range(max(1, (chromium + 5) // 6))]
+        for ctx in contexts:
+            await ctx.add_init_script(USABLE_JS)
+        pages = [await contexts[i % len(contexts)].new_page() for i in range(chromium)]
+        loop = asyncio.get_running_loop()
+        executor = ThreadPoolExecutor(max(1, len(urls) - chromium))
+        t0, m0 = time.time() * 1000, time.monotonic()
+        wires = [loop.run_in_executor(executor, wire_open, u, stall, m0) for u in urls[chromium:]]
+        await asyncio.gather(*(p.goto(u, wait_until="commit", timeout=stall * 1000) for p, u in zip(pages, urls)),
+                             return_exceptions=True)
+        deadline = time.monotonic() + stall
+        usable: list[float | None] = [None] * len(pages)
+        while time.monotonic() < deadline and any(u is None for u in usable):
+            for i, page in enumerate(pages):
+                if usable[i] is None:
+                    try:
+                        at = await page.evaluate("window.__usableAt || 0")
+                    except Exception:  # noqa: BLE001 - a page still navigating
+                        at = 0
+                    if at:
+                        usable[i] = (at - t0) / 1000
+            await asyncio.sleep(0.2)
+        html_times, kernels, banners = [], [], 0
+        for page in pages:
+            try:
+                info = await page.evaluate(
+                    "(() => { const n = performance.getEntriesByType('navigation')[0];"
+                    " const c = document.getElementById('jupyter-config-data');"
+                    " return [n ? performance.timeOrigin + n.responseEnd : 0,"
+                    " c ? JSON.parse(c.textContent).kernelId : '', !!document.getElementById('dichotomy-stalled')]; })()")
+            except Exception:  # noqa: BLE001
+                info = [0, "", False]
+            if info[0]:
+                html_times.append((info[0] - t0) / 1000)
+            kernels.append(info[1])
+            banners += bool(info[2])
+        wired = []
+        for w in wires:
+            try:
+                wired.append(await asyncio.wait_for(asyncio.shield(w), max(0.1, m0 + stall - time.monotonic())))
+            except asyncio.TimeoutError:
+                wired.append((None, "", None))
+        executor.shutdown(wait=False, cancel_futures=True)
+        for ctx in contexts:
+            await ctx.close()
+        await browser.close()
+    return {"usable": usable, "html": html_times, "kernels": kernels, "banners": banners,
+            "wire_usable": [w[0] for w in wired], "wire_kernels": [w[1] for w in wired],
+            "wire_html": [w[2] for w in wired if w[2] is not None]}
+
+
+def memory(server: Server) -> int:
+    return tree_usage(server.proc.pid)[1]
+
+
+def run_config(config: str, args: argparse.Namespace, work: Path) -> Result:
+    store = work / f"{config}.sqlite3"
+    result = Result(config)
+    started = time.monotonic()
+    pool = args.expect if args.expect is not None else args.students
+    server = start(config, work, store, pool, args.connect_timeout)
+    try:
+        pooled = config.endswith("pool")
+        baseline = pool + (1 if config == "seat-pool" else 0) if pooled else 0
+        result.idle_kernels = server.settle(baseline, config, baseline)
+        result.start_s = time.monotonic() - started
+        render = f"{server.base}/voila/render/"
+        if config.startswith("bare"):
+            http_urls = [render + "bare.ipynb"] * args.http_students
+            browser_urls = [render + "bare.ipynb"] * args.students
+        else:
+            links = seat_links(store, max(args.students, args.http_students))
+            http_urls = [render + link for link in links[:args.http_students]]
+            browser_urls = [render + link for link in links[:args.students]]
+        for burst in range(args.bursts):
+            if args.http_students:
+                result.rss_before.append(memory(server))
+                times, stalled = http_burst(http_urls, args.stall)
+                result.rss_after.append(memory(server))
+                result.http += times
+                result.stalled_http += stalled
+                print(f"  [{config}] burst {burst + 1}: HTTP {len(times)}/{len(http_urls)} pages, {stats(times)}",
+                      flush=True)
+                server.settle(baseline, config, baseline)
+            if args.students:
+                log_before = len(server.log())
+                result.rss_before.append(memory(server))
+                seen = asyncio.run(browser_burst(browser_urls, args.chromium, args.stall))
+                result.rss_after.append(memory(server))
+                served = set(SERVED.findall(server.log()[log_before:]))
+                usable = [u for u in seen["usable"] if u is not None]
+                wire = [u for u in seen["wire_usable"] if u is not None]
+                result.browser += usable
+                result.wire += wire
+                result.browser_pooled += [u for u, k in zip(seen["usable"], seen["kernels"])
+                                          if u is not None and k in served]
+                result.wire_pooled += [u for u, k in zip(seen["wire_usable"], seen["wire_kernels"])
+                                       if u is not None and k in served]
+                result.html_in_browser += seen["html"] + seen["wire_html"]
+                result.stalled_browser += sum(1 for u in seen["usable"] + seen["wire_usable"] if u is None)
+                result.banners += seen["banners"]
+                result.pages += len(browser_urls)
+                print(f"  [{config}] burst {burst + 1}: usable {len(usable) + len(wire)}/{len(browser_urls)}, "
+                      f"Chromium {stats(usable)}, wire {stats(wire)}; from the pool: {len(served)}", flush=True)
+                server.settle(baseline, config, baseline)
+    finally:
+        server.stop()
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--students", type=int, default=30, help="browser pages per burst (default 30)")
+    parser.add_argument("--http-students", type=int, default=None, help="HTTP requests per burst (default "
+                        "--students; up to 60)")
+    parser.add_argument("--expect", type=int, default=None, help="pool size (default: --students)")
+    parser.add_argument("--chromium", type=int, default=6, help="of the --students pages, how many are real "
+                        "Chromium pages (the rest are wire clients; default 6)")
+    parser.add_argument("--bursts", type=int, default=1)
+    parser.add_argument("--stall", type=float, default=60.0, help="seconds after which a page counts as stalled")
+    parser.add_argument("--connect-timeout", type=float, default=15.0)
+    parser.add_argument("--configs", default="bare,bare-pool,seat,seat-pool")
+    parser.add_argument("--keep", action="store_true", help="keep the work folder (server logs) and print it")
+    args = parser.parse_args()
+    if args.http_students is None:
+        args.http_students = args.students
+    args.http_students = min(args.http_students, 60)
+    print(f"join_burst: {args.students} browser pages and {args.http_students} HTTP requests per burst, "
+          f"{args.bursts} burst(s), pool {args.expect or args.students}; load average {os.getloadavg()}, "
+          f"{os.cpu_count()} CPUs", flush=True)
+    results: dict[str, Result] = {}
+    with tempfile.TemporaryDirectory(prefix="join-burst-") as tmp:
+        work = Path(tempfile.mkdtemp(prefix="join-burst-")) if args.keep else Path(tmp)
+        for config in args.configs.split(","):
+            print(f"{config}: starting (work folder {work})", flush=True)
+            results[config] = run_config(config.strip(), args, work)
+    print(f"\nload average at the end {os.getloadavg()}")
+    base = results.get("bare")
+    for name, r in results.items():
+        mb = lambda xs: f"{statistics.mean(xs) / 2**20:.0f} MB" if xs else "n/a"  # noqa: E731
+        print(f"\n{name}: ready after {r.start_s:.0f} s with {r.idle_kernels} kernels; memory before "
+              f"{mb(r.rss_before)}, after {mb(r.rss_after)}")
+        print(f"  HTML (HTTP only, {args.http_students} at once):  {stats(r.http)}  stalled {r.stalled_http}")
+        print(f"  HTML, page burst ({args.students}):        {stats(r.html_in_browser)}")
+        print(f"  usable, all {args.students} pages:           {stats(r.browser + r.wire)}  stalled "
+              f"{r.stalled_browser}/{r.pages} (retry banner shown on {r.banners})")
+        print(f"  usable, Chromium ({args.chromium} pages):     {stats(r.browser)}")
+        print(f"  usable, wire clients:            {stats(r.wire)}")
+        pooled = r.browser_pooled + r.wire_pooled
+        if pooled:
+            print(f"  usable, served from the pool ({len(pooled)}): {stats(pooled)}"
+                  f"  (Chromium: {stats(r.browser_pooled)})")
+        if base is not None and name != "bare":
+            ratio = lambda a, b: f"{pct(a, .95) / pct(b, .95):.2f}x" if a and b else "n/a"  # noqa: E731
+            print(f"  p95 / bare p95: HTML {ratio(r.http, base.http)}, usable {ratio(r.browser + r.wire, base.browser + base.wire)}"
+                  f" (Chromium only {ratio(r.browser, base.browser)})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""Voila, with its pre-heated kernel pool kept inside the page bounds: ``python -m dichotomy_widget.ui.pooled_voila``.
+
+Voila 0.5 serves a page from its pool (``preheat_kernel``) without calling the prelaunch hook that
+admits page requests (:mod:`.bounded_kernels`), and a pool kernel learns its page's query only when the
+request arrives (``voila.utils.get_query_string()`` in the kernel, see :func:`.entry.page_query`).
+:class:`DichotomyVoila` is voila's application with two handlers replaced:
+
+* :class:`PooledPageHandler` (the page handler): a request that a pool will serve is admitted first
+  (:meth:`~.bounded_kernels.BoundedKernelManager.admit_pooled`: per-device bound, refusal page), then
+  takes its pool kernel (:meth:`~.bounded_kernels.BoundedKernelManager.take_pooled`) and sends that kernel
+  its own request: query, server name, forwarded identity header, and its full URL
+  (``VOILA_REQUEST_URL``, which voila itself gives only to the *next* pool kernel). Every other request
+  goes through voila's own code (ordinary kernel, prelaunch hook).
+* :class:`LocalRequestInfoHandler` (``/voila/query/<kernel>``, where a pool kernel waits for its
+  request): only this computer may connect, and a request is delivered once and then forgotten.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, AsyncIterator
+
+from tornado.httputil import split_host_and_port
+from voila.app import Voila
+from voila.request_info_handler import RequestInfoSocketHandler
+from voila.tornado.handler import TornadoVoilaHandler
+from voila.utils import ENV_VARIABLE
+
+__all__ = ["DichotomyVoila", "PooledPageHandler", "LocalRequestInfoHandler", "request_info", "main"]
+
+log = logging.getLogger(__name__)
+
+
+def request_info(handler: TornadoVoilaHandler) -> dict[str, str]:
+    """What a pool kernel gets as its environment when its page is requested (voila's own set, plus
+    ``VOILA_REQUEST_URL``)."""
+    request = handler.request
+    info = {
+        ENV_VARIABLE.SCRIPT_NAME: request.path,
+        ENV_VARIABLE.PATH_INFO: "",
+        ENV_VARIABLE.QUERY_STRING: str(request.query),
+        ENV_VARIABLE.SERVER_SOFTWARE: f"voila/{handler.voila_version}",
+        ENV_VARIABLE.SERVER_PROTOCOL: str(request.version),
+        ENV_VARIABLE.VOILA_REQUEST_URL: request.full_url(),
+    }
+    host, port = split_host_and_port(request.host.lower())
+    info[ENV_VARIABLE.SERVER_PORT] = str(port) if port else ""
+    info[ENV_VARIABLE.SERVER_NAME] = host
+    wanted = {name.lower() for name in handler.voila_configuration.http_header_envs}
+    for name in request.headers:
+        if name.lower() in wanted:
+            info[f"HTTP_{name.upper().replace('-', '_')}"] = request.headers.get(name)
+    return {str(k): v for k, v in info.items()}
+
+
+class PooledPageHandler(TornadoVoilaHandler):
+    """Voila's page handler; a page a pool serves is admitted by the page bounds first."""
+
+    @property
+    def voila_version(self) -> str:
+        from voila._version import __version__
+
+        return __version__
+
+    async def get_generator(self, path: str | None = None) -> AsyncIterator[str]:
+        manager: Any = self.kernel_manager
+        notebook = self.notebook_path or path
+        pooled = (hasattr(manager, "take_pooled") and not (self.notebook_path and path) and notebook
+                  and self.get_argument("template", None) is None and self.get_argument("theme", None) is None
+                  and manager.pool_ready(notebook))
+        taken = None
+        if pooled:
+            ticket = manager.admit_pooled(self)  # tornado.web.Finish with the refusal page when refused
+            info = request_info(self)
+            taken = await manager.take_pooled(notebook, ticket)
+        if taken is None:  # no pool for this page (or its kernel failed): voila's own path
+            async for snippet in super().get_generator(path):
+                yield snippet
+            return
+        render_task, rendered_cache, kernel_id = taken
+        self.set_header("Content-Type", "text/html")
+        self.set_header("Cache-Control", "no-cache, no-store, must-revalidate")
+        self.set_header("Pragma", "no-cache")
+        self.set_header("Expires", "0")
+        RequestInfoSocketHandler.send_updates({"kernel_id": kernel_id, "payload": info})
+        if rendered_cache:
+            yield "".join(rendered_cache)
+        rendered, rendering = await render_task
+        if len(rendered) > len(rendered_cache):
+            yield "".join(rendered[len(rendered_cache):])
+        async for snippet, _ in rendering:
+            yield snippet
+
+
+class LocalRequestInfoHandler(RequestInfoSocketHandler):
+    """Voila's ``/voila/query/<kernel>`` socket, for this computer's kernels only; a request is
+    delivered once (voila keeps every undelivered one for any later caller)."""
+
+    def open(self, kernel_id: str) -> None:  # type: ignore[override]
+        if (self.request.remote_ip or "") not in _own():
+            log.warning("refused a request-info socket from %s", self.request.remote_ip)
+            self.close(code=1008)
+            return
+        super().open(kernel_id)
+        RequestInfoSocketHandler._cache.pop(kernel_id, None)
+
+
+_OWN: set[str] = set()
+
+
+def _own() -> set[str]:
+    from .bounded_kernels import own_addresses
+
+    if not _OWN:
+        _OWN.update(own_addresses())
+    return _OWN
+
+
+class DichotomyVoila(Voila):
+    """Voila with :class:`PooledPageHandler` and :class:`LocalRequestInfoHandler`."""
+
+    def init_handlers(self) -> list:
+        swap = {TornadoVoilaHandler: PooledPageHandler, RequestInfoSocketHandler: LocalRequestInfoHandler}
+        return [(route[0], swap.get(route[1], route[1]), *route[2:]) for route in super().init_handlers()]
+
+
+main = DichotomyVoila.launch_instance
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
