@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import html
 import json
 from urllib.parse import parse_qs
@@ -409,7 +410,7 @@ def test_serve_prints_the_host_url_and_stops_cleanly_on_ctrl_c(tmp_path):
     import urllib.request
     from pathlib import Path
 
-    pytest.importorskip("voila")
+    importlib.import_module("voila")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

@@ -6,17 +6,17 @@ start a kernel. Voila itself, pages and browsers are in tests/browser/test_flood
 
 from __future__ import annotations
 
+import importlib
 import asyncio
 import logging
 import socket
 
-import pytest
 import tornado.httpclient
 import tornado.web
 from traitlets import Instance
 from traitlets.config import Config, Configurable
 
-voila_configuration = pytest.importorskip("voila.configuration")
+voila_configuration = importlib.import_module("voila.configuration")
 
 from dichotomy_widget.ui.bounded_kernels import BoundedKernelManager  # noqa: E402
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import warnings
 
@@ -261,7 +262,7 @@ def test_deck_error_renders_as_its_message_in_ipython():
 
 def test_an_uncaught_deck_error_in_a_real_kernel_shows_only_the_message():
     """ipykernel calls _render_traceback_: the error output holds the message, no parser frames."""
-    jupyter_client = pytest.importorskip("jupyter_client")
+    jupyter_client = importlib.import_module("jupyter_client")
     km, kc = jupyter_client.manager.start_new_kernel(kernel_name="python3")
     try:
         reply = []

@@ -59,7 +59,7 @@ def kernel(path: Path, code: str, action: dict) -> dict:
 def small_disk(tmp_path):
     """A real 512 KB tmpfs, unmounted afterwards."""
     if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root (CI runs as root)")
+        pytest.fail("mounting a small tmpfs needs root (CI runs as root)")
     mount = tmp_path / "disk"
     mount.mkdir()
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)], check=True)

@@ -24,6 +24,21 @@ def sibling(filename: str) -> ModuleType:
     return sys.modules[name]
 
 
+def wait_until_ready(page, timeout_ms: float, reload_once: bool = True) -> None:
+    """Wait until the page's kernel answers (``html[data-dichotomy-ready]``, set by the app's UrlQuery
+    widget); a page whose kernel never answered is reloaded once when ``reload_once``."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    marker = page.locator("html[data-dichotomy-ready]")
+    try:
+        marker.wait_for(state="attached", timeout=timeout_ms)
+    except PlaywrightTimeout:
+        if not reload_once:
+            raise
+        page.reload(wait_until="commit")
+        marker.wait_for(state="attached", timeout=timeout_ms)
+
+
 def conftest_helpers() -> ModuleType:
     """tests/browser/conftest.py as a module (``ServerProcess``, ``free_port``, ``server_env``, ...)."""
     return sibling("conftest.py")

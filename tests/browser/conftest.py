@@ -14,6 +14,7 @@ Reusable pieces:
 
 from __future__ import annotations
 
+import importlib
 import contextlib
 import os
 import shutil
@@ -162,7 +163,7 @@ def free_port_fixture() -> int:
 def voila_server() -> Iterator[VoilaServer]:
     """voila serving ``tests/browser/notebooks`` for the whole session (one process group)."""
     if not (shutil.which("voila") or _has_module("voila")):
-        pytest.skip("voila is not installed")
+        pytest.fail("voila is not installed (the [test] extra has it)")
     port = free_port()
     server = start_server(voila_command(NOTEBOOKS, port), port, ready_path="/voila/tree",
                           cwd=NOTEBOOKS, log_name="voila")
@@ -180,15 +181,15 @@ def _has_module(name: str) -> bool:
 
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium through Playwright's sync API (skipped only when no Chromium exists).
+    """Debian's Chromium through Playwright's sync API (fails when no Chromium exists).
 
     Module-scoped on purpose: Playwright's sync API keeps an asyncio loop running in the main thread
     while it is open, which would break later (non-browser) tests that call ``asyncio.run``.
     """
     exe = chromium_path()
     if exe is None:
-        pytest.skip("no Chromium found (install Debian's chromium; CI does)")
-    sync_api = pytest.importorskip("playwright.sync_api")
+        pytest.fail("no Chromium found (install Debian's chromium; CI does)")
+    sync_api = importlib.import_module("playwright.sync_api")
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
         try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import csv
+import importlib
 import io
 import re
 import sys
@@ -20,15 +21,13 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from browser_support import conftest_helpers as _shared
-
-
-
+from browser_support import wait_until_ready
 
 ServerProcess, free_port, server_env = _shared().ServerProcess, _shared().free_port, _shared().server_env
 
 pytestmark = pytest.mark.browser
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+playwright_api = importlib.import_module("playwright.sync_api")
 expect = playwright_api.expect
 
 RENDER = 180_000  # 12+ kernels starting at once on a loaded 2-core machine
@@ -55,12 +54,7 @@ def serve(tmp_path_factory):
 
 def ready(page) -> None:
     """Wait until the page's kernel answers; a page whose kernel never answered is reloaded once."""
-    marker = page.locator("html[data-dichotomy-ready]")
-    try:
-        marker.wait_for(state="attached", timeout=RENDER)
-    except playwright_api.TimeoutError:
-        page.reload(wait_until="commit")
-        marker.wait_for(state="attached", timeout=RENDER)
+    wait_until_ready(page, RENDER)
 
 
 def click_until(page, button: str, done: str, tries: int = 6) -> None:

@@ -5,6 +5,7 @@ the other seats never notice the first kill, and no event is lost.
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import sys
@@ -25,7 +26,7 @@ from support import child_pids  # noqa: E402
 ServerProcess, free_port, server_env = _shared().ServerProcess, _shared().free_port, _shared().server_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.faults]
-playwright_api = pytest.importorskip("playwright.sync_api")
+playwright_api = importlib.import_module("playwright.sync_api")
 expect = playwright_api.expect
 
 RENDER_TIMEOUT = 90_000
@@ -213,7 +214,7 @@ def test_a_full_disk_shows_a_banner_on_every_page_even_a_waiting_one(browser, tm
     import subprocess
 
     if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root (CI runs as root)")
+        pytest.fail("mounting a small tmpfs needs root (CI runs as root)")
     disk = tmp_path / "disk"
     disk.mkdir()
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(disk)], check=True)

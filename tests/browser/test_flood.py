@@ -11,6 +11,7 @@ connect) so a short test reaches them all. No timing is asserted, only counts an
 
 from __future__ import annotations
 
+import importlib
 import sys
 import threading
 import time
@@ -34,7 +35,7 @@ from wire_student import WireStudent  # noqa: E402
 ServerProcess, free_port, server_env = _shared().ServerProcess, _shared().free_port, _shared().server_env
 
 pytestmark = pytest.mark.browser
-playwright_api = pytest.importorskip("playwright.sync_api")
+playwright_api = importlib.import_module("playwright.sync_api")
 expect = playwright_api.expect
 
 PER_DEVICE, MAX_KERNELS, HOST_RESERVE, CONNECT_TIMEOUT = 2, 7, 1, 20

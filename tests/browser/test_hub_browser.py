@@ -10,6 +10,7 @@ Screenshots go to ``artifacts/screenshots/hub-*.png``.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import re
 import shutil
@@ -31,7 +32,7 @@ ServerProcess, free_port, server_env = _shared().ServerProcess, _shared().free_p
 ready, click_until = sibling("test_serve.py").ready, sibling("test_serve.py").click_until  # wait for a page; click until it took
 
 pytestmark = pytest.mark.browser
-playwright_api = pytest.importorskip("playwright.sync_api")
+playwright_api = importlib.import_module("playwright.sync_api")
 expect = playwright_api.expect
 
 PASSWORD = "classroom-password"
@@ -139,10 +140,10 @@ c.JupyterHub.load_groups.update({{"teachers": {{"users": ["teacher"]}}, "student
 def hub(tmp_path_factory):
     """A real JupyterHub (own process group, free ports, temp dir) running the Dichotomy service."""
     if shutil.which("configurable-http-proxy") is None:
-        pytest.skip("the hub cannot start: configurable-http-proxy is not installed (npm install -g "
+        pytest.fail("the hub cannot start: configurable-http-proxy is not installed (npm install -g "
                     "configurable-http-proxy; .ci/run does)")
     if importlib.util.find_spec("jupyterhub") is None:
-        pytest.skip("the hub cannot start: jupyterhub is not installed (the [test] extra has it)")
+        pytest.fail("the hub cannot start: jupyterhub is not installed (the [test] extra has it)")
     for _attempt in range(3):  # a free port can be taken by another process before the hub binds it
         tmp = tmp_path_factory.mktemp("hub")
         server, log = _start_hub(tmp)

@@ -9,6 +9,7 @@ and mouse. The notebook's cells are read from the document model (``jupyterapp``
 
 from __future__ import annotations
 
+import importlib
 import shutil
 import sys
 from pathlib import Path
@@ -24,7 +25,7 @@ REPO, ServerProcess, free_port, server_env = (_shared().REPO, _shared().ServerPr
 
 pytestmark = pytest.mark.browser
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+playwright_api = importlib.import_module("playwright.sync_api")
 expect = playwright_api.expect
 
 LOAD_TIMEOUT = 120_000  # the first page builds JupyterLab's bundle cache and starts a kernel
@@ -58,7 +59,7 @@ def _has_module(name: str) -> bool:
 def jupyter(tmp_path_factory):
     """``jupyter lab`` on 127.0.0.1 (no token, no password, settings and workspaces in a temp dir)."""
     if not _has_module("jupyterlab"):
-        pytest.skip("jupyterlab is not installed")
+        pytest.fail("jupyterlab is not installed (the [test] extra has it)")
     root = tmp_path_factory.mktemp("jupyter")
     work = root / "notebooks"
     shutil.copytree(REPO / "notebooks", work)
@@ -441,7 +442,7 @@ def test_dark_theme_screenshot(context, jupyter, screenshots):
 
 def test_notebook7_shortcuts_and_enter(context, jupyter):
     if not jupyter.has_notebook7:
-        pytest.skip("Jupyter Notebook 7 is not installed (pip install notebook)")
+        pytest.fail("Jupyter Notebook 7 is not installed (pip install notebook)")
     page = new_page(context)
     open_notebook(page, jupyter.notebook7("01-quick-start.ipynb"))
     original = cells(page)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import importlib.util
 import io
 import os
@@ -41,6 +42,7 @@ from pathlib import Path
 
 import pytest
 from browser_support import conftest_helpers as _shared
+from browser_support import wait_until_ready
 
 from dichotomy_widget import SqliteStore, Table
 from dichotomy_widget.classroom import Classroom
@@ -55,8 +57,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.browser
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-axe_api = pytest.importorskip("axe_playwright_python.sync_playwright")
+playwright_api = importlib.import_module("playwright.sync_api")
+axe_api = importlib.import_module("axe_playwright_python.sync_playwright")
 
 RENDER = 120_000
 BLOCKING = ("serious", "critical")
@@ -345,13 +347,8 @@ class Checker:
 
 
 def _ready(page) -> None:
-    """Wait until the page's kernel answers (html[data-dichotomy-ready]); reload once if it never does."""
-    marker = page.locator("html[data-dichotomy-ready]")
-    try:
-        marker.wait_for(state="attached", timeout=RENDER)
-    except playwright_api.TimeoutError:
-        page.reload(wait_until="commit")
-        marker.wait_for(state="attached", timeout=RENDER)
+    """Wait until the page's kernel answers; reload once if it never does."""
+    wait_until_ready(page, RENDER)
 
 
 def _submit(page, box: str, value: str, done: str, tries: int = 4) -> None:

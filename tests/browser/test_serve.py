@@ -8,6 +8,7 @@ Screenshots go to ``artifacts/screenshots/serve-*.png``.
 
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 import time
@@ -23,7 +24,7 @@ ServerProcess, free_port, server_env = _shared().ServerProcess, _shared().free_p
 
 pytestmark = pytest.mark.browser
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+playwright_api = importlib.import_module("playwright.sync_api")
 expect = playwright_api.expect
 
 RENDER_TIMEOUT = 90_000

@@ -9,6 +9,7 @@ that owns its saved decks (no teacher key). Screenshots go to ``artifacts/screen
 
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 from browser_support import sibling
 
 pytestmark = pytest.mark.browser
-playwright_api = pytest.importorskip("playwright.sync_api")
+playwright_api = importlib.import_module("playwright.sync_api")
 expect = playwright_api.expect
 
 shared = sibling("conftest.py")

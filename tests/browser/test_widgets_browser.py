@@ -5,13 +5,14 @@ Screenshots of each phase go to ``artifacts/screenshots/``.
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import pytest
 
 pytestmark = pytest.mark.browser
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+playwright_api = importlib.import_module("playwright.sync_api")
 expect = playwright_api.expect
 
 RENDER_TIMEOUT = 90_000  # the first voila page starts a kernel and imports the engine
