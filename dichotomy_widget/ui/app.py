@@ -57,7 +57,7 @@ from .teacher import key_required, require_teacher
 from .name_box import NameBox
 from .page_lang import PageLanguage, SpeaksPageLanguage, error_text, language_menu
 
-__all__ = ["HostPage", "SeatPage", "UrlQuery", "parse_query", "join_link", "game_widget", "interface_menu",
+__all__ = ["HostPage", "SeatPage", "RefusingPage", "UrlQuery", "parse_query", "join_link", "game_widget", "interface_menu",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
 
 MAX_QUERY_VALUE = 200  # a token is 24 characters; anything much longer is not ours
@@ -289,7 +289,25 @@ def refresh_interface_menu(menu: W.Dropdown, tr: Translator, deck: "Deck | None"
         menu.value = keep if keep in {v for _l, v in options} else ""
 
 
-class SeatPage(SpeaksPageLanguage, W.VBox):
+class RefusingPage(SpeaksPageLanguage):
+    """A page that can give way to a refusal: a titled message (and a way on) instead of its content.
+
+    The page holds its ``url`` (:class:`UrlQuery`) widget and a ``state``; see :class:`SeatPage`.
+    """
+
+    def _refusal_link(self) -> tuple[str, str] | None:
+        """Where a refused reader can go next (address, label), or None."""
+        return None
+
+    def _refuse(self, title: str, body: str) -> None:
+        self.state = "refused"
+        self.message = body
+        self.url.title = page_title(title)
+        self.url.lang = self.lang
+        self.children = [self.url, message_box(title, body, link=self._refusal_link())]
+
+
+class SeatPage(RefusingPage, W.VBox):
     """The whole seat page. ``state``: ``"form"``, ``"seat"`` or ``"refused"``.
 
     After a successful join or resume, ``seat`` is the seat id, ``widget`` the ``SeatWidget`` and
@@ -370,13 +388,6 @@ class SeatPage(SpeaksPageLanguage, W.VBox):
                                           "another table.", MAX_SEATS))
             return
         self._show_form(ask_code=False)
-
-    def _refuse(self, title: str, body: str) -> None:
-        self.state = "refused"
-        self.message = body
-        self.url.title = page_title(title)
-        self.url.lang = self.lang
-        self.children = [self.url, message_box(title, body)]
 
     def _language_menu(self) -> W.Dropdown:
         """The page's one language menu, labelled in the page's language."""
@@ -504,7 +515,7 @@ class SeatPage(SpeaksPageLanguage, W.VBox):
 # Host page
 
 
-class HostPage(SpeaksPageLanguage, TeacherGate, W.VBox):
+class HostPage(RefusingPage, TeacherGate, W.VBox):
     """The whole host page. ``state``: ``"create"``, ``"host"`` or ``"refused"``."""
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
@@ -546,12 +557,8 @@ class HostPage(SpeaksPageLanguage, TeacherGate, W.VBox):
             return
         self._show_host(table, token or "")
 
-    def _refuse(self, title: str, body: str) -> None:
-        self.state = "refused"
-        self.message = body
-        self.url.title = page_title(title)
-        self.url.lang = self.lang
-        self.children = [self.url, message_box(title, body, link=("?", self.tr.gettext("Create a new table")))]
+    def _refusal_link(self) -> tuple[str, str] | None:
+        return ("?", self.tr.gettext("Create a new table"))
 
     # -- create form ----------------------------------------------------------------------------
     def _show_create(self) -> None:

@@ -39,9 +39,9 @@ from ..stores import TableStore
 from ..table import Table
 from ..errors import TeacherKeyRequired
 from ..i18n import N_, Translator, normalize_language, translator
-from .app import (UrlQuery, error_text, game_widget, interface_menu, message_box, on_enter, page_store, page_title,
+from .app import (RefusingPage, UrlQuery, error_text, game_widget, interface_menu, message_box, on_enter, page_store, page_title,
                   qr_svg, refresh_interface_menu)
-from .page_lang import PageLanguage, SpeaksPageLanguage, language_menu
+from .page_lang import PageLanguage, language_menu
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
 from .hub_identity import HubIdentityError, current_identity, hub_mode
@@ -187,7 +187,7 @@ def _overview_html(room: Classroom, env: Mapping[str, str] | None = None, tr: Tr
 # Teacher page
 
 
-class TeacherPage(SpeaksPageLanguage, TeacherGate, W.VBox):
+class TeacherPage(RefusingPage, TeacherGate, W.VBox):
     """Create a class, then run it. ``state``: ``"create"``, ``"teacher"`` or ``"refused"``."""
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
@@ -224,13 +224,6 @@ class TeacherPage(SpeaksPageLanguage, TeacherGate, W.VBox):
                                          "page that created it. You can create a new class instead."))
             return
         self._show_teacher(room, token or "")
-
-    def _refuse(self, title: str, body: str) -> None:
-        self.state = "refused"
-        self.message = body
-        self.url.title = page_title(title)
-        self.url.lang = self.lang
-        self.children = [self.url, message_box(title, body)]
 
     def _hub_host(self) -> bool:
         """Behind JupyterHub only the hub's hosts (admins, host groups) may create or run a class."""
@@ -559,7 +552,7 @@ def teacher_page(query: str | None = None, store: "TableStore | str | None" = No
 # Student page
 
 
-class ClassPage(SpeaksPageLanguage, W.VBox):
+class ClassPage(RefusingPage, W.VBox):
     """A student's class page. ``state``: ``"form"``, ``"lobby"``, ``"seat"`` or ``"refused"``."""
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
@@ -623,13 +616,6 @@ class ClassPage(SpeaksPageLanguage, W.VBox):
         elif self.state == "lobby":
             self._enter_title()
             self._update()
-
-    def _refuse(self, title: str, body: str) -> None:
-        self.state = "refused"
-        self.message = body
-        self.url.title = page_title(title)
-        self.url.lang = self.lang
-        self.children = [self.url, message_box(title, body)]
 
     def _show_form(self) -> None:
         assert self.room is not None
