@@ -38,3 +38,18 @@ def test_pool_kernels_reach_voila_on_the_address_it_listens_on():
     assert pool_env("0.0.0.0") == {"VOILA_APP_IP": "127.0.0.1"}
     assert pool_env("10.0.0.5") == {"VOILA_APP_IP": "10.0.0.5"}
     assert pool_env("::") == {"VOILA_APP_IP": "[::1]"}
+
+
+
+def test_warming_up_parses_every_interface_language_before_the_request(tmp_path):
+    from dichotomy_widget import i18n
+
+    i18n._translations.cache_clear()
+    entry.warm_up(str(tmp_path / "t.sqlite3"))
+    every = [(lang, domain) for lang in i18n.INTERFACE_LANGUAGES for domain in i18n.DOMAINS]
+    assert i18n._translations.cache_info().currsize == len(every)
+    hits = i18n._translations.cache_info().hits
+    for lang, domain in every:  # what a page needs after its request: no catalogue is parsed again
+        i18n._translations(lang, domain)
+    assert i18n._translations.cache_info().hits - hits == len(every)
+    assert i18n.translator("es", "pages").gettext("Your name") != "Your name"

@@ -39,9 +39,16 @@ def pooled(env: Mapping[str, str] | None = None) -> bool:
 
 
 def warm_up(store: "TableStore | str | None" = None) -> None:
-    """What every page needs before its request: the store connection and the widget module."""
+    """What every page needs before its request: the store connection, the widget module, and every
+    interface language's catalogues and locale data (parsing them took 14-26 ms of a page's time)."""
+    from ..i18n import DOMAINS, INTERFACE_LANGUAGES, translator
     from . import widgets  # noqa: F401 - loads the front end files once
     from .app import page_store
+
+    for lang in INTERFACE_LANGUAGES:
+        for domain in DOMAINS:
+            translator(lang, domain).catalog()
+        translator(lang).number(0)
 
     try:
         page_store(store)

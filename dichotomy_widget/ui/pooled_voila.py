@@ -18,8 +18,10 @@ request arrives (``voila.utils.get_query_string()`` in the kernel, see :func:`.e
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any, AsyncIterator
 
+from jupyter_server.base.handlers import FileFindHandler
 from tornado.httputil import split_host_and_port
 from voila.app import Voila
 from voila.request_info_handler import RequestInfoSocketHandler
@@ -116,11 +118,30 @@ def _own() -> set[str]:
     return _OWN
 
 
+#: A front-end file whose name carries a hash of its content (``remoteEntry.698dcaf7.js``,
+#: ``84.09c61a35dce1705f.js``): a new build has a new name, so a browser may keep it for good.
+CONTENT_HASHED = re.compile(r"(^|[./-])[0-9a-f]{8,}\.(js|css|wasm|woff2?)$")
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+class CachedLabextensionHandler(FileFindHandler):
+    """Voila's ``/voila/labextensions/`` files. Voila sends them all with ``no-cache``; this serves the
+    content-hashed ones (the widget manager's and anywidget's chunks) as immutable, so a browser that
+    loaded one Dichotomy page (the join page) asks for none of them again."""
+
+    def set_headers(self) -> None:
+        super().set_headers()
+        if CONTENT_HASHED.search(self.request.path.rsplit("/", 1)[-1]):
+            self.set_header("Cache-Control", IMMUTABLE)
+
+
 class DichotomyVoila(Voila):
-    """Voila with :class:`PooledPageHandler` and :class:`LocalRequestInfoHandler`."""
+    """Voila with :class:`PooledPageHandler`, :class:`LocalRequestInfoHandler` and
+    :class:`CachedLabextensionHandler`."""
 
     def init_handlers(self) -> list:
-        swap = {TornadoVoilaHandler: PooledPageHandler, RequestInfoSocketHandler: LocalRequestInfoHandler}
+        swap = {TornadoVoilaHandler: PooledPageHandler, RequestInfoSocketHandler: LocalRequestInfoHandler,
+                FileFindHandler: CachedLabextensionHandler}
         return [(route[0], swap.get(route[1], route[1]), *route[2:]) for route in super().init_handlers()]
 
 

@@ -349,6 +349,36 @@ def test_fast_typed_names_keep_every_letter_and_no_page_asks_another_host(contex
     assert outside == []
 
 
+def test_a_second_page_takes_the_widget_code_from_the_browser_cache(context, serve):
+    """The content-hashed front-end files (widget manager, anywidget) are sent as immutable, so a student
+    who opened one page (the join page) loads none of them again: 30 students reopening their seat links
+    ask the server for the page and its kernel, not for megabytes of JavaScript each."""
+    from dichotomy_widget import SqliteStore, Table
+    from dichotomy_widget.ui.pooled_voila import CONTENT_HASHED
+
+    table = Table.create(deck="en", rounds=1, store=SqliteStore(serve.store))
+    links = [f"{serve.base}/voila/render/seat.ipynb?table={table.code}&seat={table.join(n).token}"
+             for n in ("Ana", "Ben")]
+    headers: dict[str, str] = {}
+    first = context.new_page()
+    first.on("response", lambda r: headers.setdefault(r.url, r.headers.get("cache-control", "")))
+    first.goto(links[0])
+    ready(first)
+    hashed = {u: h for u, h in headers.items()
+              if "/voila/labextensions/" in u and CONTENT_HASHED.search(urlsplit(u).path.rsplit("/", 1)[-1])}
+    assert len(hashed) >= 5, sorted(headers)
+    assert all("immutable" in h and "max-age=31536000" in h for h in hashed.values()), hashed
+    unhashed = {u: h for u, h in headers.items() if u.endswith("/package.json") or u.endswith("/style.js")}
+    assert all("immutable" not in h for h in unhashed.values()), unhashed
+    second = context.new_page()
+    second.goto(links[1])
+    ready(second)
+    entries = second.evaluate("performance.getEntriesByType('resource')"
+                              ".map(e => [e.name, e.transferSize, e.decodedBodySize])")
+    again = [(name, sent) for name, sent, size in entries if name in hashed and size > 0]
+    assert len(again) >= 5 and all(sent == 0 for _, sent in again), again  # all from the cache
+
+
 def test_host_reorders_and_removes_seats_in_the_lobby(context, serve):
     from dichotomy_widget import SqliteStore, Table
 
