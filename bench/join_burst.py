@@ -12,12 +12,19 @@ until the whole page HTML has arrived), then N pages at once: ``--chromium`` of 
 Debian's Chromium (several pages per context; the time until the page is usable: the seat widget or name
 box shown and its kernel answering, or the bare Text box rendered), the others as wire clients
 (tests/browser/wire_student.py: the page over HTTP, the kernel's websocket, the widget state: the same
-work for the server, without 30 Chromium tabs competing for the same 2 cores). Printed: p50 / p95 / max,
+work for the server, without 30 Chromium tabs competing for the same 2 cores). ``--cache warm`` (the
+default) is the issue's case of students who joined earlier: each Chromium context has opened one page of
+the server before the burst, so its browser cache holds the front end; ``--cache cold`` is a first visit.
+Before the bursts, one student alone opens a page (Chromium, the same cache state): the time for a single
+student served from the pool. Printed: p50 / p95 / max,
 how many pages came from the pool (``seat-pool``: matched by kernel id in the server log) and their own
 figures, stalled pages (no HTML or not usable within ``--stall`` s), the server's memory (RSS of voila and
-its kernels) before and after, and every configuration's p95 as a ratio of ``bare`` (no pool).
+its kernels) before and after, the CPU seconds the server (voila and kernels) and the bench's own clients
+(Chromium, wire clients) used during the page bursts, and every configuration's p95 as a ratio of
+``bare`` (no pool).
 
     python bench/join_burst.py [--students 30] [--http-students 30] [--bursts 1] [--configs bare,seat-pool]
+                               [--cache warm|cold]
 
 The machine's load average is printed: on a shared 2-core machine the figures move with it.
 """
@@ -29,6 +36,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -121,6 +129,9 @@ class Result:
     wire: list[float] = field(default_factory=list)
     wire_pooled: list[float] = field(default_factory=list)
     html_in_browser: list[float] = field(default_factory=list)
+    alone: list[float] = field(default_factory=list)
+    server_cpu: float = 0.0
+    client_cpu: float = 0.0
     stalled_http: int = 0
     stalled_browser: int = 0
     banners: int = 0
@@ -290,10 +301,36 @@ def wire_open(url: str, stall: float, t0: float) -> tuple[float | None, str, flo
         student.close()
 
 
-async def browser_burst(urls: list[str], chromium: int, stall: float) -> dict:
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of ``pid``'s process tree, counting the children it has already reaped (Chromium's
+    closed renderers, culled kernels)."""
+    total = 0.0
+    for p in tree_pids(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(fields[i]) for i in (11, 12, 13, 14)) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
+async def warm_contexts(contexts: list, url: str, stall: float) -> None:
+    """Each context opens ``url`` once and waits until it is usable (a student who joined earlier)."""
+    for ctx in contexts:
+        page = await ctx.new_page()
+        await page.goto(url, wait_until="commit", timeout=stall * 1000)
+        deadline = time.monotonic() + stall
+        while time.monotonic() < deadline and not await page.evaluate("window.__usableAt || 0"):
+            await asyncio.sleep(0.2)
+        await page.close()
+
+
+async def browser_burst(urls: list[str], chromium: int, stall: float, warm_url: str | None = None,
+                        settle=None, server_pid: int | None = None) -> dict:
     """All pages at once: the first ``chromium`` in one Chromium (several pages per context), the rest
     as wire clients (they load the server like browsers but cost the 2 shared cores far less than 30
-    Chromium tabs would). Usable time per page, HTML time, stalls, kernel ids."""
+    Chromium tabs would). Usable time per page, HTML time, stalls, kernel ids. With ``warm_url``, each
+    context opens it once first, then ``settle()`` waits until the server is idle again."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as pw:
@@ -302,9 +339,14 @@ async def browser_burst(urls: list[str], chromium: int, stall: float) -> dict:
                     for _ in range(max(1, (chromium + 5) // 6))]
         for ctx in contexts:
             await ctx.add_init_script(USABLE_JS)
+        if warm_url:
+            await warm_contexts(contexts, warm_url, stall)
+        if settle is not None:
+            await asyncio.get_running_loop().run_in_executor(None, settle)
         pages = [await contexts[i % len(contexts)].new_page() for i in range(chromium)]
         loop = asyncio.get_running_loop()
         executor = ThreadPoolExecutor(max(1, len(urls) - chromium))
+        cpu0 = (tree_cpu(server_pid) if server_pid else 0.0, tree_cpu(os.getpid()))
         t0, m0 = time.time() * 1000, time.monotonic()
         wires = [loop.run_in_executor(executor, wire_open, u, stall, m0) for u in urls[chromium:]]
         await asyncio.gather(*(p.goto(u, wait_until="commit", timeout=stall * 1000) for p, u in zip(pages, urls)),
@@ -341,11 +383,13 @@ async def browser_burst(urls: list[str], chromium: int, stall: float) -> dict:
                 wired.append(await asyncio.wait_for(asyncio.shield(w), max(0.1, m0 + stall - time.monotonic())))
             except asyncio.TimeoutError:
                 wired.append((None, "", None))
+        cpu1 = (tree_cpu(server_pid) if server_pid else 0.0, tree_cpu(os.getpid()))
         executor.shutdown(wait=False, cancel_futures=True)
         for ctx in contexts:
             await ctx.close()
         await browser.close()
     return {"usable": usable, "html": html_times, "kernels": kernels, "banners": banners,
+            "server_cpu": cpu1[0] - cpu0[0], "client_cpu": cpu1[1] - cpu0[1],
             "wire_usable": [w[0] for w in wired], "wire_kernels": [w[1] for w in wired],
             "wire_html": [w[2] for w in wired if w[2] is not None]}
 
@@ -369,10 +413,28 @@ def run_config(config: str, args: argparse.Namespace, work: Path) -> Result:
         if config.startswith("bare"):
             http_urls = [render + "bare.ipynb"] * args.http_students
             browser_urls = [render + "bare.ipynb"] * args.students
+            warm_url = alone_url = render + "bare.ipynb"
         else:
-            links = seat_links(store, max(args.students, args.http_students))
+            links = seat_links(store, max(args.students, args.http_students) + 2)
             http_urls = [render + link for link in links[:args.http_students]]
             browser_urls = [render + link for link in links[:args.students]]
+            warm_url, alone_url = render + links[-2], render + links[-1]
+        warm = warm_url if args.cache == "warm" else None
+        mark = {"log": 0}
+
+        def settled() -> None:  # after a warm-up page: the server idle and its pool full again
+            server.settle(baseline, config, baseline)
+            result.rss_before.append(memory(server))
+            mark["log"] = len(server.log())
+
+        if args.students:
+            seen = asyncio.run(browser_burst([alone_url], 1, args.stall, warm, settled, server.proc.pid))
+            result.rss_before.pop()
+            result.alone += [u for u in seen["usable"] if u is not None]
+            from_pool = bool(set(SERVED.findall(server.log()[mark["log"]:])) & set(seen["kernels"]))
+            print(f"  [{config}] one student alone ({args.cache} cache): usable after "
+                  f"{stats(result.alone)}{' (from the pool)' if from_pool else ''}", flush=True)
+            server.settle(baseline, config, baseline)
         for burst in range(args.bursts):
             if args.http_students:
                 result.rss_before.append(memory(server))
@@ -384,11 +446,10 @@ def run_config(config: str, args: argparse.Namespace, work: Path) -> Result:
                       flush=True)
                 server.settle(baseline, config, baseline)
             if args.students:
-                log_before = len(server.log())
-                result.rss_before.append(memory(server))
-                seen = asyncio.run(browser_burst(browser_urls, args.chromium, args.stall))
+                seen = asyncio.run(browser_burst(browser_urls, args.chromium, args.stall, warm, settled,
+                                                 server.proc.pid))
                 result.rss_after.append(memory(server))
-                served = set(SERVED.findall(server.log()[log_before:]))
+                served = set(SERVED.findall(server.log()[mark["log"]:]))
                 usable = [u for u in seen["usable"] if u is not None]
                 wire = [u for u in seen["wire_usable"] if u is not None]
                 result.browser += usable
@@ -401,8 +462,11 @@ def run_config(config: str, args: argparse.Namespace, work: Path) -> Result:
                 result.stalled_browser += sum(1 for u in seen["usable"] + seen["wire_usable"] if u is None)
                 result.banners += seen["banners"]
                 result.pages += len(browser_urls)
+                result.server_cpu += seen["server_cpu"]
+                result.client_cpu += seen["client_cpu"]
                 print(f"  [{config}] burst {burst + 1}: usable {len(usable) + len(wire)}/{len(browser_urls)}, "
-                      f"Chromium {stats(usable)}, wire {stats(wire)}; from the pool: {len(served)}", flush=True)
+                      f"Chromium {stats(usable)}, wire {stats(wire)}; from the pool: {len(served)}; CPU: server "
+                      f"{seen['server_cpu']:.1f} s, bench clients {seen['client_cpu']:.1f} s", flush=True)
                 server.settle(baseline, config, baseline)
     finally:
         server.stop()
@@ -410,6 +474,7 @@ def run_config(config: str, args: argparse.Namespace, work: Path) -> Result:
 
 
 def main() -> None:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers (the finally blocks) on kill
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, default=30, help="browser pages per burst (default 30)")
     parser.add_argument("--http-students", type=int, default=None, help="HTTP requests per burst (default "
@@ -421,13 +486,16 @@ def main() -> None:
     parser.add_argument("--stall", type=float, default=60.0, help="seconds after which a page counts as stalled")
     parser.add_argument("--connect-timeout", type=float, default=15.0)
     parser.add_argument("--configs", default="bare,bare-pool,seat,seat-pool")
+    parser.add_argument("--cache", choices=("warm", "cold"), default="warm",
+                        help="warm (default): each Chromium context opened one page of the server before the "
+                        "burst, like students who joined earlier; cold: a first visit")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (server logs) and print it")
     args = parser.parse_args()
     if args.http_students is None:
         args.http_students = args.students
     args.http_students = min(args.http_students, 60)
     print(f"join_burst: {args.students} browser pages and {args.http_students} HTTP requests per burst, "
-          f"{args.bursts} burst(s), pool {args.expect or args.students}; load average {os.getloadavg()}, "
+          f"{args.bursts} burst(s), pool {args.expect or args.students}, {args.cache} browser cache; load average {os.getloadavg()}, "
           f"{os.cpu_count()} CPUs", flush=True)
     results: dict[str, Result] = {}
     with tempfile.TemporaryDirectory(prefix="join-burst-") as tmp:
@@ -445,8 +513,12 @@ def main() -> None:
         print(f"  HTML, page burst ({args.students}):        {stats(r.html_in_browser)}")
         print(f"  usable, all {args.students} pages:           {stats(r.browser + r.wire)}  stalled "
               f"{r.stalled_browser}/{r.pages} (retry banner shown on {r.banners})")
+        print(f"  usable, one student alone:       {stats(r.alone)}")
         print(f"  usable, Chromium ({args.chromium} pages):     {stats(r.browser)}")
         print(f"  usable, wire clients:            {stats(r.wire)}")
+        bursts = max(1, args.bursts)
+        print(f"  CPU per page burst: server (voila and kernels) {r.server_cpu / bursts:.1f} s, bench clients "
+              f"(Chromium, wire clients) {r.client_cpu / bursts:.1f} s, on {os.cpu_count()} cores")
         pooled = r.browser_pooled + r.wire_pooled
         if pooled:
             print(f"  usable, served from the pool ({len(pooled)}): {stats(pooled)}"
