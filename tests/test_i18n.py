@@ -260,3 +260,22 @@ def test_counts_inside_refusals_take_the_right_plural_form():
     assert "tiene 1 carta;" in translator("es").error(err)
     assert "a 1 carte\u202f;" in translator("fr").error(err)
     assert "hat 1 Karte;" in translator("de").error(err)
+
+
+def test_the_stalled_page_banner_in_the_voila_template_matches_the_catalogues():
+    """The template's script shows the banner before any kernel answers, so it carries its own copy of
+    STALLED_BANNER in every interface language: that copy must be the catalogues' translation."""
+    import json
+    from pathlib import Path
+
+    from dichotomy_widget.i18n import INTERFACE_LANGUAGES, translator
+    from dichotomy_widget.ui.page_lang import STALLED_BANNER
+
+    template = (Path(__file__).resolve().parents[1] / "dichotomy_widget" / "ui" / "voila" / "templates" / "dichotomy"
+                / "index.html.j2").read_text(encoding="utf-8")
+    start = template.index("var TEXTS = ") + len("var TEXTS = ")
+    texts = json.loads(template[start:template.index("};", start) + 1])
+    assert sorted(texts) == sorted(INTERFACE_LANGUAGES)
+    for lang in INTERFACE_LANGUAGES:
+        assert texts[lang] == [translator(lang, "pages").gettext(m) for m in STALLED_BANNER], lang
+    assert texts["fr"][0] != STALLED_BANNER[0]

@@ -20,18 +20,25 @@ from urllib.parse import parse_qs
 from babel.core import negotiate_locale
 
 from ..errors import DichotomyError
-from ..i18n import DEFAULT_LANGUAGE, INTERFACE_LANGUAGES, LANGUAGE_NAMES, Translator, normalize_language, translator
+from ..i18n import (DEFAULT_LANGUAGE, INTERFACE_LANGUAGES, LANGUAGE_NAMES, N_, Translator, normalize_language,
+                    translator)
 
 if TYPE_CHECKING:  # pragma: no cover - the server process (refusal pages) never loads ipywidgets for this
     import ipywidgets as W
 
-__all__ = ["ACCEPT_LANGUAGE_ENV", "PageLanguage", "SpeaksPageLanguage", "query_lang", "accept_language", "language_menu", "error_text"]
+__all__ = ["ACCEPT_LANGUAGE_ENV", "PageLanguage", "SpeaksPageLanguage", "query_lang", "accept_language", "language_menu", "error_text",
+           "STALLED_BANNER"]
 
 log = logging.getLogger(__name__)
 
 #: The environment variable voila fills from the request's ``Accept-Language`` header.
 ACCEPT_LANGUAGE_ENV = "HTTP_ACCEPT_LANGUAGE"
 MAX_HEADER = 500  # an Accept-Language longer than this is not a browser's
+#: The banner of a page not usable after 20 s (its kernel never answered, so no page code runs): the
+#: voila template's own script shows it, with these texts in every interface language written into it
+#: (``ui/voila/templates/dichotomy/index.html.j2``; tests/test_i18n.py checks them against the catalogues).
+STALLED_BANNER = (N_("This page is taking longer than it should to start. Reloading it is safe."),
+                  N_("Reload the page"))
 
 
 def query_lang(query: str | None) -> str | None:

@@ -138,14 +138,25 @@ def test_two_students_joining_at_once_on_pool_kernels_get_two_seats(browser, poo
 
 
 def test_a_page_that_cannot_start_offers_a_reload(browser, pooled):
+    """In the browser's language (no kernel answered to say the page's), or the one in ``?lang=``."""
     context = browser.new_context()
+    french = browser.new_context(locale="fr-FR")
     try:
-        page = context.new_page()
-        page.route("**/voila/labextensions/**", lambda route: route.abort())  # the widgets never come up
+        page, other, chosen = context.new_page(), french.new_page(), french.new_page()
+        for p in (page, other, chosen):
+            p.route("**/voila/labextensions/**", lambda route: route.abort())  # the widgets never come up
         page.goto(f"{pooled.render}/seat.ipynb", wait_until="commit", timeout=RENDER)
+        other.goto(f"{pooled.render}/seat.ipynb", wait_until="commit", timeout=RENDER)
+        chosen.goto(f"{pooled.render}/seat.ipynb?lang=de", wait_until="commit", timeout=RENDER)
         alert = page.locator("#dichotomy-stalled[role=alert]")
         alert.wait_for(timeout=60_000)
         expect(alert).to_contain_text("taking longer than it should")
+        expect(other.locator("#dichotomy-stalled[role=alert][lang=fr]")).to_contain_text(
+            "met plus de temps que prévu", timeout=30_000)
+        expect(other.get_by_role("button", name="Recharger la page")).to_be_visible()
+        expect(chosen.locator("#dichotomy-stalled[role=alert][lang=de]")).to_contain_text(
+            "braucht länger als sonst", timeout=30_000)
+        french.close()
         page.unroute("**/voila/labextensions/**")
         alert.get_by_role("button", name="Reload the page").click()
         page.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=RENDER)
@@ -153,6 +164,7 @@ def test_a_page_that_cannot_start_offers_a_reload(browser, pooled):
         expect(page.locator("#dichotomy-stalled")).to_have_count(0)
     finally:
         context.close()
+        french.close()
 
 
 def test_pooled_pages_stay_inside_the_page_bounds(pooled):
