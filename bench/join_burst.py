@@ -314,6 +314,13 @@ def tree_cpu(pid: int) -> float:
     return total
 
 
+def cpu_split(server_pid: int | None) -> tuple[float, float]:
+    """(server tree, everything else this bench runs) in CPU seconds; the server is this process's
+    child, so its share is taken out of the bench's own tree."""
+    server = tree_cpu(server_pid) if server_pid else 0.0
+    return server, tree_cpu(os.getpid()) - server
+
+
 async def warm_contexts(contexts: list, url: str, stall: float) -> None:
     """Each context opens ``url`` once and waits until it is usable (a student who joined earlier)."""
     for ctx in contexts:
@@ -346,7 +353,7 @@ async def browser_burst(urls: list[str], chromium: int, stall: float, warm_url: 
         pages = [await contexts[i % len(contexts)].new_page() for i in range(chromium)]
         loop = asyncio.get_running_loop()
         executor = ThreadPoolExecutor(max(1, len(urls) - chromium))
-        cpu0 = (tree_cpu(server_pid) if server_pid else 0.0, tree_cpu(os.getpid()))
+        cpu0 = cpu_split(server_pid)
         t0, m0 = time.time() * 1000, time.monotonic()
         wires = [loop.run_in_executor(executor, wire_open, u, stall, m0) for u in urls[chromium:]]
         await asyncio.gather(*(p.goto(u, wait_until="commit", timeout=stall * 1000) for p, u in zip(pages, urls)),
@@ -383,7 +390,7 @@ async def browser_burst(urls: list[str], chromium: int, stall: float, warm_url: 
                 wired.append(await asyncio.wait_for(asyncio.shield(w), max(0.1, m0 + stall - time.monotonic())))
             except asyncio.TimeoutError:
                 wired.append((None, "", None))
-        cpu1 = (tree_cpu(server_pid) if server_pid else 0.0, tree_cpu(os.getpid()))
+        cpu1 = cpu_split(server_pid)
         executor.shutdown(wait=False, cancel_futures=True)
         for ctx in contexts:
             await ctx.close()
