@@ -41,15 +41,33 @@ def test_pool_kernels_reach_voila_on_the_address_it_listens_on():
 
 
 
-def test_warming_up_parses_every_interface_language_before_the_request(tmp_path):
-    from dichotomy_widget import i18n
 
-    i18n._translations.cache_clear()
-    entry.warm_up(str(tmp_path / "t.sqlite3"))
-    every = [(lang, domain) for lang in i18n.INTERFACE_LANGUAGES for domain in i18n.DOMAINS]
-    assert i18n._translations.cache_info().currsize == len(every)
-    hits = i18n._translations.cache_info().hits
-    for lang, domain in every:  # what a page needs after its request: no catalogue is parsed again
-        i18n._translations(lang, domain)
-    assert i18n._translations.cache_info().hits - hits == len(every)
-    assert i18n.translator("es", "pages").gettext("Your name") != "Your name"
+
+WARM_CHECK = """
+import sys
+import babel.localedata
+from dichotomy_widget import i18n
+from dichotomy_widget.ui import entry
+
+entry.warm_up(sys.argv[1])
+loads = []
+real_load = babel.localedata.load
+babel.localedata.load = lambda name, merge_inherited=True: loads.append(name) or real_load(name, merge_inherited)
+parsed = i18n._translations.cache_info().misses
+for domain in i18n.DOMAINS:  # what an English page needs after its request
+    i18n.translator("en", domain).catalog()
+i18n.translator("en").number(1234)
+print(loads, i18n._translations.cache_info().misses - parsed)
+"""
+
+
+def test_warming_up_loads_the_default_language_and_the_locale_data_before_the_request(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[1])
+    out = subprocess.run([sys.executable, "-c", WARM_CHECK, str(tmp_path / "t.sqlite3")], cwd=root,
+                         capture_output=True, text=True, timeout=120, env={**__import__("os").environ, "PYTHONPATH": root})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["[]", "0"]  # no locale data loaded and no catalogue parsed after warm_up
