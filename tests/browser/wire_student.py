@@ -3,8 +3,10 @@
 Browser contexts cannot choose their source address; this client can. It loads a seat page over HTTP
 from its own loopback address (Linux routes all of 127.0.0.0/8 to this machine, so 127.0.0.11 and
 127.0.0.12 are two 'devices'), then opens the page kernel's websocket like voila's page does and speaks
-the widget protocol: ``comm_info_request``, ``request_state``, and custom messages (the game's actions).
-Voila lets only widget and info messages through, exactly as for a browser.
+the widget protocol as ipywidgets 8's front end does: every widget's state at once over the
+``jupyter.widget.control`` comm (``request_states``), ``request_state`` for a widget opened later, and
+custom messages (the game's actions). Voila lets only widget and info messages through, exactly as for
+a browser.
 """
 
 from __future__ import annotations
@@ -48,15 +50,20 @@ class WireStudent:
         self.seat_comm: str | None = None
         self._cond = threading.Condition()
         self._closed = False
+        self._control = uuid.uuid4().hex  # all states in one reply, as the page's widget manager asks
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        self._send("shell", "comm_info_request", {"target_name": "jupyter.widget"})
+        self._send("shell", "comm_open", {"comm_id": self._control, "target_name": "jupyter.widget.control",
+                                          "data": {}}, metadata={"version": "1.0.0"})
+        self._send("shell", "comm_msg", {"comm_id": self._control, "data": {"method": "request_states"}})
 
     # -- wire ---------------------------------------------------------------------------------------
-    def _send(self, channel: str, msg_type: str, content: dict[str, Any]) -> None:
+    def _send(self, channel: str, msg_type: str, content: dict[str, Any],
+              metadata: dict[str, Any] | None = None) -> None:
         msg = {"header": {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "username": "student",
                           "session": self.session, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ"), "version": "5.3"},
-               "parent_header": {}, "metadata": {}, "content": content, "channel": channel, "buffers": []}
+               "parent_header": {}, "metadata": metadata or {}, "content": content, "channel": channel,
+               "buffers": []}
         self.ws.send(json.dumps(msg))
 
     def _read(self) -> None:
@@ -83,13 +90,20 @@ class WireStudent:
                 elif msg_type == "comm_msg":
                     data = content.get("data", {})
                     comm_id = content.get("comm_id")
-                    if data.get("method") == "update":
-                        self.states.setdefault(comm_id, {}).update(data.get("state", {}))
-                        if self.states[comm_id].get("kind") == "seat" and "view" in self.states[comm_id]:
-                            self.seat_comm = comm_id
+                    if data.get("method") == "update_states" and comm_id == self._control:
+                        for model_id, model in (data.get("states") or {}).items():
+                            self._update(model_id, model.get("state", {}))
+                        self._send("shell", "comm_close", {"comm_id": self._control, "data": {}})
+                    elif data.get("method") == "update":
+                        self._update(comm_id, data.get("state", {}))
                     elif data.get("method") == "custom":
                         self.replies.append(data.get("content", {}))
                 self._cond.notify_all()
+
+    def _update(self, comm_id: str, state: dict[str, Any]) -> None:
+        self.states.setdefault(comm_id, {}).update(state)
+        if self.states[comm_id].get("kind") == "seat" and "view" in self.states[comm_id]:
+            self.seat_comm = comm_id
 
     # -- the game ------------------------------------------------------------------------------------
     @property
