@@ -11,8 +11,11 @@ Per server and burst (``--bursts``): N plain HTTP requests at once (``--http-stu
 until the whole page HTML has arrived), then N pages at once: ``--chromium`` of them (default 6) in
 Debian's Chromium (several pages per context; the time until the page is usable: the seat widget or name
 box shown and its kernel answering, or the bare Text box rendered), the others as wire clients
-(tests/browser/wire_student.py: the page over HTTP, the kernel's websocket, the widget state: the same
-work for the server, without 30 Chromium tabs competing for the same 2 cores). ``--cache warm`` (the
+(tests/browser/wire_student.py: the page over HTTP, the kernel's websocket, every widget's state at once
+as ipywidgets 8's front end asks for it: the same work for the server). In a classroom each browser runs
+on its student's device; here every Chromium page compiles voila's front end (about 5 MB of JavaScript)
+on the server's own 2 cores, so each one added slows all the others: the printed CPU split (server vs
+the bench's own clients) shows how much; ``--chromium 1`` is one student's device among 30. ``--cache warm`` (the
 default) is the issue's case of students who joined earlier: each Chromium context has opened one page of
 the server before the burst, so its browser cache holds the front end; ``--cache cold`` is a first visit.
 Before the bursts, one student alone opens a page (Chromium, the same cache state): the time for a single
