@@ -18,7 +18,7 @@ __all__ = [
     "HUB_IDENTITY_HEADER", "HUB_IDENTITY_ENV",
     "MEMORY_STORE_NAMES", "STORE_FILE_NAME", "DATA_DIR_NAME", "HOST_PAGE", "SEAT_PAGE",
     "TEACHER_PAGE", "CLASS_PAGE", "CLASS_VIEW_PAGE", "PROJECTOR_PAGE", "REPORT_PAGE", "TEACHER_PAGES",
-    "KERNEL_MB", "DEFAULT_PAGES_PER_DEVICE", "DEFAULT_HOST_RESERVE", "DEFAULT_CONNECT_TIMEOUT",
+    "KERNEL_MB", "POOL_KERNEL_MB", "DEFAULT_PAGES_PER_DEVICE", "DEFAULT_HOST_RESERVE", "DEFAULT_CONNECT_TIMEOUT",
     "KERNEL_MEMORY_SHARE", "MIN_DEFAULT_KERNELS", "FALLBACK_KERNELS",
     "PAGE_EXTENSIONS",
 ]
@@ -96,6 +96,10 @@ PAGE_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/wid
 #: Memory of one page kernel in MB, for the default kernel cap: a seat or host page's kernel measured
 #: 74-83 MB RSS (``python bench/flood.py``, 2-core Linux; a bare voila kernel is ~67 MB), rounded up.
 KERNEL_MB = 80
+#: Memory of one waiting pre-started kernel (``--expect``) in MB, for the pool's estimate: it has
+#: imported the game and the widgets, loaded the default language's data and opened the store. 31 of
+#: them and voila measured 2871 MB RSS (``python bench/join_burst.py``, 2-core Linux): 88 MB each.
+POOL_KERNEL_MB = 90
 DEFAULT_PAGES_PER_DEVICE = 4
 DEFAULT_HOST_RESERVE = 2  # kernels of the cap only host pages may use
 DEFAULT_CONNECT_TIMEOUT = 45.0  # seconds a sent page has to open its websocket

@@ -9,7 +9,7 @@ import html.parser
 
 import pytest
 
-from dichotomy_widget.config import KERNEL_MB
+from dichotomy_widget.config import KERNEL_MB, POOL_KERNEL_MB
 from dichotomy_widget.errors import DichotomyError, PageRefused
 from dichotomy_widget.ui.bounds import (Limits, PageLedger, PageRequest, client_address,
                                         default_max_kernels, page_key, refusal_page, trusted_networks)
@@ -376,14 +376,14 @@ def test_serve_sizes_the_pool_from_expect_and_refuses_one_that_does_not_fit():
     assert pool_sizes(30) == {"seat.ipynb": 30, "host.ipynb": 1}
     assert pool_sizes(12, "class") == {"class.ipynb": 12, "host.ipynb": 1}
     gb = 1024 ** 3
-    assert f"about {31 * KERNEL_MB} MB" in check_pool(pool_sizes(30), cap=100, host_reserve=2, available=8 * gb)
-    with pytest.raises(SystemExit, match=r"about 2480 MB.*1024 MB available"):
+    assert f"about {31 * POOL_KERNEL_MB} MB" in check_pool(pool_sizes(30), cap=100, host_reserve=2, available=8 * gb)
+    with pytest.raises(SystemExit, match=rf"about {31 * POOL_KERNEL_MB} MB.*1024 MB available"):
         check_pool(pool_sizes(30), cap=100, host_reserve=2, available=1 * gb)
     with pytest.raises(SystemExit, match="--max-kernels 20 keeps only 18"):
         check_pool(pool_sizes(30), cap=20, host_reserve=2, available=None)
     args = build_parser().parse_args(["serve", "--expect", "4", "--max-kernels", "40"])
     options, line = voila_args(args)
-    assert "5 pre-started kernels" in line and f"about {5 * KERNEL_MB} MB" in line
+    assert "5 pre-started kernels" in line and f"about {5 * POOL_KERNEL_MB} MB" in line
     assert "--VoilaConfiguration.preheat_kernel=True" in options
     manager = BoundedKernelManager(config=KVArgParseConfigLoader(options).load_config())
     assert manager.pool_sizes == parse_pool("seat.ipynb:4,host.ipynb:1") == {"seat.ipynb": 4, "host.ipynb": 1}

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
 from ..config import (CLASS_PAGE, HOST_PAGE, SEAT_PAGE, DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PAGES_PER_DEVICE, FALLBACK_KERNELS,
-                      KERNEL_MB, KERNEL_MEMORY_SHARE, MIN_DEFAULT_KERNELS, TEACHER_PAGES)
+                      KERNEL_MB, KERNEL_MEMORY_SHARE, MIN_DEFAULT_KERNELS, POOL_KERNEL_MB, TEACHER_PAGES)
 from ..errors import PageRefused
 from ..i18n import DEFAULT_LANGUAGE, N_, translator
 
@@ -417,7 +417,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             f"(default {DEFAULT_CONNECT_TIMEOUT:g})")
     group.add_argument("--expect", type=int, default=0, metavar="N",
                        help="students who may open their page at the same moment: N kernels are started "
-                            f"before they arrive (~{KERNEL_MB} MB each) so their pages open at once, plus one "
+                            f"before they arrive (~{POOL_KERNEL_MB} MB each) so their pages open at once, plus one "
                             "for the host page (default 0: no pre-started kernels)")
     group.add_argument("--expect-page", choices=sorted(POOL_PAGES), default="seat",
                        help="which student page the pre-started kernels are for: 'seat' (seat links of "
@@ -443,7 +443,7 @@ def pool_sizes(expect: int, page: str = "seat") -> dict[str, int]:
 
 
 def check_pool(sizes: Mapping[str, int], cap: int, host_reserve: int, available: int | None,
-               kernel_mb: int = KERNEL_MB) -> str:
+               kernel_mb: int = POOL_KERNEL_MB) -> str:
     """A line saying what the pool costs, or SystemExit (a clear message) when it does not fit: in the
     kernel cap (pool kernels count against ``--max-kernels``, below the host reserve) or in
     ``KERNEL_MEMORY_SHARE`` of the ``available`` memory (bytes; None: unknown, not checked)."""
