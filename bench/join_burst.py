@@ -99,12 +99,15 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int, reaped: bool = False) -> float:
+    """CPU seconds of ``pid``'s process tree; with ``reaped``, also of the children it has already
+    reaped (Chromium's closed renderers, culled kernels)."""
+    columns = (11, 12, 13, 14) if reaped else (11, 12)  # utime, stime, cutime, cstime after the name
     total = 0.0
     for p in tree_pids(pid):
         try:
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            total += sum(int(fields[i]) for i in columns) / os.sysconf("SC_CLK_TCK")
         except (OSError, IndexError, ValueError):
             continue
     return total
@@ -304,24 +307,11 @@ def wire_open(url: str, stall: float, t0: float) -> tuple[float | None, str, flo
         student.close()
 
 
-def tree_cpu(pid: int) -> float:
-    """CPU seconds of ``pid``'s process tree, counting the children it has already reaped (Chromium's
-    closed renderers, culled kernels)."""
-    total = 0.0
-    for p in tree_pids(pid):
-        try:
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-            total += sum(int(fields[i]) for i in (11, 12, 13, 14)) / os.sysconf("SC_CLK_TCK")
-        except (OSError, IndexError, ValueError):
-            continue
-    return total
-
-
 def cpu_split(server_pid: int | None) -> tuple[float, float]:
     """(server tree, everything else this bench runs) in CPU seconds; the server is this process's
     child, so its share is taken out of the bench's own tree."""
-    server = tree_cpu(server_pid) if server_pid else 0.0
-    return server, tree_cpu(os.getpid()) - server
+    server = cpu_seconds(server_pid, reaped=True) if server_pid else 0.0
+    return server, cpu_seconds(os.getpid(), reaped=True) - server
 
 
 async def warm_contexts(contexts: list, url: str, stall: float) -> None:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
+from pathlib import Path
 
 from dichotomy_widget.ui import entry
 from dichotomy_widget.voila_launch import pool_env
@@ -27,8 +31,6 @@ def test_a_pool_kernel_drops_an_earlier_page_s_address_and_says_so_when_voila_ca
     monkeypatch.setenv("QUERY_STRING", "table=ABCDEF&seat=someone-else")
     store = str(tmp_path / "t.sqlite3")
     assert entry.page_query(store) is None
-    import os
-
     assert "VOILA_REQUEST_URL" not in os.environ and "QUERY_STRING" not in os.environ
     page = entry.seat_page(store=store)
     assert "This page could not start" in page.value and "Reload" in page.value
@@ -38,9 +40,6 @@ def test_pool_kernels_reach_voila_on_the_address_it_listens_on():
     assert pool_env("0.0.0.0") == {"VOILA_APP_IP": "127.0.0.1"}
     assert pool_env("10.0.0.5") == {"VOILA_APP_IP": "10.0.0.5"}
     assert pool_env("::") == {"VOILA_APP_IP": "[::1]"}
-
-
-
 
 
 WARM_CHECK = """
@@ -62,12 +61,8 @@ print(loads, i18n._translations.cache_info().misses - parsed)
 
 
 def test_warming_up_loads_the_default_language_and_the_locale_data_before_the_request(tmp_path):
-    import subprocess
-    import sys
-    from pathlib import Path
-
     root = str(Path(__file__).resolve().parents[1])
     out = subprocess.run([sys.executable, "-c", WARM_CHECK, str(tmp_path / "t.sqlite3")], cwd=root,
-                         capture_output=True, text=True, timeout=120, env={**__import__("os").environ, "PYTHONPATH": root})
+                         capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": root})
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["[]", "0"]  # no locale data loaded and no catalogue parsed after warm_up

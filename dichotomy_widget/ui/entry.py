@@ -97,10 +97,7 @@ def wait_for_request(env: Mapping[str, str] | None = None) -> dict[str, str] | N
     try:
         with connect(request_socket_url(env), open_timeout=10, max_size=2 ** 20) as socket:
             payload = json.loads(socket.recv())
-    except (OSError, TimeoutError, ValueError) as exc:
-        log.error("voila's request socket failed: %s", type(exc).__name__)
-        return None
-    except Exception as exc:  # noqa: BLE001 - websockets' own errors (closed, refused handshake)
+    except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, bad JSON, websockets' own errors
         log.error("voila's request socket failed: %s", type(exc).__name__)
         return None
     if not isinstance(payload, dict):

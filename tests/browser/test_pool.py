@@ -156,7 +156,6 @@ def test_a_page_that_cannot_start_offers_a_reload(browser, pooled):
         expect(other.get_by_role("button", name="Recharger la page")).to_be_visible()
         expect(chosen.locator("#dichotomy-stalled[role=alert][lang=de]")).to_contain_text(
             "braucht länger als sonst", timeout=30_000)
-        french.close()
         page.unroute("**/voila/labextensions/**")
         alert.get_by_role("button", name="Reload the page").click()
         page.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=RENDER)
