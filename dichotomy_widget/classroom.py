@@ -34,8 +34,8 @@ from .config import MAX_SEATS, MAX_TIME_LIMIT, MIN_SEATS, MIN_TIME_LIMIT
 from .rules import clean_name
 from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
 from .stores import TableStore, open_store
-from .stores.base import write_trouble_error
-from .table import CODE_ALPHABET, TROUBLE_EVERY, Table, hash_token, new_table_code
+from .stores.base import trouble_every, write_trouble_error
+from .table import CODE_ALPHABET, Table, hash_token, new_table_code
 
 if TYPE_CHECKING:
     import asyncio
@@ -655,9 +655,10 @@ class Classroom:
         self._notify()
         return True
 
-    async def watch(self, timeout: float = 5.0) -> None:
-        """Follow the store forever: the class and its tables, as other kernels change them; every
-        :data:`~.table.TROUBLE_EVERY` s (riding on the wait's timeout) check :attr:`store_trouble`."""
+    async def watch(self) -> None:
+        """Follow the store forever: the class and its tables, as other kernels change them; check
+        :attr:`store_trouble` on every wake (a write, an announcement, or every
+        :func:`~.stores.base.trouble_every` s)."""
         import asyncio
 
         self.check_store()
@@ -665,7 +666,7 @@ class Classroom:
         self.poll()
         while True:
             try:
-                marker = await self.store.wait_for_change(marker, min(timeout, TROUBLE_EVERY))
+                marker = await self.store.wait_for_change(marker, trouble_every(self.store))
                 self.check_store()
                 self.poll()
             except Exception:  # noqa: BLE001 - a transient store error must not end the feed

@@ -24,7 +24,7 @@ from .errors import (Plural, DeckError, DichotomyError, SeatNotFound, StaleActio
 from .events import Event, TableCreated, event_from_dict
 from .i18n import INTERFACE_LANGUAGES, interface_language, normalize_language
 from .stores import TableStore, open_store
-from .stores.base import write_trouble_error
+from .stores.base import trouble_every, write_trouble_error
 from .views import seat_view, stage
 
 if TYPE_CHECKING:  # asyncio is imported only when a table is watched
@@ -37,8 +37,8 @@ log = logging.getLogger(__name__)
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no O/0, I/1
 CODE_LENGTH = 6
 MAX_RETRIES = 50
-#: Seconds between two :meth:`TableStore.write_trouble` checks while a table is watched.
-TROUBLE_EVERY = 2.0
+#: A timed table wakes at least this often (seconds) to end a turn whose time ran out.
+TICK_EVERY = 2.0
 
 
 @dataclass(frozen=True)
@@ -369,15 +369,20 @@ class Table:
         self._notify()
         return True
 
-    async def watch(self, timeout: float = 5.0) -> None:
-        """Follow the store forever: refresh and notify when another kernel appends; every
-        :data:`TROUBLE_EVERY` s (riding on the wait's timeout) check :attr:`store_trouble`."""
+    async def watch(self) -> None:
+        """Follow the store forever: refresh and notify when another kernel appends, and check
+        :attr:`store_trouble` on every wake. An idle table wakes only when told (a write, an
+        announcement) or every :func:`~.stores.base.trouble_every` s; a timed one every
+        :data:`TICK_EVERY` s."""
         self.check_store()
         marker = self.store.change_marker()
         self.refresh()  # catch up: events appended after this table loaded but before the marker was taken
         while True:
             try:
-                marker = await self.store.wait_for_change(marker, min(timeout, TROUBLE_EVERY))
+                wait = trouble_every(self.store)
+                if self.state.time_limit:
+                    wait = min(wait, TICK_EVERY)
+                marker = await self.store.wait_for_change(marker, wait)
                 self.check_store()
                 self.refresh()
                 if self.state.time_limit:

@@ -22,7 +22,9 @@ from pathlib import Path
 import pytest
 
 from dichotomy_widget import SeatWidget, SqliteStore, Table
+from dichotomy_widget.stores import sqlite as sqlite_module
 from dichotomy_widget.ui.entry import seat_page
+from dichotomy_widget.ui.trouble_watch import TroubleWatch
 
 pytestmark = pytest.mark.faults
 
@@ -174,6 +176,34 @@ def test_a_store_replaced_under_a_running_kernel_is_noticed_not_written_to(tmp_p
 
 # --- every watching page hears of a full disk or a read-only store, without acting -----------------
 
+class served:
+    """What ``dichotomy serve`` runs beside the kernels: one write-trouble check of the store file every
+    0.2 s (:class:`~dichotomy_widget.ui.trouble_watch.TroubleWatch`), announcing each change."""
+
+    def __init__(self, path: Path) -> None:
+        self.watch = TroubleWatch(SqliteStore(path, watch_files=False))
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.2):
+            self.watch.check()
+
+    def __enter__(self) -> "served":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self.watch.close()
+
+
+#: Banners must show well before a watching kernel's own safety-net check: only the announcement can
+#: make them that fast.
+ANNOUNCED_WITHIN = sqlite_module.WATCHED_RECHECK / 3
+
+
 async def _until(check, what: str, timeout: float = 60.0) -> None:
     """Await ``check()`` being true (the watch loop runs meanwhile); fail with ``what`` after ``timeout``."""
     loop = asyncio.get_running_loop()
@@ -198,13 +228,42 @@ def test_a_watching_table_sees_a_full_disk_and_its_end_without_acting(small_disk
             assert watcher.store_trouble == "" and heard == []
             events = len(watcher.events)
             filler = fill(small_disk)
-            await _until(lambda: watcher.store_trouble, "the full disk shown")
+            await _until(lambda: watcher.store_trouble, "the full disk shown", ANNOUNCED_WITHIN)
             assert "full" in watcher.store_trouble and "Free some space" in watcher.store_trouble
             assert heard[-1] == watcher.store_trouble  # the listeners were told
             assert len(watcher.events) == events  # it only watched: nothing was written
             filler.unlink()
-            await _until(lambda: not watcher.store_trouble, "the trouble cleared")
+            await _until(lambda: not watcher.store_trouble, "the trouble cleared", ANNOUNCED_WITHIN)
             assert heard[-1] == ""
+        finally:
+            task.cancel()
+            store.close()
+
+    with served(small_disk / "tables.sqlite3"):
+        asyncio.run(scenario())
+    assert kernel(path, code, {"type": "pick", "pair": 1, "seat": "drawer"})["phase"] == "clues"
+
+
+def test_a_write_that_fails_on_a_full_disk_wakes_the_other_waiting_pages(small_disk):
+    """No server checks here (notebook play): the failed write itself wakes the other watching kernels
+    (its file notice, and its announcement), so a page that only waits shows the trouble long before
+    its own safety-net check."""
+    path = small_disk / "tables.sqlite3"
+    code = new_table(path)
+
+    async def scenario() -> None:
+        store = SqliteStore(path)
+        watcher = Table.open(code, store)
+        task = watcher.start_watching()
+        try:
+            await asyncio.sleep(0.5)
+            filler = fill(small_disk)
+            assert watcher.store_trouble == ""
+            answer = await asyncio.to_thread(kernel, path, code, {"type": "pick", "pair": 1, "seat": "drawer"})
+            assert answer["ok"] is False and answer["code"] == "store_full"
+            await _until(lambda: watcher.store_trouble, "the full disk shown", ANNOUNCED_WITHIN)
+            assert "full" in watcher.store_trouble
+            filler.unlink()
         finally:
             task.cancel()
             store.close()
@@ -284,21 +343,22 @@ def test_every_seat_widget_syncs_the_store_trouble_and_no_hidden_word(small_disk
             await asyncio.sleep(0.5)
             assert all(w.store_trouble == "" for w in widgets)
             filler = fill(small_disk)
-            await _until(lambda: all(w.store_trouble for w in widgets), "every seat's banner")
+            await _until(lambda: all(w.store_trouble for w in widgets), "every seat's banner", ANNOUNCED_WITHIN)
             assert all("full" in w.store_trouble for w in widgets)
             expected = (f"The disk holding the table store {path} is full, so nothing was saved. "
                         "Free some space on it, then try again.")  # the acting page's words, no more
             for w in widgets:  # the synced state carries the notice
                 assert w.get_state()["store_trouble"] == expected
             filler.unlink()
-            await _until(lambda: all(w.store_trouble == "" for w in widgets), "every banner removed")
+            await _until(lambda: all(w.store_trouble == "" for w in widgets), "every banner removed", ANNOUNCED_WITHIN)
         finally:
             for w in widgets:
                 w.close()
             table._watch_task.cancel()
             store.close()
 
-    asyncio.run(scenario())
+    with served(small_disk / "tables.sqlite3"):
+        asyncio.run(scenario())
 
 
 def test_the_class_pages_show_the_store_trouble_too(small_disk):
@@ -322,13 +382,14 @@ def test_the_class_pages_show_the_store_trouble_too(small_disk):
             await asyncio.sleep(0.5)
             assert lobby.state == "lobby" and all(b.value == "" for b in banners)
             filler = fill(small_disk)
-            await _until(lambda: all("is full" in b.value for b in banners), "every class page's banner")
+            await _until(lambda: all("is full" in b.value for b in banners), "every class page's banner", ANNOUNCED_WITHIN)
             assert all('role="alert"' in b.value and str(path) in b.value for b in banners)
             filler.unlink()
-            await _until(lambda: all(b.value == "" for b in banners), "every banner removed")
+            await _until(lambda: all(b.value == "" for b in banners), "every banner removed", ANNOUNCED_WITHIN)
         finally:
             for page in (view, lobby, report):
                 page.room.stop_watching()
             store.close()
 
-    asyncio.run(scenario())
+    with served(small_disk / "tables.sqlite3"):
+        asyncio.run(scenario())

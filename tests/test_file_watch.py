@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -83,19 +85,81 @@ def test_closing_the_store_stops_its_watch_thread(tmp_path: Path) -> None:
 
 def test_file_watch_reports_only_the_named_files(tmp_path: Path) -> None:
     seen = threading.Event()
-    watch = FileWatch(tmp_path, {"db.sqlite3-wal"}, seen.set)
+    kinds: list[bool] = []
+    watch = FileWatch(tmp_path, {"db.sqlite3-wal"}, lambda written: (kinds.append(written), seen.set()))
     assert watch.start()
     try:
         (tmp_path / "other.txt").write_text("x")
         assert not seen.wait(0.5)
         (tmp_path / "db.sqlite3-wal").write_bytes(b"x")
         assert seen.wait(10.0)
+        assert kinds and all(kinds)  # a write, not only a touch
     finally:
         watch.stop()
     assert not watch.running
 
 
+def test_file_watch_tells_a_touch_from_a_write(tmp_path: Path) -> None:
+    target = tmp_path / "db.sqlite3"
+    target.write_bytes(b"x")
+    seen = threading.Event()
+    kinds: list[bool] = []
+    watch = FileWatch(tmp_path, {target.name}, lambda written: (kinds.append(written), seen.set()))
+    assert watch.start()
+    try:
+        os.utime(target)  # what SqliteStore.announce does
+        assert seen.wait(10.0)
+        assert kinds == [False]
+    finally:
+        watch.stop()
+
+
+def test_an_announcement_wakes_a_waiting_kernel_in_another_process(tmp_path: Path, monkeypatch) -> None:
+    """Nothing is written, the safety-net recheck is 60 s away: only the announcement can wake it."""
+    monkeypatch.setattr(sqlite_module, "WATCHED_RECHECK", 60.0)
+    path = tmp_path / "tables.sqlite3"
+    store = SqliteStore(path, poll_interval=60.0)
+    store.create_table("T1", {})
+    code = "import sys; from dichotomy_widget.stores import SqliteStore\nassert SqliteStore(sys.argv[1]).announce()\n"
+
+    async def scenario() -> tuple[object, object, float]:
+        marker = store.change_marker()
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        waiting = asyncio.ensure_future(store.wait_for_change(marker, 60.0))
+        await asyncio.sleep(0.3)
+        assert not waiting.done()
+        await asyncio.to_thread(subprocess.run, [sys.executable, "-c", code, str(path)], check=True, cwd=REPO,
+                                timeout=60)
+        return marker, await waiting, loop.time() - start
+
+    try:
+        before, after, waited = asyncio.run(scenario())
+    finally:
+        store.close()
+    assert after != before
+    assert waited < 30.0
+    with sqlite3.connect(path) as conn:  # the announcement wrote nothing
+        assert conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
+
+
+def test_a_watching_store_checks_its_trouble_rarely_and_a_polling_one_often(tmp_path: Path) -> None:
+    watched = SqliteStore(tmp_path / "a.sqlite3")
+    polled = SqliteStore(tmp_path / "b.sqlite3", watch_files=False)
+    try:
+        async def wait_once(store: SqliteStore) -> None:
+            await store.wait_for_change(store.change_marker(), 0.0)
+
+        asyncio.run(wait_once(watched))
+        asyncio.run(wait_once(polled))
+        assert watched.trouble_every == sqlite_module.WATCHED_RECHECK >= 10.0
+        assert polled.trouble_every == sqlite_module.POLLED_TROUBLE_EVERY <= 2.0
+    finally:
+        watched.close()
+        polled.close()
+
+
 def test_a_folder_that_cannot_be_watched_falls_back_to_polling(tmp_path: Path) -> None:
-    watch = FileWatch(tmp_path / "missing", {"x"}, lambda: None)
+    watch = FileWatch(tmp_path / "missing", {"x"}, lambda written: None)
     assert watch.start() is False
     assert not watch.running

@@ -152,6 +152,17 @@ def write_trouble_error(store: object) -> "StoreError | None":
         return None
 
 
+#: Seconds between two :func:`write_trouble_error` checks of a watching page, unless the store says
+#: otherwise (:attr:`SqliteStore.trouble_every`: long while its file watch hears announcements).
+TROUBLE_EVERY = 2.0
+
+
+def trouble_every(store: object) -> float:
+    """How long a watching page may sleep before it checks ``store``'s write trouble again."""
+    every = getattr(store, "trouble_every", None)
+    return float(every) if isinstance(every, (int, float)) and every > 0 else TROUBLE_EVERY
+
+
 def write_trouble_text(store: object) -> str:
     """The English message of :func:`write_trouble_error`, or ""."""
     trouble = write_trouble_error(store)

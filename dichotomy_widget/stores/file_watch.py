@@ -1,8 +1,10 @@
 """Be told when files change, at no cost while nothing does: Linux inotify through ``inotify_simple``.
 
 :class:`FileWatch` runs one daemon thread that sleeps in ``select`` on the inotify descriptor and a
-stop pipe, and calls ``on_change()`` when one of the named files in a folder is written, created,
-moved in or deleted. An idle watch wakes nobody: no timer, no polling. Where inotify is not available
+stop pipe, and calls ``on_change(written)`` when one of the named files in a folder is written,
+created, moved in or deleted (``written`` True), or only has its metadata touched (``written`` False: a
+``chmod``, or ``os.utime`` by a process announcing news that is not in the file). An idle watch wakes
+nobody: no timer, no polling. Where inotify is not available
 (macOS, Windows, some network file systems) :func:`FileWatch.start` returns False and the caller
 keeps polling.
 """
@@ -22,9 +24,11 @@ __all__ = ["FileWatch"]
 
 
 class FileWatch:
-    """Call ``on_change()`` from a background thread whenever one of ``names`` in ``folder`` changes."""
+    """Call ``on_change(written)`` from a background thread whenever one of ``names`` in ``folder``
+    changes (``written``) or has its metadata touched (not ``written``)."""
 
-    def __init__(self, folder: str | os.PathLike[str], names: Iterable[str], on_change: Callable[[], None]) -> None:
+    def __init__(self, folder: str | os.PathLike[str], names: Iterable[str],
+                 on_change: Callable[[bool], None]) -> None:
         self.folder = Path(folder)
         self.names = frozenset(names)
         self.on_change = on_change
@@ -48,7 +52,7 @@ class FileWatch:
         except OSError as exc:
             log.warning("inotify is not available (%s); watching the store by polling", exc)
             return False
-        mask = flags.MODIFY | flags.CREATE | flags.MOVED_TO | flags.DELETE | flags.CLOSE_WRITE
+        mask = flags.MODIFY | flags.CREATE | flags.MOVED_TO | flags.DELETE | flags.CLOSE_WRITE | flags.ATTRIB
         try:
             inotify.add_watch(str(self.folder), mask)
         except OSError as exc:  # e.g. the per-user watch limit
@@ -81,8 +85,9 @@ class FileWatch:
                 if stop_read in ready:
                     return
                 events = inotify.read(timeout=0)
-                if any(event.name in self.names or event.mask & flags.Q_OVERFLOW for event in events):
-                    self.on_change()
+                ours = [e for e in events if e.name in self.names or e.mask & flags.Q_OVERFLOW]
+                if ours:
+                    self.on_change(any(e.mask & ~(flags.ATTRIB | flags.ISDIR) for e in ours))
         except Exception:  # never die silently: the store falls back to its slow poll
             log.exception("watching %s stopped", self.folder)
         finally:

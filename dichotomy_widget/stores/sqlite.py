@@ -1,9 +1,16 @@
 """Store in one SQLite file (WAL mode) shared by many kernels and processes.
 
 The change marker is ``PRAGMA data_version`` (changes only when another connection commits) plus an
-own-writes counter. On Linux a waiting kernel sleeps until inotify reports a write to the database or
-its WAL file (:mod:`.file_watch`), re-reading the marker then and every few seconds as a safety net;
-elsewhere it polls the marker every ``poll_interval`` seconds.
+own-writes counter and a count of *announcements*. On Linux a waiting kernel sleeps until inotify
+reports a write to the database or its WAL file (:mod:`.file_watch`), re-reading the marker then and
+every :data:`WATCHED_RECHECK` s as a safety net; elsewhere it polls the marker every ``poll_interval``
+seconds.
+
+An announcement (:meth:`SqliteStore.announce`) touches the database file's time stamp (``os.utime``: no
+data, works on a full disk): every watching kernel wakes and checks :meth:`~SqliteStore.write_trouble`.
+A write that fails because the disk is full or the file read-only announces; so does ``dichotomy
+serve``'s trouble check (:mod:`dichotomy_widget.ui.trouble_watch`), so waiting kernels need no timer of
+their own to show a full disk within seconds.
 """
 
 from __future__ import annotations
@@ -42,8 +49,12 @@ __all__ = ["SqliteStore", "DEFAULT_POLL_INTERVAL", "DEFAULT_BUSY_TIMEOUT"]
 #: Seconds between two ``PRAGMA data_version`` polls in :meth:`SqliteStore.wait_for_change`.
 DEFAULT_POLL_INTERVAL = 0.05
 
-#: With a file watch, seconds between safety-net re-reads of the marker (a missed notice costs at most this).
-WATCHED_RECHECK = 2.0
+#: With a file watch, seconds between safety-net re-reads of the marker and trouble checks (a missed
+#: notice costs at most this). Every wake of an idle kernel costs CPU, so this is long.
+WATCHED_RECHECK = 30.0
+
+#: Without a file watch (polling), seconds between two write-trouble checks of a watching table.
+POLLED_TROUBLE_EVERY = 2.0
 
 #: After a file notice that did not yet change the marker (the writer is mid-commit), re-read this often ...
 SETTLE_STEP = 0.01
@@ -105,7 +116,8 @@ class SqliteStore(ClosingStore):
         self._identity = self._file_identity()  # the file this connection has open
         self._waiters = ChangeWaiters()
         self._watch: FileWatch | None = None
-        self._last_notice = 0.0  # time.monotonic() of the last file notice
+        self._last_notice = 0.0  # time.monotonic() of the last file notice of a write
+        self._announcements = 0  # metadata-only notices (an announcement, a chmod) seen by the watch
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
@@ -191,8 +203,10 @@ class SqliteStore(ClosingStore):
             return StoreError("The table store {path} is corrupt ({detail}).", code="store_corrupt",
                               params={"path": str(self.path), "detail": text})
         if "disk is full" in text.lower() or ("i/o error" in text.lower() and self._disk_full()):
+            self.announce()  # the other pages show it now, not at their next check
             return self._full_error()
         if "readonly" in text.lower() or "read-only" in text.lower() or self._read_only():
+            self.announce()
             return self._read_only_error()
         if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
             return StoreError("The table store {path} stayed busy for over {seconds} s ({detail}).",
@@ -362,9 +376,27 @@ class SqliteStore(ClosingStore):
             return self._last_seq(conn, table_id)
 
     def change_marker(self) -> object:
-        """``(PRAGMA data_version, own commits)``: differs after any commit by anyone."""
+        """``(PRAGMA data_version, own commits, announcements)``: differs after any commit by anyone
+        and after an :meth:`announce`."""
         with self._connection("check for changes") as conn:
-            return (conn.execute("PRAGMA data_version").fetchone()[0], self._writes)
+            return (conn.execute("PRAGMA data_version").fetchone()[0], self._writes, self._announcements)
+
+    @property
+    def trouble_every(self) -> float:
+        """Seconds a watching table may wait before its next :meth:`write_trouble` check: long while
+        the file watch runs (announcements wake it), short when polling (it wakes anyway)."""
+        watch = self._watch
+        return WATCHED_RECHECK if watch is not None and watch.running else POLLED_TROUBLE_EVERY
+
+    def announce(self) -> bool:
+        """Wake every kernel watching this file, so it checks :meth:`write_trouble` now: touches the
+        file's time stamp (no data is written, so this works on a full disk). False if it could not."""
+        try:
+            os.utime(self.path)
+        except OSError as exc:  # a read-only file system: the watchers' safety-net check sees it
+            log.info("cannot announce a change of %s (%s)", self.path, exc)
+            return False
+        return True
 
     async def wait_for_change(self, marker: object, timeout: float) -> object:
         """Return the marker as soon as it differs from ``marker``, or when ``timeout`` s have passed.
@@ -402,9 +434,12 @@ class SqliteStore(ClosingStore):
                     log.info("no file notices for %s: polling every %.2f s", self.path, self.poll_interval)
             return self._watch.running
 
-    def _on_file_notice(self) -> None:
+    def _on_file_notice(self, written: bool = True) -> None:
         with self._lock:
-            self._last_notice = time.monotonic()
+            if written:
+                self._last_notice = time.monotonic()
+            else:
+                self._announcements += 1
             self._waiters.wake_all()
 
     def close(self) -> None:

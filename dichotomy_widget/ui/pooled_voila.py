@@ -26,7 +26,10 @@ from tornado.httputil import split_host_and_port
 from voila.app import Voila
 from voila.request_info_handler import RequestInfoSocketHandler
 from voila.tornado.handler import TornadoVoilaHandler
+from tornado.ioloop import PeriodicCallback
 from voila.utils import ENV_VARIABLE
+
+from .trouble_watch import CHECK_EVERY, TroubleWatch
 
 __all__ = ["DichotomyVoila", "PooledPageHandler", "LocalRequestInfoHandler", "request_info", "main"]
 
@@ -137,7 +140,8 @@ class CachedLabextensionHandler(FileFindHandler):
 
 class DichotomyVoila(Voila):
     """Voila with :class:`PooledPageHandler`, :class:`LocalRequestInfoHandler` and
-    :class:`CachedLabextensionHandler`, and no debug records built only to be dropped."""
+    :class:`CachedLabextensionHandler`, no debug records built only to be dropped, and one write-trouble
+    check for all its kernels (:mod:`.trouble_watch`)."""
 
     def initialize(self, argv: Any = None) -> None:
         super().initialize(argv)
@@ -145,6 +149,9 @@ class DichotomyVoila(Voila):
         # call still builds a record to throw away: jupyter_server's kernel manager makes one for each
         # message a kernel sends (10 % of the server's time while a class opens its pages, measured).
         self.log.setLevel(self.log_level)
+        self.trouble_watch = TroubleWatch.for_server()
+        if self.trouble_watch is not None:
+            PeriodicCallback(self.trouble_watch.check, CHECK_EVERY * 1000).start()
 
     def init_handlers(self) -> list:
         swap = {TornadoVoilaHandler: PooledPageHandler, RequestInfoSocketHandler: LocalRequestInfoHandler,
