@@ -7,12 +7,15 @@ websocket and the widget protocol), so each seat kernel is a real voila kernel f
 through its real watch path (inotify on the SQLite files, a 2 s trouble check). Then:
 
 * **idle CPU**: the CPU time of the seat kernels (and of voila itself) over ``--seconds`` (60) while
-  nobody acts, as a percentage of one core;
+  nobody acts, as a percentage of one core, side by side with the same number of bare voila pages (one
+  ipywidgets Text each, also held open by a wire client) measured over the same seconds, the floor any
+  voila page costs on this machine. Run time comes from ``/proc/*/task/*/schedstat`` (nanoseconds; the
+  ``/proc/*/stat`` tick counts are too coarse for kernels that use a few ms a second);
 * **change to the other kernels**: the host reorders a table's seats ``--changes`` times (another
   process, as the host page's kernel would); the time from the change's commit until each of that
   table's seat pages has received its new view over the websocket: p50 / p95 / max.
 
-    python bench/idle_seats.py [--students 30] [--seconds 60] [--changes 30]
+    python bench/idle_seats.py [--students 30] [--seconds 60] [--changes 30] [--no-baseline]
 """
 
 from __future__ import annotations
@@ -32,15 +35,29 @@ for extra in (REPO, REPO / "tests", REPO / "tests" / "browser"):
     sys.path.insert(0, str(extra))
 
 from dichotomy_widget import Table  # noqa: E402
-from join_burst import Server, cpu_seconds, env_for_servers, free_port, pct  # noqa: E402
+from join_burst import Server, env_for_servers, free_port, pct, start  # noqa: E402
 from support import tree_pids, _is_kernel  # noqa: E402
 from wire_student import WireStudent  # noqa: E402
 
 
-def kernel_cpu(pid: int) -> tuple[float, float]:
-    """CPU seconds used so far by (the kernels, everything) in ``pid``'s process tree."""
-    kernels = sum(cpu_seconds(p) for p in tree_pids(pid) if _is_kernel(p))
-    return kernels, cpu_seconds(pid)
+def run_seconds(pids: list[int]) -> float:
+    """Seconds on a CPU so far of every thread of ``pids`` (exact, from schedstat)."""
+    total = 0
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                total += int(Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()[0])
+            except (OSError, IndexError, ValueError):
+                continue
+    return total / 1e9
+
+
+def kernels_of(server: Server) -> list[int]:
+    return [p for p in tree_pids(server.proc.pid) if _is_kernel(p)]
 
 
 def main() -> None:
@@ -48,6 +65,8 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--changes", type=int, default=30)
+    parser.add_argument("--no-baseline", dest="baseline", action="store_false",
+                        help="skip the bare voila pages measured beside the seat pages")
     args = parser.parse_args()
     print(f"idle_seats: {args.students} seat kernels; load average {os.getloadavg()}, {os.cpu_count()} CPUs",
           flush=True)
@@ -57,9 +76,16 @@ def main() -> None:
     cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
            "--ip", "127.0.0.1", "--max-kernels", "0", "--max-pages-per-device", "0"]
     server = Server(cmd, port, work, env_for_servers())
+    bare: Server | None = None
     students: list[WireStudent] = []
+    bare_pages: list[WireStudent] = []
     try:
         server.wait_http()
+        if args.baseline:
+            bare = start("bare", work, store, 0, 30)
+            with ThreadPoolExecutor(6) as pool:
+                bare_pages = list(pool.map(lambda _: WireStudent(
+                    f"{bare.base}/voila/render/bare.ipynb", "127.0.0.1", timeout=300), range(args.students)))
         tables: list[tuple[Table, list[WireStudent]]] = []
         links = []
         while len(links) < args.students:
@@ -79,13 +105,20 @@ def main() -> None:
             student.wait(lambda v: bool(v.get("players")), timeout=300)
         server.settle(args.students + 1)  # every page has run; the tree is quiet
         time.sleep(5)
-        kernels0, all0 = kernel_cpu(server.proc.pid)
+        seat_kernels, bare_kernels = kernels_of(server), kernels_of(bare) if bare else []
+        voilas = [p for p in {server.proc.pid, *tree_pids(server.proc.pid)} if p not in seat_kernels]
+        seat0, bare0, voila0 = run_seconds(seat_kernels), run_seconds(bare_kernels), run_seconds(voilas)
         t0 = time.monotonic()
         time.sleep(args.seconds)
         wall = time.monotonic() - t0
-        kernels1, all1 = kernel_cpu(server.proc.pid)
-        print(f"idle CPU over {wall:.0f} s: seat kernels {100 * (kernels1 - kernels0) / wall:.2f} % of one core "
-              f"({args.students} kernels), kernels and voila {100 * (all1 - all0) / wall:.2f} %", flush=True)
+        seat1, bare1, voila1 = run_seconds(seat_kernels), run_seconds(bare_kernels), run_seconds(voilas)
+        seat_pct, bare_pct = 100 * (seat1 - seat0) / wall, 100 * (bare1 - bare0) / wall
+        print(f"idle CPU over {wall:.0f} s, % of one core: {len(seat_kernels)} seat kernels {seat_pct:.2f} %"
+              f" (dichotomy serve's voila {100 * (voila1 - voila0) / wall:.2f} %)", flush=True)
+        if bare_kernels:
+            print(f"  baseline, same seconds: {len(bare_kernels)} bare voila kernels (one Text each) "
+                  f"{bare_pct:.2f} %; seat / bare {seat_pct / bare_pct if bare_pct else float('nan'):.2f}x",
+                  flush=True)
 
         delays: list[float] = []
         for i in range(args.changes):
@@ -116,9 +149,11 @@ def main() -> None:
               f"{statistics.median(ms):.1f} ms, p95 {pct(ms, 0.95):.1f} ms, max {max(ms):.1f} ms", flush=True)
         print(f"load average at the end {os.getloadavg()}")
     finally:
-        for student in students:
+        for student in students + bare_pages:
             student.close()
         server.stop()
+        if bare is not None:
+            bare.stop()
 
 
 if __name__ == "__main__":

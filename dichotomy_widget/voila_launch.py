@@ -56,6 +56,8 @@ def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
         *KERNEL_TRANSPORT,
         # the browser's preferred languages reach the page kernel as $HTTP_ACCEPT_LANGUAGE (ui/page_lang.py)
         "--VoilaConfiguration.http_header_envs=['Accept-Language']",
+        # kernels die with voila through the OS, not a thread polling every second (ui/kernel_launcher.py)
+        "--VoilaConfiguration.kernel_spec_manager_class=dichotomy_widget.ui.kernel_specs.QuietKernelSpecManager",
         *extra,
     ]
 

@@ -56,9 +56,11 @@ def _rss_bytes(pid: int) -> int:
 
 def _is_kernel(pid: int) -> bool:
     try:
-        return b"ipykernel" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
+    # ipykernel_launcher, or dichotomy serve's dichotomy_widget.ui.kernel_launcher (no parent poll)
+    return b"ipykernel" in command or b"kernel_launcher" in command
 
 
 def tree_usage(pid: int) -> tuple[int, int]:
