@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+from typing import Mapping
 
 from ..config import STORE_ENV
 from ..stores.base import write_trouble_text
@@ -32,7 +33,7 @@ class TroubleWatch:
         self.trouble = write_trouble_text(store)
 
     @classmethod
-    def for_server(cls, environ: "os._Environ[str] | dict[str, str]" = os.environ) -> "TroubleWatch | None":
+    def for_server(cls, environ: Mapping[str, str] = os.environ) -> "TroubleWatch | None":
         """The watch for the store the server's pages share (``$DICHOTOMY_STORE``), or None when it is not
         an SQLite file (PostgreSQL cannot tell trouble without writing; its pages learn by acting)."""
         location = environ.get(STORE_ENV, "")
