@@ -4,7 +4,8 @@ reaches the other kernels.
 Starts ``dichotomy serve`` (SQLite store), seats ``--students`` players at tables of 6, and opens every
 seat page like a browser does (tests/browser/wire_student.py: the page over HTTP, then the kernel's
 websocket and the widget protocol), so each seat kernel is a real voila kernel following the store
-through its real watch path (inotify on the SQLite files, a 2 s trouble check). Then:
+through its real watch path (inotify on the SQLite files; the server's one write-trouble check
+announces changes, with a 30 s safety-net check in each kernel). Then:
 
 * **idle CPU**: the CPU time of the seat kernels (and of voila itself) over ``--seconds`` (60) while
   nobody acts, as a percentage of one core, side by side with the same number of bare voila pages (one

@@ -54,6 +54,15 @@ def _rss_bytes(pid: int) -> int:
     return 0
 
 
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie is as good as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def _is_kernel(pid: int) -> bool:
     try:
         command = Path(f"/proc/{pid}/cmdline").read_bytes()

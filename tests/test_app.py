@@ -16,7 +16,7 @@ from dichotomy_widget.ui.entry import host_page, seat_page
 from dichotomy_widget.ui.app import SeatPage, UrlQuery, join_link, parse_query, qr_svg
 from dichotomy_widget.serve import build_parser, host_url, main
 from dichotomy_widget.voila_launch import voila_command
-from support import child_pids
+from support import child_pids, pid_alive
 
 
 @pytest.fixture()
@@ -384,20 +384,6 @@ def test_pages_command_copies_the_notebooks(tmp_path, capsys):
                                                                  "teacher.ipynb"]
 
 
-def _alive(pid: int) -> bool:
-    import os
-
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:  # a zombie is as good as gone
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="reads /proc")
 def test_serve_prints_the_host_url_and_stops_cleanly_on_ctrl_c(tmp_path):
     """``dichotomy serve`` end to end without a browser: a page GET starts a kernel; SIGINT stops it all."""
@@ -439,9 +425,9 @@ def test_serve_prints_the_host_url_and_stops_cleanly_on_ctrl_c(tmp_path):
         proc.send_signal(signal.SIGINT)
         assert proc.wait(30) == 0
         deadline = time.monotonic() + 15
-        while time.monotonic() < deadline and any(_alive(p) for p in kernels | {voila}):
+        while time.monotonic() < deadline and any(pid_alive(p) for p in kernels | {voila}):
             time.sleep(0.2)
-        assert not any(_alive(p) for p in kernels | {voila})
+        assert not any(pid_alive(p) for p in kernels | {voila})
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

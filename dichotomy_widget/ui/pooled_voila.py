@@ -23,10 +23,10 @@ from typing import Any, AsyncIterator
 
 from jupyter_server.base.handlers import FileFindHandler
 from tornado.httputil import split_host_and_port
+from tornado.ioloop import PeriodicCallback
 from voila.app import Voila
 from voila.request_info_handler import RequestInfoSocketHandler
 from voila.tornado.handler import TornadoVoilaHandler
-from tornado.ioloop import PeriodicCallback
 from voila.utils import ENV_VARIABLE
 
 from .trouble_watch import CHECK_EVERY, TroubleWatch
