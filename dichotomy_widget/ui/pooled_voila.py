@@ -13,25 +13,33 @@ request arrives (``voila.utils.get_query_string()`` in the kernel, see :func:`.e
   goes through voila's own code (ordinary kernel, prelaunch hook).
 * :class:`LocalRequestInfoHandler` (``/voila/query/<kernel>``, where a pool kernel waits for its
   request): only this computer may connect, and a request is delivered once and then forgotten.
+
+It also serves the widget's code and style by URL (:class:`WidgetCodeHandler`, :mod:`.widget_code`)
+and sends voila's content-hashed front-end files as immutable (:class:`CachedLabextensionHandler`).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import re
 from typing import Any, AsyncIterator
 
 from jupyter_server.base.handlers import FileFindHandler
+from jupyter_server.utils import url_path_join
 from tornado.httputil import split_host_and_port
 from tornado.ioloop import PeriodicCallback
+from tornado.web import HTTPError, StaticFileHandler
 from voila.app import Voila
 from voila.request_info_handler import RequestInfoSocketHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.utils import ENV_VARIABLE
 
+from . import widget_code
 from .trouble_watch import CHECK_EVERY, TroubleWatch
 
-__all__ = ["DichotomyVoila", "PooledPageHandler", "LocalRequestInfoHandler", "request_info", "main"]
+__all__ = ["DichotomyVoila", "PooledPageHandler", "LocalRequestInfoHandler", "CachedLabextensionHandler",
+           "WidgetCodeHandler", "request_info", "main"]
 
 log = logging.getLogger(__name__)
 
@@ -138,10 +146,29 @@ class CachedLabextensionHandler(FileFindHandler):
             self.set_header("Cache-Control", IMMUTABLE)
 
 
+class WidgetCodeHandler(StaticFileHandler):
+    """The widget's code and style at their content-hashed names (:mod:`.widget_code`), immutable.
+    Any other name is a 404: this serves two files, not a folder."""
+
+    def initialize(self) -> None:  # type: ignore[override]
+        super().initialize(path=str(widget_code.JS_DIR))
+
+    @classmethod
+    def get_absolute_path(cls, root: str, path: str) -> str:
+        found = widget_code.served_files().get(path)
+        if found is None:
+            raise HTTPError(404)
+        return str(found)
+
+    def set_extra_headers(self, path: str) -> None:
+        self.set_header("Cache-Control", IMMUTABLE)
+
+
 class DichotomyVoila(Voila):
-    """Voila with :class:`PooledPageHandler`, :class:`LocalRequestInfoHandler` and
-    :class:`CachedLabextensionHandler`, no debug records built only to be dropped, and one write-trouble
-    check for all its kernels (:mod:`.trouble_watch`)."""
+    """Voila with :class:`PooledPageHandler`, :class:`LocalRequestInfoHandler`,
+    :class:`CachedLabextensionHandler` and the widget's code by URL (:class:`WidgetCodeHandler`), no
+    debug records built only to be dropped, and one write-trouble check for all its kernels
+    (:mod:`.trouble_watch`)."""
 
     def initialize(self, argv: Any = None) -> None:
         super().initialize(argv)
@@ -153,10 +180,16 @@ class DichotomyVoila(Voila):
         if self.trouble_watch is not None:
             PeriodicCallback(self.trouble_watch.check, CHECK_EVERY * 1000).start()
 
+    def start(self) -> None:
+        # before the kernel manager exists: every kernel this server starts (pool or not) inherits it
+        os.environ[widget_code.SERVED_ENV] = "served"
+        super().start()
+
     def init_handlers(self) -> list:
         swap = {TornadoVoilaHandler: PooledPageHandler, RequestInfoSocketHandler: LocalRequestInfoHandler,
                 FileFindHandler: CachedLabextensionHandler}
-        return [(route[0], swap.get(route[1], route[1]), *route[2:]) for route in super().init_handlers()]
+        code = (url_path_join(self.server_url, widget_code.ROUTE, "(.*)"), WidgetCodeHandler)
+        return [code] + [(route[0], swap.get(route[1], route[1]), *route[2:]) for route in super().init_handlers()]
 
 
 main = DichotomyVoila.launch_instance

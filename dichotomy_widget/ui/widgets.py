@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -37,20 +36,13 @@ import traitlets
 from ..errors import DichotomyError, SeatNotFound, where
 from ..i18n import LANGUAGE_NAMES, N_, normalize_language, translator
 from ..rules import action_types
+from . import widget_code
+from .widget_code import JS_DIR
 
 __all__ = ["SeatWidget", "TableWidget", "PassAndPlayWidget", "JS_DIR"]
 
 log = logging.getLogger(__name__)
 
-
-def _js_dir() -> Path:
-    """``js/`` inside the installed package (wheel), else the source checkout's ``js/``."""
-    package = Path(__file__).resolve().parent.parent
-    packaged = package / "js"
-    return packaged if packaged.is_dir() else package.parent / "js"
-
-
-JS_DIR = _js_dir()
 
 INTERNAL_ERROR = N_("Something went wrong in the kernel; please try again.")
 NOT_UNDERSTOOD = N_("That button sent something the game does not understand.")
@@ -106,8 +98,9 @@ def _start_watching(table: Any) -> None:
 class _DichotomyWidget(anywidget.AnyWidget):
     """Shared plumbing: kernel-owned state, message ids, acks and refusals, subscription."""
 
-    _esm = JS_DIR / "widget.js"
-    _css = JS_DIR / "widget.css"
+    # inline in JupyterLab and Notebook; a small loader behind ``dichotomy serve`` (.widget_code)
+    _esm = widget_code.esm()
+    _css = widget_code.css()
 
     kind = traitlets.Unicode("seat").tag(sync=True)
     view = traitlets.Dict().tag(sync=True)

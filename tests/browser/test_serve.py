@@ -17,8 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from browser_support import conftest_helpers as _shared
 
-
-
+from dichotomy_widget.ui.widget_code import ROUTE
 
 ServerProcess, free_port, server_env = _shared().ServerProcess, _shared().free_port, _shared().server_env
 
@@ -377,6 +376,39 @@ def test_a_second_page_takes_the_widget_code_from_the_browser_cache(context, ser
                               ".map(e => [e.name, e.transferSize, e.decodedBodySize])")
     again = [(name, sent) for name, sent, size in entries if name in hashed and size > 0]
     assert len(again) >= 5 and all(sent == 0 for _, sent in again), again  # all from the cache
+    ours = [(name, sent) for name, sent, size in entries if f"/{ROUTE}widget." in name and size > 0]
+    assert len(ours) == 2 and all(sent == 0 for _, sent in ours), ours  # the widget's code and style too
+
+
+def test_the_widget_code_comes_by_url_not_inside_every_page(context, serve):
+    """Behind ``dichotomy serve`` a seat widget's state carries a small loader (ui/widget_code.py), the
+    page fetches the code and style from the server's content-hashed route (immutable), and renders."""
+    from dichotomy_widget import SqliteStore, Table
+    from dichotomy_widget.ui.widget_code import CODE, JS_DIR, STYLE, served_name
+
+    table = Table.create(deck="en", rounds=1, store=SqliteStore(serve.store))
+    link = f"{serve.base}/voila/render/seat.ipynb?table={table.code}&seat={table.join('Ana').token}"
+    page = context.new_page()
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: sent.append(str(frame))))
+    fetched: dict[str, tuple[int, str, str]] = {}
+    page.on("response", lambda r: fetched.setdefault(r.url, (r.status, r.headers.get("cache-control", ""),
+                                                             r.headers.get("content-type", ""))))
+    page.goto(link)
+    ready(page)
+    page.locator(".dw-root[data-you='Ana']").wait_for(timeout=RENDER_TIMEOUT)
+    expect(page.locator(".dw-root")).to_have_css("max-width", "860px")  # widget.css applied
+    code_url = f"{serve.base}/{ROUTE}{served_name(CODE)}"
+    style_url = f"{serve.base}/{ROUTE}{served_name(STYLE)}"
+    assert fetched[code_url][0] == 200 and "immutable" in fetched[code_url][1], fetched.get(code_url)
+    assert "javascript" in fetched[code_url][2] and "css" in fetched[style_url][2]
+    marker = "dw-root"  # a class name the code sets; the loader does not contain it
+    assert marker in (JS_DIR / CODE).read_text(encoding="utf-8")
+    assert sent and not any(marker in frame for frame in sent), "the widget code went over the websocket"
+    answer = context.request.get(code_url)
+    assert answer.status == 200 and answer.body() == (JS_DIR / CODE).read_bytes()
+    for wrong in (f"widget.{'0' * 16}.js", CODE, "../pyproject.toml", "%2e%2e/README.md", ""):
+        assert context.request.get(f"{serve.base}/{ROUTE}{wrong}").status == 404, wrong
 
 
 def test_host_reorders_and_removes_seats_in_the_lobby(context, serve):
