@@ -16,8 +16,9 @@ as ipywidgets 8's front end asks for it: the same work for the server). In a cla
 on its student's device; here every Chromium page compiles voila's front end (about 5 MB of JavaScript)
 on the server's own 2 cores, so each one added slows all the others: the printed CPU split (server vs
 the bench's own clients) shows how much; ``--chromium 1`` is one student's device among 30. ``--cache warm`` (the
-default) is the issue's case of students who joined earlier: each Chromium context has opened one page of
-the server before the burst, so its browser cache holds the front end; ``--cache cold`` is a first visit.
+default) is the issue's case of students who joined earlier: each Chromium has opened one page of
+the server before the burst (``--visits``), so its browser cache holds the front end; ``--cache cold`` is a
+first visit.
 Before the bursts, one student alone opens a page (Chromium, the same cache state): the time for a single
 student served from the pool. Printed: p50 / p95 / max,
 how many pages came from the pool (``seat-pool``: matched by kernel id in the server log) and their own
@@ -26,8 +27,15 @@ its kernels) before and after, the CPU seconds the server (voila and kernels) an
 (Chromium, wire clients) used during the page bursts, and every configuration's p95 as a ratio of
 ``bare`` (no pool).
 
+Browser state (``--cache``): ``profile`` (the default) gives each Chromium its own profile folder, as a
+student's own browser has: the HTTP cache and V8's cache of compiled scripts on disk. Chromium keeps
+the compiled code of a script from its second load and reuses it from the third, so with the default
+``--visits 1`` (the student opened the join page once before) the burst page compiles voila's front
+end again and stores it. ``incognito`` is Playwright's default context (an in-memory HTTP cache, no
+code cache: every page compiles everything); ``cold`` is a first visit.
+
     python bench/join_burst.py [--students 30] [--http-students 30] [--bursts 1] [--configs bare,seat-pool]
-                               [--cache warm|cold]
+                               [--cache profile|incognito|cold] [--visits 1]
 
 The machine's load average is printed: on a shared 2-core machine the figures move with it.
 """
@@ -295,14 +303,16 @@ def wire_open(url: str, stall: float, t0: float) -> tuple[float | None, str, flo
     html_at = time.monotonic() - t0
     deadline = time.monotonic() + stall
     try:
-        while time.monotonic() < deadline:
-            with student._cond:
+        with student._cond:  # woken by each message the client reads (no polling: 29 clients share 2 cores)
+            while True:
                 states = list(student.states.values())
-            if student.seat_comm or any(st.get("_model_name") == "TextModel" for st in states) or any(
-                    "dichotomy-name" in " ".join(st.get("_dom_classes", ())) for st in states):
-                return time.monotonic() - t0, student.kernel_id, html_at
-            time.sleep(0.02)
-        return None, student.kernel_id, html_at
+                if student.seat_comm or any(st.get("_model_name") == "TextModel" for st in states) or any(
+                        "dichotomy-name" in " ".join(st.get("_dom_classes", ())) for st in states):
+                    return time.monotonic() - t0, student.kernel_id, html_at
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None, student.kernel_id, html_at
+                student._cond.wait(left)
     finally:
         student.close()
 
@@ -314,33 +324,48 @@ def cpu_split(server_pid: int | None) -> tuple[float, float]:
     return server, cpu_seconds(os.getpid(), reaped=True) - server
 
 
-async def warm_contexts(contexts: list, url: str, stall: float) -> None:
-    """Each context opens ``url`` once and waits until it is usable (a student who joined earlier)."""
+async def warm_contexts(contexts: list, url: str, stall: float, visits: int = 1) -> None:
+    """Each context opens ``url`` ``visits`` times and waits until it is usable (a student who joined
+    earlier)."""
     for ctx in contexts:
-        page = await ctx.new_page()
-        await page.goto(url, wait_until="commit", timeout=stall * 1000)
-        deadline = time.monotonic() + stall
-        while time.monotonic() < deadline and not await page.evaluate("window.__usableAt || 0"):
-            await asyncio.sleep(0.2)
-        await page.close()
+        for _ in range(visits):
+            page = await ctx.new_page()
+            await page.goto(url, wait_until="commit", timeout=stall * 1000)
+            deadline = time.monotonic() + stall
+            while time.monotonic() < deadline and not await page.evaluate("window.__usableAt || 0"):
+                await asyncio.sleep(0.2)
+            await page.close()
+
+
+async def open_devices(pw, count: int, cache: str, folder: str) -> tuple[list, list]:
+    """``count`` browser contexts: with ``cache="profile"`` each is a Chromium with its own profile folder
+    (a student's browser: disk cache and code cache), else contexts of one Chromium (Playwright's
+    incognito-like default). Returns (contexts, browsers to close after them)."""
+    options = {"executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
+    viewport = {"width": 800, "height": 700}
+    if cache == "profile":
+        return [await pw.chromium.launch_persistent_context(tempfile.mkdtemp(prefix="student-", dir=folder),
+                                                            viewport=viewport, **options)
+                for _ in range(count)], []
+    browser = await pw.chromium.launch(**options)
+    return [await browser.new_context(viewport=viewport) for _ in range(count)], [browser]
 
 
 async def browser_burst(urls: list[str], chromium: int, stall: float, warm_url: str | None = None,
-                        settle=None, server_pid: int | None = None) -> dict:
+                        settle=None, server_pid: int | None = None, cache: str = "profile",
+                        visits: int = 1) -> dict:
     """All pages at once: the first ``chromium`` in one Chromium (several pages per context), the rest
     as wire clients (they load the server like browsers but cost the 2 shared cores far less than 30
     Chromium tabs would). Usable time per page, HTML time, stalls, kernel ids. With ``warm_url``, each
-    context opens it once first, then ``settle()`` waits until the server is idle again."""
+    context opens it ``visits`` times first, then ``settle()`` waits until the server is idle again."""
     from playwright.async_api import async_playwright
 
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        contexts = [await browser.new_context(viewport={"width": 800, "height": 700})
-                    for _ in range(max(1, (chromium + 5) // 6))]
+    async with async_playwright() as pw, _profiles() as folder:
+        contexts, browsers = await open_devices(pw, max(1, (chromium + 5) // 6), cache, folder)
         for ctx in contexts:
             await ctx.add_init_script(USABLE_JS)
         if warm_url:
-            await warm_contexts(contexts, warm_url, stall)
+            await warm_contexts(contexts, warm_url, stall, visits)
         if settle is not None:
             await asyncio.get_running_loop().run_in_executor(None, settle)
         pages = [await contexts[i % len(contexts)].new_page() for i in range(chromium)]
@@ -387,11 +412,17 @@ async def browser_burst(urls: list[str], chromium: int, stall: float, warm_url: 
         executor.shutdown(wait=False, cancel_futures=True)
         for ctx in contexts:
             await ctx.close()
-        await browser.close()
+        for browser in browsers:
+            await browser.close()
     return {"usable": usable, "html": html_times, "kernels": kernels, "banners": banners,
             "server_cpu": cpu1[0] - cpu0[0], "client_cpu": cpu1[1] - cpu0[1],
             "wire_usable": [w[0] for w in wired], "wire_kernels": [w[1] for w in wired],
             "wire_html": [w[2] for w in wired if w[2] is not None]}
+
+
+def _profiles():
+    """A folder for the burst's browser profiles, removed afterwards."""
+    return tempfile.TemporaryDirectory(prefix="join-burst-profiles-")
 
 
 def memory(server: Server) -> int:
@@ -419,7 +450,7 @@ def run_config(config: str, args: argparse.Namespace, work: Path) -> Result:
             http_urls = [render + link for link in links[:args.http_students]]
             browser_urls = [render + link for link in links[:args.students]]
             warm_url, alone_url = render + links[-2], render + links[-1]
-        warm = warm_url if args.cache == "warm" else None
+        warm = warm_url if args.cache != "cold" else None
         mark = {"log": 0}
 
         def settled() -> None:  # after a warm-up page: the server idle and its pool full again
@@ -428,7 +459,8 @@ def run_config(config: str, args: argparse.Namespace, work: Path) -> Result:
             mark["log"] = len(server.log())
 
         if args.students:
-            seen = asyncio.run(browser_burst([alone_url], 1, args.stall, warm, settled, server.proc.pid))
+            seen = asyncio.run(browser_burst([alone_url], 1, args.stall, warm, settled, server.proc.pid,
+                                             args.cache, args.visits))
             result.rss_before.pop()
             result.alone += [u for u in seen["usable"] if u is not None]
             from_pool = bool(set(SERVED.findall(server.log()[mark["log"]:])) & set(seen["kernels"]))
@@ -447,7 +479,7 @@ def run_config(config: str, args: argparse.Namespace, work: Path) -> Result:
                 server.settle(baseline, config, baseline)
             if args.students:
                 seen = asyncio.run(browser_burst(browser_urls, args.chromium, args.stall, warm, settled,
-                                                 server.proc.pid))
+                                                 server.proc.pid, args.cache, args.visits))
                 result.rss_after.append(memory(server))
                 served = set(SERVED.findall(server.log()[mark["log"]:]))
                 usable = [u for u in seen["usable"] if u is not None]
@@ -486,9 +518,12 @@ def main() -> None:
     parser.add_argument("--stall", type=float, default=60.0, help="seconds after which a page counts as stalled")
     parser.add_argument("--connect-timeout", type=float, default=15.0)
     parser.add_argument("--configs", default="bare,bare-pool,seat,seat-pool")
-    parser.add_argument("--cache", choices=("warm", "cold"), default="warm",
-                        help="warm (default): each Chromium context opened one page of the server before the "
-                        "burst, like students who joined earlier; cold: a first visit")
+    parser.add_argument("--visits", type=int, default=1, help="pages of the server each Chromium opened "
+                        "before the burst (default 1: the join page)")
+    parser.add_argument("--cache", choices=("profile", "incognito", "cold"), default="profile",
+                        help="profile (default): each Chromium has its own profile folder (disk and code "
+                        "cache) and opened --visits pages of the server before; incognito: the same visits in "
+                        "Playwright's default context (no code cache); cold: a first visit")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (server logs) and print it")
     args = parser.parse_args()
     if args.http_students is None:
