@@ -360,60 +360,61 @@ async def browser_burst(urls: list[str], chromium: int, stall: float, warm_url: 
     context opens it ``visits`` times first, then ``settle()`` waits until the server is idle again."""
     from playwright.async_api import async_playwright
 
-    async with async_playwright() as pw, _profiles() as folder:
-        contexts, browsers = await open_devices(pw, max(1, (chromium + 5) // 6), cache, folder)
-        for ctx in contexts:
-            await ctx.add_init_script(USABLE_JS)
-        if warm_url:
-            await warm_contexts(contexts, warm_url, stall, visits)
-        if settle is not None:
-            await asyncio.get_running_loop().run_in_executor(None, settle)
-        pages = [await contexts[i % len(contexts)].new_page() for i in range(chromium)]
-        loop = asyncio.get_running_loop()
-        executor = ThreadPoolExecutor(max(1, len(urls) - chromium))
-        cpu0 = cpu_split(server_pid)
-        t0, m0 = time.time() * 1000, time.monotonic()
-        wires = [loop.run_in_executor(executor, wire_open, u, stall, m0) for u in urls[chromium:]]
-        await asyncio.gather(*(p.goto(u, wait_until="commit", timeout=stall * 1000) for p, u in zip(pages, urls)),
-                             return_exceptions=True)
-        deadline = time.monotonic() + stall
-        usable: list[float | None] = [None] * len(pages)
-        while time.monotonic() < deadline and any(u is None for u in usable):
-            for i, page in enumerate(pages):
-                if usable[i] is None:
-                    try:
-                        at = await page.evaluate("window.__usableAt || 0")
-                    except Exception:  # noqa: BLE001 - a page still navigating
-                        at = 0
-                    if at:
-                        usable[i] = (at - t0) / 1000
-            await asyncio.sleep(0.2)
-        html_times, kernels, banners = [], [], 0
-        for page in pages:
-            try:
-                info = await page.evaluate(
-                    "(() => { const n = performance.getEntriesByType('navigation')[0];"
-                    " const c = document.getElementById('jupyter-config-data');"
-                    " return [n ? performance.timeOrigin + n.responseEnd : 0,"
-                    " c ? JSON.parse(c.textContent).kernelId : '', !!document.getElementById('dichotomy-stalled')]; })()")
-            except Exception:  # noqa: BLE001
-                info = [0, "", False]
-            if info[0]:
-                html_times.append((info[0] - t0) / 1000)
-            kernels.append(info[1])
-            banners += bool(info[2])
-        wired = []
-        for w in wires:
-            try:
-                wired.append(await asyncio.wait_for(asyncio.shield(w), max(0.1, m0 + stall - time.monotonic())))
-            except asyncio.TimeoutError:
-                wired.append((None, "", None))
-        cpu1 = cpu_split(server_pid)
-        executor.shutdown(wait=False, cancel_futures=True)
-        for ctx in contexts:
-            await ctx.close()
-        for browser in browsers:
-            await browser.close()
+    with _profiles() as folder:
+        async with async_playwright() as pw:
+            contexts, browsers = await open_devices(pw, max(1, (chromium + 5) // 6), cache, folder)
+            for ctx in contexts:
+                await ctx.add_init_script(USABLE_JS)
+            if warm_url:
+                await warm_contexts(contexts, warm_url, stall, visits)
+            if settle is not None:
+                await asyncio.get_running_loop().run_in_executor(None, settle)
+            pages = [await contexts[i % len(contexts)].new_page() for i in range(chromium)]
+            loop = asyncio.get_running_loop()
+            executor = ThreadPoolExecutor(max(1, len(urls) - chromium))
+            cpu0 = cpu_split(server_pid)
+            t0, m0 = time.time() * 1000, time.monotonic()
+            wires = [loop.run_in_executor(executor, wire_open, u, stall, m0) for u in urls[chromium:]]
+            await asyncio.gather(*(p.goto(u, wait_until="commit", timeout=stall * 1000) for p, u in zip(pages, urls)),
+                                 return_exceptions=True)
+            deadline = time.monotonic() + stall
+            usable: list[float | None] = [None] * len(pages)
+            while time.monotonic() < deadline and any(u is None for u in usable):
+                for i, page in enumerate(pages):
+                    if usable[i] is None:
+                        try:
+                            at = await page.evaluate("window.__usableAt || 0")
+                        except Exception:  # noqa: BLE001 - a page still navigating
+                            at = 0
+                        if at:
+                            usable[i] = (at - t0) / 1000
+                await asyncio.sleep(0.2)
+            html_times, kernels, banners = [], [], 0
+            for page in pages:
+                try:
+                    info = await page.evaluate(
+                        "(() => { const n = performance.getEntriesByType('navigation')[0];"
+                        " const c = document.getElementById('jupyter-config-data');"
+                        " return [n ? performance.timeOrigin + n.responseEnd : 0,"
+                        " c ? JSON.parse(c.textContent).kernelId : '', !!document.getElementById('dichotomy-stalled')]; })()")
+                except Exception:  # noqa: BLE001
+                    info = [0, "", False]
+                if info[0]:
+                    html_times.append((info[0] - t0) / 1000)
+                kernels.append(info[1])
+                banners += bool(info[2])
+            wired = []
+            for w in wires:
+                try:
+                    wired.append(await asyncio.wait_for(asyncio.shield(w), max(0.1, m0 + stall - time.monotonic())))
+                except asyncio.TimeoutError:
+                    wired.append((None, "", None))
+            cpu1 = cpu_split(server_pid)
+            executor.shutdown(wait=False, cancel_futures=True)
+            for ctx in contexts:
+                await ctx.close()
+            for browser in browsers:
+                await browser.close()
     return {"usable": usable, "html": html_times, "kernels": kernels, "banners": banners,
             "server_cpu": cpu1[0] - cpu0[0], "client_cpu": cpu1[1] - cpu0[1],
             "wire_usable": [w[0] for w in wired], "wire_kernels": [w[1] for w in wired],
