@@ -330,11 +330,15 @@ async def warm_contexts(contexts: list, url: str, stall: float, visits: int = 1)
     for ctx in contexts:
         for _ in range(visits):
             page = await ctx.new_page()
-            await page.goto(url, wait_until="commit", timeout=stall * 1000)
-            deadline = time.monotonic() + stall
-            while time.monotonic() < deadline and not await page.evaluate("window.__usableAt || 0"):
-                await asyncio.sleep(0.2)
-            await page.close()
+            try:
+                await page.goto(url, wait_until="commit", timeout=stall * 1000)
+                deadline = time.monotonic() + stall
+                while time.monotonic() < deadline and not await page.evaluate("window.__usableAt || 0"):
+                    await asyncio.sleep(0.2)
+            except Exception as err:  # noqa: BLE001 - a server that stopped answering: the burst counts it
+                print(f"  warm-up page failed: {type(err).__name__}", flush=True)
+            finally:
+                await page.close()
 
 
 async def open_devices(pw, count: int, cache: str, folder: str) -> tuple[list, list]:
