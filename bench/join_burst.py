@@ -15,10 +15,9 @@ box shown and its kernel answering, or the bare Text box rendered), the others a
 as ipywidgets 8's front end asks for it: the same work for the server). In a classroom each browser runs
 on its student's device; here every Chromium page compiles voila's front end (about 5 MB of JavaScript)
 on the server's own 2 cores, so each one added slows all the others: the printed CPU split (server vs
-the bench's own clients) shows how much; ``--chromium 1`` is one student's device among 30. ``--cache warm`` (the
-default) is the issue's case of students who joined earlier: each Chromium has opened one page of
-the server before the burst (``--visits``), so its browser cache holds the front end; ``--cache cold`` is a
-first visit.
+the bench's own clients) shows how much; ``--chromium 1`` is one student's device among 30. By default
+each Chromium has opened one page of the server before the burst (``--visits``): the issue's case of
+students who joined earlier (see "Browser state" below).
 Before the bursts, one student alone opens a page (Chromium, the same cache state): the time for a single
 student served from the pool. Printed: p50 / p95 / max,
 how many pages came from the pool (``seat-pool``: matched by kernel id in the server log) and their own

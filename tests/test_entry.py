@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
 import os
 import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import ipywidgets as W
+import pytest
+import websockets
+
+from dichotomy_widget import Table
 from dichotomy_widget.ui import entry
+from dichotomy_widget.ui.app import HostPage, SeatPage
+from dichotomy_widget.ui.class_pages import class_page
 from dichotomy_widget.voila_launch import pool_env
 
 
@@ -66,3 +76,115 @@ def test_warming_up_loads_the_default_language_and_the_locale_data_before_the_re
                          capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": root})
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["[]", "0"]  # no locale data loaded and no catalogue parsed after warm_up
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _pool_kernel(monkeypatch, port: int) -> None:
+    """This process as a pool kernel of a voila on ``port`` that served someone else before."""
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setenv("VOILA_APP_IP", "127.0.0.1")
+    monkeypatch.setenv("VOILA_APP_PORT", str(port))
+    monkeypatch.setenv("VOILA_KERNEL_ID", "k1")
+    monkeypatch.setenv("VOILA_REQUEST_URL", "http://x/voila/render/seat.ipynb?table=ABCDEF&seat=someone-else")
+    monkeypatch.setenv("QUERY_STRING", "table=ABCDEF&seat=someone-else")
+
+
+def test_a_pool_kernel_shows_its_page_at_once_and_builds_it_from_its_own_request(monkeypatch, tmp_path):
+    store = str(tmp_path / "t.sqlite3")
+    table = Table.create(store=store, rounds=2)
+    mine, other = table.join("Ana"), table.join("Ben")
+    port = _free_port()
+    _pool_kernel(monkeypatch, port)
+    query = f"table={table.code}&seat={mine.token}"
+
+    async def main() -> None:
+        student_arrives = asyncio.Event()
+        asked: list[str] = []
+
+        async def voila_query_socket(socket) -> None:  # voila's /voila/query/<kernel> side
+            asked.append(socket.request.path)
+            await student_arrives.wait()
+            await socket.send(json.dumps({"QUERY_STRING": query, "VOILA_REQUEST_URL": f"http://h/voila/render/seat.ipynb?{query}"}))
+
+        async with websockets.serve(voila_query_socket, "127.0.0.1", port):
+            page = entry.seat_page(store=store)
+            assert isinstance(page, entry.PendingPage)
+            # shown before any request: the page's whole HTML can be sent at once
+            assert [c.value for c in page.children] == [entry.OPENING]
+            assert "QUERY_STRING" not in os.environ and "VOILA_REQUEST_URL" not in os.environ
+            await asyncio.sleep(0.3)
+            assert page.page is None and not page.task.done()  # still waiting for its student
+            student_arrives.set()
+            await asyncio.wait_for(page.task, 10)
+        assert asked == ["/voila/query/k1"]
+        assert isinstance(page.page, SeatPage) and list(page.children) == [page.page]
+        assert page.page.state == "seat" and page.page.seat == mine.seat != other.seat
+        assert os.environ["QUERY_STRING"] == query
+
+    asyncio.run(main())
+
+
+def test_a_pool_kernel_whose_request_never_comes_offers_a_reload(monkeypatch, tmp_path):
+    _pool_kernel(monkeypatch, _free_port())  # nobody listens: voila cannot be reached
+
+    async def main() -> W.Widget:
+        page = entry.seat_page(store=str(tmp_path / "t.sqlite3"))
+        assert isinstance(page, entry.PendingPage)
+        await asyncio.wait_for(page.task, 30)
+        return page
+
+    page = asyncio.run(main())
+    assert isinstance(page.page, W.HTML) and "This page could not start" in page.page.value
+    assert list(page.children) == [page.page]
+
+
+def test_a_page_that_fails_to_build_is_logged_and_offers_a_reload(monkeypatch, tmp_path, caplog):
+    _pool_kernel(monkeypatch, _free_port())
+
+    def broken(query: str) -> W.Widget:
+        raise RuntimeError(f"no page for {query}")
+
+    async def main() -> entry.PendingPage:
+        page = entry.PendingPage(broken, str(tmp_path / "t.sqlite3"))
+        page.task.cancel()  # the request is handed over by hand below
+        with caplog.at_level(logging.ERROR, logger="dichotomy_widget.ui.entry"):
+            page.arrive({"QUERY_STRING": "table=ABCDEF"})
+        return page
+
+    page = asyncio.run(main())
+    assert "This page could not start" in page.page.value and list(page.children) == [page.page]
+    assert any("could not build its page" in r.getMessage() and r.exc_info for r in caplog.records)
+
+
+@pytest.mark.parametrize("make, built", [
+    (lambda store: entry.host_page(store=store, env={}), HostPage),
+    (lambda store: class_page(store=store, env={}), W.VBox),
+])
+def test_host_and_class_pages_are_pending_in_a_pool_kernel_too(monkeypatch, tmp_path, make, built):
+    _pool_kernel(monkeypatch, _free_port())
+
+    async def main() -> entry.PendingPage:
+        page = make(str(tmp_path / "t.sqlite3"))
+        assert isinstance(page, entry.PendingPage)
+        page.task.cancel()
+        page.arrive({"QUERY_STRING": ""})
+        return page
+
+    page = asyncio.run(main())
+    assert isinstance(page.page, built) and not isinstance(page.page, W.HTML)
+
+
+def test_outside_a_running_loop_a_pool_kernel_still_waits_in_the_cell(monkeypatch):
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    assert entry.pending_page(lambda q: W.HTML(q)) is None  # no loop: page_query's blocking path
+    monkeypatch.delenv("VOILA_PREHEAT")
+
+    async def main() -> None:
+        assert entry.pending_page(lambda q: W.HTML(q)) is None  # not a pool kernel
+
+    asyncio.run(main())

@@ -9,7 +9,8 @@ Voila gives a page's URL query to its kernel in the ``QUERY_STRING`` environment
 URL in ``VOILA_REQUEST_URL``); the table store comes from ``DICHOTOMY_STORE`` (a path or
 ``sqlite:///path``; default: :func:`dichotomy_widget.stores.default_store_path`). A kernel of voila's
 pre-heated pool (``dichotomy serve --expect N``) runs its page before any student asks for it: it warms
-up and then waits for its request with ``voila.utils.get_query_string()`` (:func:`.entry.page_query`).
+up, shows a pending page and builds the page into it when voila hands it its request (the protocol of
+``voila.utils.get_query_string()``; :class:`.entry.PendingPage`).
 
 Seat page:
     ``?table=CODE``             asks for a name and claims a seat with a fresh secret token, then writes

@@ -729,10 +729,14 @@ class ClassPage(RefusingPage, W.VBox):
 
 def class_page(query: str | None = None, store: "TableStore | str | None" = None,
                env: Mapping[str, str] | None = None) -> ClassPage:
-    """A student's class page for ``query`` (default: the page's query, also in a pre-started kernel)."""
+    """A student's class page for ``query`` (default: the page's query; in a pre-started kernel a
+    :class:`~.entry.PendingPage` that becomes it)."""
     if query is None:
-        from .entry import lost_request, page_query
+        from .entry import lost_request, page_query, pending_page
 
+        pending = pending_page(lambda q: class_page(q, store, env), store)
+        if pending is not None:
+            return pending  # type: ignore[return-value]
         query = page_query(store)
         if query is None:
             return lost_request()  # type: ignore[return-value]

@@ -7,28 +7,33 @@ The page's query comes from :func:`page_query`. A kernel voila started for a pag
 the store and imports the widgets first, then waits until voila hands it a request (the protocol of
 ``voila.utils.get_query_string()``, see :func:`wait_for_request`), and reads that request's query (and
 address) only then.
+
+In a pool kernel the cell does not wait for the request: it shows a :class:`PendingPage` at once, so
+voila has the page's whole HTML ready before the student arrives and sends it in one piece; the
+browser loads voila's front end while the kernel reads its request and builds the page into it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
+
+import ipywidgets as W
 
 from ..config import QUERY_ENV, REQUEST_URL_ENV
 from .app import HostPage, SeatPage
 from .hub_identity import hub_mode
 
 if TYPE_CHECKING:  # pragma: no cover
-    import ipywidgets as W
-
     from ..stores import TableStore
 
 log = logging.getLogger(__name__)
 
 __all__ = ["seat_page", "host_page", "packaged_pages", "page_query", "pooled", "warm_up", "lost_request",
-           "wait_for_request", "request_socket_url"]
+           "wait_for_request", "request_socket_url", "PendingPage", "pending_page"]
 
 PREHEAT_ENV = "VOILA_PREHEAT"
 
@@ -61,12 +66,20 @@ def page_query(store: "TableStore | str | None" = None) -> str | None:
     (None if voila could not be reached: the page then says so, see :func:`lost_request`)."""
     if not pooled():
         return os.environ.get(QUERY_ENV, "")
+    _before_request(store)
+    return _take_request(wait_for_request())
+
+
+def _before_request(store: "TableStore | str | None") -> None:
     warm_up(store)
     # A pool kernel's environment may hold the address of an earlier page (voila passes each request's
     # URL to the kernel started after it): never another student's link; the request brings its own.
     os.environ.pop(REQUEST_URL_ENV, None)
     os.environ.pop(QUERY_ENV, None)
-    request = wait_for_request()
+
+
+def _take_request(request: dict[str, str] | None) -> str | None:
+    """Put the request's variables into this kernel's environment; its query (None: no request)."""
     if request is None:
         log.error("a pre-started kernel could not read its page request from voila")
         return None
@@ -112,9 +125,64 @@ def lost_request() -> "W.HTML":
     return message_box("This page could not start", "Reload the page to try again.")
 
 
+#: What a pending page shows until its content comes (the template's CSS draws it; no words: the
+#: page's language is known only with the request).
+OPENING = '<div class="dichotomy-opening" aria-hidden="true"></div>'
+
+
+class PendingPage(W.VBox):
+    """A pool kernel's page before its request: displayed at once, then filled with the page that
+    ``build(query)`` makes when voila hands the request over (:meth:`arrive`), or with
+    :func:`lost_request` when no request comes or the page cannot be built. ``page``: that content."""
+
+    def __init__(self, build: Callable[[str], W.Widget], store: "TableStore | str | None" = None) -> None:
+        super().__init__(children=[W.HTML(OPENING)], layout=W.Layout(width="100%"))
+        self.add_class("dichotomy-pending-page")
+        self.page: W.Widget | None = None
+        self._build = build
+        _before_request(store)
+        self.task: asyncio.Task = asyncio.get_running_loop().create_task(self._wait())
+
+    async def _wait(self) -> None:
+        request = await asyncio.get_running_loop().run_in_executor(None, wait_for_request)
+        self.arrive(request)
+
+    def arrive(self, request: dict[str, str] | None) -> W.Widget:
+        """Build this page for ``request`` (voila's variables; None: none came) and show it."""
+        query = _take_request(request)
+        page: W.Widget
+        if query is None:
+            page = lost_request()
+        else:
+            try:
+                page = self._build(query)
+            except Exception:  # noqa: BLE001 - logged with its traceback; the student gets a clear retry
+                log.exception("a pre-started kernel could not build its page")
+                page = lost_request()
+        self.page = page
+        self.children = [page]
+        return page
+
+
+def pending_page(build: Callable[[str], W.Widget], store: "TableStore | str | None" = None) -> PendingPage | None:
+    """A :class:`PendingPage` in a pool kernel whose event loop runs (voila's kernels); else None (the
+    caller reads its query the ordinary way)."""
+    if not pooled():
+        return None
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    return PendingPage(build, store)
+
+
 def seat_page(query: str | None = None, store: "TableStore | str | None" = None) -> "SeatPage | W.HTML":
-    """The seat page for ``query`` (default: :func:`page_query`)."""
+    """The seat page for ``query`` (default: :func:`page_query`; in a pool kernel a :class:`PendingPage`
+    that becomes it)."""
     if query is None:
+        pending = pending_page(lambda q: seat_page(q, store), store)
+        if pending is not None:
+            return pending  # type: ignore[return-value]
         query = page_query(store)
         if query is None:
             return lost_request()
@@ -127,8 +195,12 @@ def seat_page(query: str | None = None, store: "TableStore | str | None" = None)
 
 def host_page(query: str | None = None, store: "TableStore | str | None" = None,
               env: Mapping[str, str] | None = None) -> "HostPage | W.HTML":
-    """The host page for ``query`` (default: :func:`page_query`)."""
+    """The host page for ``query`` (default: :func:`page_query`; in a pool kernel a :class:`PendingPage`
+    that becomes it)."""
     if query is None:
+        pending = pending_page(lambda q: host_page(q, store, env), store)
+        if pending is not None:
+            return pending  # type: ignore[return-value]
         query = page_query(store)
         if query is None:
             return lost_request()

@@ -2,7 +2,8 @@
 
 Voila 0.5 serves a page from its pool (``preheat_kernel``) without calling the prelaunch hook that
 admits page requests (:mod:`.bounded_kernels`), and a pool kernel learns its page's query only when the
-request arrives (``voila.utils.get_query_string()`` in the kernel, see :func:`.entry.page_query`).
+request arrives (the protocol of ``voila.utils.get_query_string()``; the page kernel shows a pending page
+meanwhile, so its whole HTML is ready in the pool: :class:`.entry.PendingPage`).
 :class:`DichotomyVoila` is voila's application with two handlers replaced:
 
 * :class:`PooledPageHandler` (the page handler): a request that a pool will serve is admitted first
