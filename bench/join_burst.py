@@ -300,18 +300,14 @@ def wire_open(url: str, stall: float, t0: float) -> tuple[float | None, str, flo
     except Exception:  # noqa: BLE001 - a refused or failed page counts as stalled
         return None, "", None
     html_at = time.monotonic() - t0
-    deadline = time.monotonic() + stall
+
+    def usable(states: dict) -> bool:
+        return bool(student.seat_comm) or any(
+            st.get("_model_name") == "TextModel" or "dichotomy-name" in " ".join(st.get("_dom_classes", ()))
+            for st in states.values())
+
     try:
-        with student._cond:  # woken by each message the client reads (no polling: 29 clients share 2 cores)
-            while True:
-                states = list(student.states.values())
-                if student.seat_comm or any(st.get("_model_name") == "TextModel" for st in states) or any(
-                        "dichotomy-name" in " ".join(st.get("_dom_classes", ())) for st in states):
-                    return time.monotonic() - t0, student.kernel_id, html_at
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return None, student.kernel_id, html_at
-                student._cond.wait(left)
+        return (time.monotonic() - t0 if student.wait_for(usable, stall) else None), student.kernel_id, html_at
     finally:
         student.close()
 

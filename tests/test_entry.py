@@ -29,16 +29,24 @@ def test_an_ordinary_kernel_reads_its_query_from_voila_s_environment(monkeypatch
     assert entry.page_query() == "table=ABCDEF&seat=tok"
 
 
-def test_a_pool_kernel_drops_an_earlier_page_s_address_and_says_so_when_voila_cannot_be_reached(monkeypatch, tmp_path):
-    with socket.socket() as sock:  # a port nobody listens on
+def _free_port() -> int:
+    with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+        return sock.getsockname()[1]
+
+
+def _pool_kernel(monkeypatch, port: int) -> None:
+    """This process as a pool kernel of a voila on ``port`` that served someone else before."""
     monkeypatch.setenv("VOILA_PREHEAT", "True")
     monkeypatch.setenv("VOILA_APP_IP", "127.0.0.1")
     monkeypatch.setenv("VOILA_APP_PORT", str(port))
     monkeypatch.setenv("VOILA_KERNEL_ID", "k1")
     monkeypatch.setenv("VOILA_REQUEST_URL", "http://x/voila/render/seat.ipynb?table=ABCDEF&seat=someone-else")
     monkeypatch.setenv("QUERY_STRING", "table=ABCDEF&seat=someone-else")
+
+
+def test_a_pool_kernel_drops_an_earlier_page_s_address_and_says_so_when_voila_cannot_be_reached(monkeypatch, tmp_path):
+    _pool_kernel(monkeypatch, _free_port())  # nobody listens there
     store = str(tmp_path / "t.sqlite3")
     assert entry.page_query(store) is None
     assert "VOILA_REQUEST_URL" not in os.environ and "QUERY_STRING" not in os.environ
@@ -76,22 +84,6 @@ def test_warming_up_loads_the_default_language_and_the_locale_data_before_the_re
                          capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": root})
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["[]", "0"]  # no locale data loaded and no catalogue parsed after warm_up
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _pool_kernel(monkeypatch, port: int) -> None:
-    """This process as a pool kernel of a voila on ``port`` that served someone else before."""
-    monkeypatch.setenv("VOILA_PREHEAT", "True")
-    monkeypatch.setenv("VOILA_APP_IP", "127.0.0.1")
-    monkeypatch.setenv("VOILA_APP_PORT", str(port))
-    monkeypatch.setenv("VOILA_KERNEL_ID", "k1")
-    monkeypatch.setenv("VOILA_REQUEST_URL", "http://x/voila/render/seat.ipynb?table=ABCDEF&seat=someone-else")
-    monkeypatch.setenv("QUERY_STRING", "table=ABCDEF&seat=someone-else")
 
 
 def test_a_pool_kernel_shows_its_page_at_once_and_builds_it_from_its_own_request(monkeypatch, tmp_path):

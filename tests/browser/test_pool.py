@@ -4,8 +4,9 @@ The server pre-starts 2 seat kernels (and 1 for the host page). Checked: a seat 
 pool shows that link's own seat (the pool kernel reads its query only when the request arrives, never
 an earlier page's); two students who open the join link at the same moment on pool kernels get two
 different seats; the page bounds hold for pooled pages (per device, total); a page whose front end never
-comes up shows a clear retry instead of a blank wait. No timing is asserted (bench/join_burst.py
-measures speed).
+comes up shows a clear retry instead of a blank wait; with ``--expect-page class``, two students who open
+the class link at once on pool kernels join as two students, each on their own page. No timing is
+asserted (bench/join_burst.py measures speed).
 """
 
 from __future__ import annotations
@@ -38,15 +39,13 @@ SERVED = re.compile(r"pre-started kernel \S+ serves a seat\.ipynb page")
 SPARES = re.compile(r"pool kernel \S+ started: (\d+) spare kernels")
 
 
-@pytest.fixture(scope="module")
-def pooled(tmp_path_factory):
-    store = tmp_path_factory.mktemp("pool") / "tables.sqlite3"
+def serve_with_pool(tmp_path_factory, name: str, *options: str):
+    """``dichotomy serve`` with ``options`` on a fresh store, until the module's tests are done."""
+    store = tmp_path_factory.mktemp(name) / "tables.sqlite3"
     port = free_port()
     cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
-           "--ip", "127.0.0.1", "--expect", str(POOL), "--max-pages-per-device", str(PER_DEVICE),
-           "--max-kernels", str(MAX_KERNELS), "--host-reserve", str(HOST_RESERVE),
-           "--connect-timeout", str(CONNECT_TIMEOUT)]
-    server = ServerProcess(cmd, port, env=server_env(), log_name="pool")
+           "--ip", "127.0.0.1", *options]
+    server = ServerProcess(cmd, port, env=server_env(), log_name=name)
     try:
         server.wait_ready("/voila/tree", timeout=90)
         server.store = store  # type: ignore[attr-defined]
@@ -54,6 +53,13 @@ def pooled(tmp_path_factory):
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def pooled(tmp_path_factory):
+    yield from serve_with_pool(tmp_path_factory, "pool", "--expect", str(POOL), "--max-pages-per-device",
+                               str(PER_DEVICE), "--max-kernels", str(MAX_KERNELS), "--host-reserve",
+                               str(HOST_RESERVE), "--connect-timeout", str(CONNECT_TIMEOUT))
 
 
 def served(server) -> int:
@@ -185,3 +191,38 @@ def test_pooled_pages_stay_inside_the_page_bounds(pooled):
     assert kernels <= MAX_KERNELS + 1  # +1: a kernel let go may still be exiting
     host = http_get(f"{pooled.render}/host.ipynb", "127.0.0.1")
     assert host[0] == 200, "the host page keeps its reserve"
+
+
+@pytest.fixture(scope="module")
+def pooled_class(tmp_path_factory):
+    yield from serve_with_pool(tmp_path_factory, "pool-class", "--expect", "2", "--expect-page", "class",
+                               "--max-pages-per-device", "4")
+
+
+def test_two_students_opening_the_class_link_at_once_on_pool_kernels_join_as_two(browser, pooled_class):
+    from dichotomy_widget import Classroom
+
+    room = Classroom.create("Year 9", store=str(pooled_class.store), rounds=2, seed=6)
+    class_served = re.compile(r"pre-started kernel \S+ serves a class\.ipynb page")
+    deadline = time.monotonic() + 240
+    while len(SPARES.findall(pooled_class.log_path.read_text(errors="replace"))) < 3:  # 2 class + 1 host
+        assert time.monotonic() < deadline, pooled_class.log()[-2000:]
+        time.sleep(0.5)
+    time.sleep(3)  # the pool kernels run their page up to its wait for a request
+    contexts, pages = open_together(browser, [f"{pooled_class.render}/class.ipynb?class={room.code}"] * 2)
+    try:
+        assert len(class_served.findall(pooled_class.log_path.read_text(errors="replace"))) == 2
+        names = ("Fay", "Gus")
+        for page, name in zip(pages, names):
+            page.locator(".dichotomy-name input").fill(name)
+        for page in pages:
+            page.locator(".dichotomy-name input").press("Enter")
+        for page, name in zip(pages, names):
+            expect(page.locator(".dichotomy-lobby-box")).to_contain_text(f"Hello {name}!", timeout=60_000)
+            expect(page.locator(".dichotomy-opening")).to_have_count(0)
+        tokens = {page.url.split("student=", 1)[1] for page in pages}
+        assert len(tokens) == 2
+        assert sorted(s.name for s in Classroom.open(room.code, str(pooled_class.store)).state.students) == list(names)
+    finally:
+        for ctx in contexts:
+            ctx.close()

@@ -109,20 +109,37 @@ class WireStudent:
     @property
     def view(self) -> dict[str, Any]:
         with self._cond:
-            return dict(self.states.get(self.seat_comm, {}).get("view", {})) if self.seat_comm else {}
+            return self._seat_view()
+
+    def _seat_view(self) -> dict[str, Any]:
+        return dict(self.states.get(self.seat_comm, {}).get("view", {})) if self.seat_comm else {}
+
+    def wait_for(self, found: Callable[[dict[str, dict[str, Any]]], bool], timeout: float) -> bool:
+        """Wait until ``found(states)`` holds (every widget's state by comm id), woken by each message
+        read, never polling; whether it held within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not found(self.states):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+            return True
 
     def wait(self, check: Callable[[dict[str, Any]], bool], timeout: float = 60.0) -> dict[str, Any]:
         """Wait until ``check(view)`` holds; the view, or AssertionError with the last one."""
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while True:
-                view = dict(self.states.get(self.seat_comm, {}).get("view", {})) if self.seat_comm else {}
-                if view and check(view):
-                    return view
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(f"{self.source}: view never matched; last phase {view.get('phase')!r}")
-                self._cond.wait(left)
+        matched: dict[str, Any] = {}
+
+        def found(_states: dict[str, dict[str, Any]]) -> bool:
+            view = self._seat_view()
+            if view and check(view):
+                matched.update(view)
+                return True
+            return False
+
+        if not self.wait_for(found, timeout):
+            raise AssertionError(f"{self.source}: view never matched; last phase {self.view.get('phase')!r}")
+        return matched
 
     def act(self, action: dict[str, Any]) -> None:
         """Send a game action the way the page's buttons do (a custom widget message)."""
