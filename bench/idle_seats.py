@@ -61,6 +61,23 @@ def kernels_of(server: Server) -> list[int]:
     return [p for p in tree_pids(server.proc.pid) if _is_kernel(p)]
 
 
+def open_pages(urls: list[str], bound: float) -> list[WireStudent | None]:
+    """Open every page (6 at a time) as a wire client; None for a page not open within ``bound`` seconds
+    in all (a stalled response: voila's heartbeats keep its socket busy, so no socket timeout fires)."""
+    pool = ThreadPoolExecutor(6)
+    futures = [pool.submit(WireStudent, url, "127.0.0.1", timeout=bound) for url in urls]
+    deadline = time.monotonic() + bound
+    opened: list[WireStudent | None] = []
+    for future in futures:
+        try:
+            opened.append(future.result(timeout=max(0.0, deadline - time.monotonic())))
+        except Exception:  # noqa: BLE001 - refused, failed or still waiting at the bound: stalled
+            opened.append(None)
+            future.add_done_callback(lambda f: f.exception() is None and f.result().close())
+    pool.shutdown(wait=False, cancel_futures=True)  # a stalled one ends when its server stops
+    return opened
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, default=30)
@@ -84,9 +101,11 @@ def main() -> None:
         server.wait_http()
         if args.baseline:
             bare = start("bare", work, store, 0, 30)
-            with ThreadPoolExecutor(6) as pool:
-                bare_pages = list(pool.map(lambda _: WireStudent(
-                    f"{bare.base}/voila/render/bare.ipynb", "127.0.0.1", timeout=300), range(args.students)))
+            opened_bare = open_pages([f"{bare.base}/voila/render/bare.ipynb"] * args.students, 300)
+            bare_pages = [page for page in opened_bare if page is not None]
+            if len(bare_pages) < args.students:
+                print(f"  baseline: {args.students - len(bare_pages)} of {args.students} bare voila pages "
+                      "stalled (their kernels still count below)", flush=True)
         tables: list[tuple[Table, list[WireStudent]]] = []
         links = []
         while len(links) < args.students:
@@ -95,13 +114,14 @@ def main() -> None:
             links += seats
             tables.append((table, []))
         render = f"{server.base}/voila/render/seat.ipynb"
-        with ThreadPoolExecutor(6) as pool:
-            opened = list(pool.map(lambda ts: (ts[0], WireStudent(
-                f"{render}?table={ts[0].code}&seat={ts[1].token}", "127.0.0.1", timeout=300)), links))
+        opened = open_pages([f"{render}?table={table.code}&seat={ticket.token}" for table, ticket in links], 300)
         by_code = {t.code: watchers for t, watchers in tables}
-        for table, student in opened:
-            by_code[table.code].append(student)
-            students.append(student)
+        for (table, _ticket), student in zip(links, opened):
+            if student is not None:
+                by_code[table.code].append(student)
+                students.append(student)
+        if len(students) < args.students:
+            print(f"  {args.students - len(students)} of {args.students} seat pages stalled", flush=True)
         for student in students:
             student.wait(lambda v: bool(v.get("players")), timeout=300)
         server.settle(args.students + 1)  # every page has run; the tree is quiet
