@@ -108,6 +108,7 @@ def test_a_pool_kernel_shows_its_page_at_once_and_builds_it_from_its_own_request
             assert isinstance(page, entry.PendingPage)
             # shown before any request: the page's whole HTML can be sent at once
             assert [c.value for c in page.children] == [entry.OPENING]
+            opening = page.children[0]
             assert "QUERY_STRING" not in os.environ and "VOILA_REQUEST_URL" not in os.environ
             await asyncio.sleep(0.3)
             assert page.page is None and not page.task.done()  # still waiting for its student
@@ -115,6 +116,7 @@ def test_a_pool_kernel_shows_its_page_at_once_and_builds_it_from_its_own_request
             await asyncio.wait_for(page.task, 10)
         assert asked == ["/voila/query/k1"]
         assert isinstance(page.page, SeatPage) and list(page.children) == [page.page]
+        assert opening.comm is None  # the spinner's model is closed
         assert page.page.state == "seat" and page.page.seat == mine.seat != other.seat
         assert os.environ["QUERY_STRING"] == query
 

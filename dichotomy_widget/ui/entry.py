@@ -160,7 +160,9 @@ class PendingPage(W.VBox):
                 log.exception("a pre-started kernel could not build its page")
                 page = lost_request()
         self.page = page
-        self.children = [page]
+        opening, self.children = self.children, [page]
+        for widget in opening:
+            widget.close()  # the spinner's model, no longer shown
         return page
 
 
