@@ -1,11 +1,12 @@
 """Thirty joined students wait in their seat pages: what the idle kernels cost, and how fast a change
 reaches the other kernels.
 
-Starts ``dichotomy serve`` (SQLite store), seats ``--students`` players at tables of 6, and opens every
+Starts ``dichotomy serve`` (an SQLite store; ``--postgres``: a throwaway PostgreSQL server,
+tests/pg_server.py), seats ``--students`` players at tables of 6, and opens every
 seat page like a browser does (tests/browser/wire_student.py: the page over HTTP, then the kernel's
 websocket and the widget protocol), so each seat kernel is a real voila kernel following the store
-through its real watch path (inotify on the SQLite files; the server's one write-trouble check
-announces changes, with a 30 s safety-net check in each kernel). Then:
+through its real watch path (inotify on the SQLite files, and the server's one write-trouble check
+announces changes; PostgreSQL: LISTEN/NOTIFY; a 30 s safety-net check in each kernel). Then:
 
 * **idle CPU**: the CPU time of the seat kernels (and of voila itself) over ``--seconds`` (60) while
   nobody acts, as a percentage of one core, side by side with the same number of bare voila pages (one
@@ -16,7 +17,7 @@ announces changes, with a 30 s safety-net check in each kernel). Then:
   process, as the host page's kernel would); the time from the change's commit until each of that
   table's seat pages has received its new view over the websocket: p50 / p95 / max.
 
-    python bench/idle_seats.py [--students 30] [--seconds 60] [--changes 30] [--no-baseline]
+    python bench/idle_seats.py [--students 30] [--seconds 60] [--changes 30] [--no-baseline] [--postgres]
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Callable
 
 REPO = Path(__file__).resolve().parents[1]
 for extra in (REPO, REPO / "tests", REPO / "tests" / "browser"):
@@ -85,13 +87,27 @@ def main() -> None:
     parser.add_argument("--changes", type=int, default=30)
     parser.add_argument("--no-baseline", dest="baseline", action="store_false",
                         help="skip the bare voila pages measured beside the seat pages")
+    parser.add_argument("--postgres", action="store_true", help="the pages share a throwaway PostgreSQL "
+                        "server (durable settings) instead of an SQLite file")
     args = parser.parse_args()
+    if args.postgres:
+        from pg_server import PostgresServer  # tests/pg_server.py
+
+        with PostgresServer() as pg:
+            print(f"temporary PostgreSQL on 127.0.0.1:{pg.port}", flush=True)
+            return measure(args, pg.create_schema(), lambda: tree_pids(pg.proc.pid))
+    return measure(args, None)
+
+
+def measure(args: argparse.Namespace, dsn: str | None, store_pids: Callable[[], list[int]] | None = None) -> None:
+    """The whole bench on the store ``dsn`` (None: an SQLite file in the work folder); ``store_pids``:
+    the store server's processes, whose idle CPU is printed too."""
     print(f"idle_seats: {args.students} seat kernels; load average {os.getloadavg()}, {os.cpu_count()} CPUs",
           flush=True)
     work = Path(tempfile.mkdtemp(prefix="idle-seats-"))
-    store = work / "tables.sqlite3"
+    store = dsn or str(work / "tables.sqlite3")
     port = free_port()
-    cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
+    cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", store, "--port", str(port),
            "--ip", "127.0.0.1", "--max-kernels", "0", "--max-pages-per-device", "0"]
     server = Server(cmd, port, work, env_for_servers())
     bare: Server | None = None
@@ -100,7 +116,7 @@ def main() -> None:
     try:
         server.wait_http()
         if args.baseline:
-            bare = start("bare", work, store, 0, 30)
+            bare = start("bare", work, Path(store), 0, 30)
             opened_bare = open_pages([f"{bare.base}/voila/render/bare.ipynb"] * args.students, 300)
             bare_pages = [page for page in opened_bare if page is not None]
             if len(bare_pages) < args.students:
@@ -109,7 +125,7 @@ def main() -> None:
         tables: list[tuple[Table, list[WireStudent]]] = []
         links = []
         while len(links) < args.students:
-            table = Table.create(store=str(store), rounds=2)
+            table = Table.create(store=store, rounds=2)
             seats = [(table, table.join(f"S{len(links) + i + 1}")) for i in range(min(6, args.students - len(links)))]
             links += seats
             tables.append((table, []))
@@ -128,14 +144,20 @@ def main() -> None:
         time.sleep(5)
         seat_kernels, bare_kernels = kernels_of(server), kernels_of(bare) if bare else []
         voilas = [p for p in {server.proc.pid, *tree_pids(server.proc.pid)} if p not in seat_kernels]
+        database = store_pids() if store_pids else []
         seat0, bare0, voila0 = run_seconds(seat_kernels), run_seconds(bare_kernels), run_seconds(voilas)
+        database0 = run_seconds(database)
         t0 = time.monotonic()
         time.sleep(args.seconds)
         wall = time.monotonic() - t0
         seat1, bare1, voila1 = run_seconds(seat_kernels), run_seconds(bare_kernels), run_seconds(voilas)
+        database1 = run_seconds(database)
         seat_pct, bare_pct = 100 * (seat1 - seat0) / wall, 100 * (bare1 - bare0) / wall
         print(f"idle CPU over {wall:.0f} s, % of one core: {len(seat_kernels)} seat kernels {seat_pct:.2f} %"
               f" (dichotomy serve's voila {100 * (voila1 - voila0) / wall:.2f} %)", flush=True)
+        if database:
+            print(f"  the PostgreSQL server ({len(database)} processes), same seconds: "
+                  f"{100 * (database1 - database0) / wall:.2f} %", flush=True)
         if bare_kernels:
             print(f"  baseline, same seconds: {len(bare_kernels)} bare voila kernels (one Text each) "
                   f"{bare_pct:.2f} %; seat / bare {seat_pct / bare_pct if bare_pct else float('nan'):.2f}x",
@@ -144,7 +166,7 @@ def main() -> None:
         delays: list[float] = []
         for i in range(args.changes):
             table, watchers = tables[i % len(tables)]
-            fresh = Table.open(table.code, str(store))
+            fresh = Table.open(table.code, store)
             order = list(fresh.state.order)
             order = order[1:] + order[:1]
             names = [fresh.state.seat_record(s).name for s in order]

@@ -825,6 +825,39 @@ def test_postgres_reconnects_after_a_lost_connection(pg_server: PostgresServer, 
         b.close()
 
 
+def test_a_table_watching_postgres_sleeps_until_another_kernel_writes(pg_dsn: str) -> None:
+    """An idle page on PostgreSQL wakes on NOTIFY, not on a timer: no query at all for seconds, then a
+    join from another connection reaches it."""
+    from dichotomy_widget import Table
+
+    store, other = pg_store(pg_dsn), pg_store(pg_dsn)
+    try:
+        table = Table.create(store=store, rounds=2)
+        asked: list[float] = []
+        real = store.change_marker
+        store.change_marker = lambda: asked.append(time.monotonic()) or real()  # type: ignore[method-assign]
+
+        async def main() -> int:
+            task = table.start_watching()
+            assert task is not None
+            await asyncio.sleep(0.5)
+            before = len(asked)
+            await asyncio.sleep(3.0)
+            idle = len(asked) - before
+            Table.open(table.code, other).join("Ana")
+            deadline = time.monotonic() + 10
+            while not table.state.seats and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+            task.cancel()
+            return idle
+
+        assert asyncio.run(main()) == 0
+        assert [seat.name for seat in table.state.seats] == ["Ana"]
+    finally:
+        store.close()
+        other.close()
+
+
 def test_postgres_close_wakes_waiters(pg_dsn: str) -> None:
     store = pg_store(pg_dsn)
 

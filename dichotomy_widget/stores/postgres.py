@@ -71,6 +71,10 @@ INSTALL_HINT = 'pip install "dichotomy_widget[postgres]"'
 
 #: Seconds to wait for the server when connecting, unless the DSN says otherwise.
 DEFAULT_CONNECT_TIMEOUT = 10
+#: Seconds a watching table may sleep between two safety-net re-reads (a missed notification costs at
+#: most this; a dropped connection wakes the waiters itself). Every wake of an idle kernel costs CPU
+#: and a round trip, and notifications wake it for every change, so this is long.
+RECHECK_EVERY = 30.0
 
 #: Key of the advisory lock held while creating the schema (any constant; "dich" in ASCII).
 _SCHEMA_LOCK = 0x64696368
@@ -488,6 +492,12 @@ class PostgresStore(ClosingStore):
         # check and register under the lock the listener thread holds to bump the marker
         await self._waiters.wait(self._lock, self.change_marker, marker, timeout)
         return self.change_marker()
+
+    @property
+    def trouble_every(self) -> float:
+        """Seconds a watching table may wait before it looks again without being told: NOTIFY wakes it
+        for every change and :meth:`write_trouble` has nothing to find, so only the safety net."""
+        return RECHECK_EVERY
 
     def write_trouble(self) -> StoreError | None:
         """None: the server cannot be asked without writing, so only the page whose action failed
