@@ -182,3 +182,37 @@ def test_outside_a_running_loop_a_pool_kernel_still_waits_in_the_cell(monkeypatc
         assert entry.pending_page(lambda q: W.HTML(q)) is None  # not a pool kernel
 
     asyncio.run(main())
+
+
+LEFT_WAITING = """
+import asyncio, sys
+from dichotomy_widget.ui import entry
+
+async def main():
+    page = entry.seat_page(store=sys.argv[1])
+    await asyncio.sleep(0.5)  # its request never comes
+    print(type(page).__name__, page.page)
+
+asyncio.run(main())
+"""
+
+
+def test_a_pool_kernel_whose_student_never_came_exits_without_waiting_for_its_request(tmp_path):
+    import threading
+
+    from websockets.sync.server import serve
+
+    released = threading.Event()
+    with serve(lambda socket: released.wait(60), "127.0.0.1", 0) as server:  # voila, never handing a request
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        root = str(Path(__file__).resolve().parents[1])
+        env = {**os.environ, "PYTHONPATH": root, "VOILA_PREHEAT": "True", "VOILA_APP_IP": "127.0.0.1",
+               "VOILA_APP_PORT": str(server.socket.getsockname()[1]), "VOILA_KERNEL_ID": "k1"}
+        try:
+            out = subprocess.run([sys.executable, "-c", LEFT_WAITING, str(tmp_path / "t.sqlite3")], cwd=root,
+                                 capture_output=True, text=True, timeout=45, env=env)
+        finally:
+            released.set()
+            server.shutdown()
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["PendingPage", "None"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping
 
@@ -144,8 +145,20 @@ class PendingPage(W.VBox):
         self.task: asyncio.Task = asyncio.get_running_loop().create_task(self._wait())
 
     async def _wait(self) -> None:
-        request = await asyncio.get_running_loop().run_in_executor(None, wait_for_request)
-        self.arrive(request)
+        # A daemon thread, not the loop's executor: a kernel shut down before any student came must
+        # not wait at exit for a thread still blocked on voila's socket.
+        loop = asyncio.get_running_loop()
+        came: asyncio.Future = loop.create_future()
+
+        def wait() -> None:
+            request = wait_for_request()
+            try:
+                loop.call_soon_threadsafe(lambda: came.done() or came.set_result(request))
+            except RuntimeError:  # the kernel's loop is gone: it is shutting down
+                pass
+
+        threading.Thread(target=wait, name="dichotomy-page-request", daemon=True).start()
+        self.arrive(await came)
 
     def arrive(self, request: dict[str, str] | None) -> W.Widget:
         """Build this page for ``request`` (voila's variables; None: none came) and show it."""
