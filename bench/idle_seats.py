@@ -75,7 +75,7 @@ def open_pages(urls: list[str], bound: float) -> list[WireStudent | None]:
             opened.append(future.result(timeout=max(0.0, deadline - time.monotonic())))
         except Exception:  # noqa: BLE001 - refused, failed or still waiting at the bound: stalled
             opened.append(None)
-            future.add_done_callback(lambda f: f.exception() is None and f.result().close())
+            future.add_done_callback(lambda f: not f.cancelled() and f.exception() is None and f.result().close())
     pool.shutdown(wait=False, cancel_futures=True)  # a stalled one ends when its server stops
     return opened
 
