@@ -359,7 +359,7 @@ async def browser_burst(urls: list[str], chromium: int, stall: float, warm_url: 
     context opens it ``visits`` times first, then ``settle()`` waits until the server is idle again."""
     from playwright.async_api import async_playwright
 
-    with _profiles() as folder:
+    with tempfile.TemporaryDirectory(prefix="join-burst-profiles-") as folder:  # the browsers' profiles
         async with async_playwright() as pw:
             contexts, browsers = await open_devices(pw, max(1, (chromium + 5) // 6), cache, folder)
             for ctx in contexts:
@@ -418,11 +418,6 @@ async def browser_burst(urls: list[str], chromium: int, stall: float, warm_url: 
             "server_cpu": cpu1[0] - cpu0[0], "client_cpu": cpu1[1] - cpu0[1],
             "wire_usable": [w[0] for w in wired], "wire_kernels": [w[1] for w in wired],
             "wire_html": [w[2] for w in wired if w[2] is not None]}
-
-
-def _profiles():
-    """A folder for the burst's browser profiles, removed afterwards."""
-    return tempfile.TemporaryDirectory(prefix="join-burst-profiles-")
 
 
 def memory(server: Server) -> int:

@@ -6,7 +6,6 @@ import asyncio
 import json
 import logging
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -21,18 +20,14 @@ from dichotomy_widget.ui.app import HostPage, SeatPage
 from dichotomy_widget.ui.class_pages import class_page
 from dichotomy_widget.voila_launch import pool_env
 
+from pg_server import _free_port as free_port  # tests/pg_server.py
+
 
 def test_an_ordinary_kernel_reads_its_query_from_voila_s_environment(monkeypatch):
     monkeypatch.delenv("VOILA_PREHEAT", raising=False)
     monkeypatch.setenv("QUERY_STRING", "table=ABCDEF&seat=tok")
     assert not entry.pooled()
     assert entry.page_query() == "table=ABCDEF&seat=tok"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _pool_kernel(monkeypatch, port: int) -> None:
@@ -46,7 +41,7 @@ def _pool_kernel(monkeypatch, port: int) -> None:
 
 
 def test_a_pool_kernel_drops_an_earlier_page_s_address_and_says_so_when_voila_cannot_be_reached(monkeypatch, tmp_path):
-    _pool_kernel(monkeypatch, _free_port())  # nobody listens there
+    _pool_kernel(monkeypatch, free_port())  # nobody listens there
     store = str(tmp_path / "t.sqlite3")
     assert entry.page_query(store) is None
     assert "VOILA_REQUEST_URL" not in os.environ and "QUERY_STRING" not in os.environ
@@ -90,7 +85,7 @@ def test_a_pool_kernel_shows_its_page_at_once_and_builds_it_from_its_own_request
     store = str(tmp_path / "t.sqlite3")
     table = Table.create(store=store, rounds=2)
     mine, other = table.join("Ana"), table.join("Ben")
-    port = _free_port()
+    port = free_port()
     _pool_kernel(monkeypatch, port)
     query = f"table={table.code}&seat={mine.token}"
 
@@ -124,7 +119,7 @@ def test_a_pool_kernel_shows_its_page_at_once_and_builds_it_from_its_own_request
 
 
 def test_a_pool_kernel_whose_request_never_comes_offers_a_reload(monkeypatch, tmp_path):
-    _pool_kernel(monkeypatch, _free_port())  # nobody listens: voila cannot be reached
+    _pool_kernel(monkeypatch, free_port())  # nobody listens: voila cannot be reached
 
     async def main() -> W.Widget:
         page = entry.seat_page(store=str(tmp_path / "t.sqlite3"))
@@ -138,7 +133,7 @@ def test_a_pool_kernel_whose_request_never_comes_offers_a_reload(monkeypatch, tm
 
 
 def test_a_page_that_fails_to_build_is_logged_and_offers_a_reload(monkeypatch, tmp_path, caplog):
-    _pool_kernel(monkeypatch, _free_port())
+    _pool_kernel(monkeypatch, free_port())
 
     def broken(query: str) -> W.Widget:
         raise RuntimeError(f"no page for {query}")
@@ -160,7 +155,7 @@ def test_a_page_that_fails_to_build_is_logged_and_offers_a_reload(monkeypatch, t
     (lambda store: class_page(store=store, env={}), W.VBox),
 ])
 def test_host_and_class_pages_are_pending_in_a_pool_kernel_too(monkeypatch, tmp_path, make, built):
-    _pool_kernel(monkeypatch, _free_port())
+    _pool_kernel(monkeypatch, free_port())
 
     async def main() -> entry.PendingPage:
         page = make(str(tmp_path / "t.sqlite3"))

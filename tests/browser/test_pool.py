@@ -204,11 +204,7 @@ def test_two_students_opening_the_class_link_at_once_on_pool_kernels_join_as_two
 
     room = Classroom.create("Year 9", store=str(pooled_class.store), rounds=2, seed=6)
     class_served = re.compile(r"pre-started kernel \S+ serves a class\.ipynb page")
-    deadline = time.monotonic() + 240
-    while len(SPARES.findall(pooled_class.log_path.read_text(errors="replace"))) < 3:  # 2 class + 1 host
-        assert time.monotonic() < deadline, pooled_class.log()[-2000:]
-        time.sleep(0.5)
-    time.sleep(3)  # the pool kernels run their page up to its wait for a request
+    wait_pool_full(pooled_class, spares=3)  # 2 class + 1 host
     contexts, pages = open_together(browser, [f"{pooled_class.render}/class.ipynb?class={room.code}"] * 2)
     try:
         assert len(class_served.findall(pooled_class.log_path.read_text(errors="replace"))) == 2
