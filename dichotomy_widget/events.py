@@ -191,8 +191,8 @@ def _thaw(value: Any) -> Any:
 
 
 def _freeze(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
+    if isinstance(value, list):  # leaves are answered inline: a deck is thousands of strings
+        return tuple([_freeze(v) if isinstance(v, list) else v for v in value])
     return value
 
 

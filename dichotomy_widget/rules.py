@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
@@ -28,7 +28,8 @@ from .events import (ClueSubmitted, CluesPurged, Event, GameEnded, GameStarted, 
 __all__ = [
     "MIN_SEATS", "MAX_SEATS", "MAX_CLUE_LENGTH", "MAX_GUESS_LENGTH", "MAX_NAME_LENGTH",
     "Seat", "ClueResult", "RoundRecord", "GameState", "Command", "Join", "Act",
-    "initial_state", "decide", "evolve", "replay", "parse_action", "allowed_actions", "action_types",
+    "initial_state", "decide", "evolve", "replay", "parse_action", "allowed_actions", "legal_moves",
+    "action_types",
     "Move", "MOVES",
     "writer_order", "left_of", "rank_band", "clean_name",
 ]
@@ -80,6 +81,20 @@ class RoundRecord:
     deck_left: int
 
 
+class _derived:
+    """A value computed from a state on first use and then kept in that state's ``__dict__`` (a state
+    never changes; :func:`_with` leaves such values out of the next state)."""
+
+    def __init__(self, compute: Callable[[Any], Any]) -> None:
+        self.compute, self.name, self.__doc__ = compute, compute.__name__, compute.__doc__
+
+    def __get__(self, state: Any, owner: type | None = None) -> Any:
+        if state is None:
+            return self
+        value = state.__dict__[self.name] = self.compute(state)
+        return value
+
+
 @dataclass(frozen=True)
 class GameState:
     """The whole state of a table: the fold of its events."""
@@ -122,19 +137,21 @@ class GameState:
         return s.name if s else "?"
 
 
-    @property
+    # Derived values: computed once per state (see ``_derived``).
+    @_derived
     def writers(self) -> tuple:
         """Clue-Givers in writing order, the Drawer first (from ``order`` and ``guesser``)."""
         return writer_order(self.order, self.guesser) if self.guesser in self.order else ()
 
-    @property
+    @_derived
     def drawer(self) -> int | None:
         """The seat left of the Guesser: picks the pair and writes the first clue."""
         writers = self.writers
         return writers[0] if writers else None
 
-    @property
+    @_derived
     def current_writer(self) -> int | None:
+        """The seat whose clue is awaited now (``None`` outside the clue phase)."""
         if self.phase != "clues":
             return None
         done = len(self.clues)
@@ -293,9 +310,15 @@ def _clean_clue(text: str) -> str:
     return clue
 
 
+@lru_cache(maxsize=8192)
+def _mixes_scripts(word: str) -> bool:
+    """:func:`words.mixes_scripts`, remembered per word (it looks up every character's script)."""
+    return words.mixes_scripts(word)
+
+
 def _one_script(text: str, error: type[RuleViolation]) -> None:
     """Refuse a word that mixes alphabets (a Cyrillic "а" among Latin letters looks like "a")."""
-    if any(words.mixes_scripts(word) for word in text.split()):
+    if any(_mixes_scripts(word) for word in text.split()):
         raise error("Each word must be typed in one alphabet: this one mixes letters from "
                     "different alphabets (check your keyboard layout).", code="mixed_scripts")
 
@@ -415,6 +438,9 @@ class Move:
     apply: Apply
     check: Check = _anytime
     listed: bool = True  # False: sent by a clock (``expire``), never shown as a control
+    #: The only seats ``check`` can let through (a shortcut for :func:`legal_moves`; ``check`` still
+    #: decides), or ``None``: any seat.
+    who: Callable[[GameState], tuple] | None = None
 
     def refusal(self, state: GameState, seat: int | None) -> Refusal | None:
         """Why ``seat`` (``None``: the host) may not send this action now (a function making the
@@ -597,10 +623,10 @@ MOVES: dict[str, Move] = {m.kind: m for m in (
     Move("start", "host", frozenset({"lobby"}), _start, _seat_count),
     Move("reorder", "host", frozenset({"lobby"}), _reorder, _someone_seated),
     Move("remove", "host", frozenset({"lobby"}), _remove, _someone_seated),
-    Move("pick", "seat", frozenset({"reveal", "recap"}), _pick, _drawer),
-    Move("clue", "seat", frozenset({"clues"}), _clue, _writer),
-    Move("guess", "seat", frozenset({"guess"}), _guess, _guesser),
-    Move("pass", "seat", frozenset({"guess"}), _pass, _guesser),
+    Move("pick", "seat", frozenset({"reveal", "recap"}), _pick, _drawer, who=lambda s: (s.drawer,)),
+    Move("clue", "seat", frozenset({"clues"}), _clue, _writer, who=lambda s: (s.current_writer,)),
+    Move("guess", "seat", frozenset({"guess"}), _guess, _guesser, who=lambda s: (s.guesser,)),
+    Move("pass", "seat", frozenset({"guess"}), _pass, _guesser, who=lambda s: (s.guesser,)),
     Move("continue", "seat", frozenset({"recap"}), _continue, _not_confirmed),
     Move("timeout", "host", frozenset({"clues", "guess"}), _timeout),
     Move("random_pick", "host", frozenset({"reveal", "recap"}), _random_pick, _card_waiting),
@@ -610,9 +636,14 @@ MOVES: dict[str, Move] = {m.kind: m for m in (
 )}
 
 
+_ACTION_TYPES = {actor: tuple(kind for kind, m in MOVES.items() if m.actor in (actor, "any"))
+                 for actor in ("host", "seat")}
+
+
 def action_types(actor: str) -> tuple[str, ...]:
     """Every action type the ``"host"`` or a ``"seat"`` can ever send."""
-    return tuple(kind for kind, m in MOVES.items() if m.actor in (actor, "any"))
+    known = _ACTION_TYPES.get(actor)
+    return known if known is not None else tuple(k for k, m in MOVES.items() if m.actor in (actor, "any"))
 
 
 _LISTED = {actor: tuple(m for m in MOVES.values() if m.listed and m.actor in (actor, "any"))
@@ -625,9 +656,34 @@ def allowed_actions(state: GameState, seat: int | None) -> list[str]:
     Exactly the listed moves of :data:`MOVES` that :func:`decide` would not refuse (given valid
     arguments). ``expire`` is never listed: a clock sends it once the view's ``deadline`` has passed.
     """
-    phase = state.phase
-    return [m.kind for m in _LISTED["host" if seat is None else "seat"]
-            if phase in m.phases and m.check(state, seat) is None]  # ``Move.refusal`` without building errors
+    known = state.__dict__.get("_actions")
+    if known is None:
+        known = state.__dict__["_actions"] = {}  # a state never changes, so its answers keep
+    kinds = known.get(seat)
+    if kinds is None:
+        phase = state.phase
+        kinds = known[seat] = tuple(m.kind for m in _LISTED["host" if seat is None else "seat"]
+                                    if phase in m.phases and m.check(state, seat) is None)  # no errors built
+    return list(kinds)
+
+
+_SEAT_MOVES = {phase: tuple(m for m in _LISTED["seat"] if phase in m.phases)
+               for phase in ("lobby", "reveal", "clues", "guess", "recap", "over")}
+
+
+def legal_moves(state: GameState) -> list[tuple[int, str]]:
+    """Every ``(seat, action type)`` a seat may send now: for each seat in seating order, its
+    :func:`allowed_actions`. Worked out once per state (asking only each move's possible seats)."""
+    known = state.__dict__.get("_moves")
+    if known is None:
+        per_seat: dict[int, list[str]] = {}
+        for move in _SEAT_MOVES.get(state.phase, ()):
+            for seat in (move.who(state) if move.who is not None else state.order):
+                if seat is not None and move.check(state, seat) is None:
+                    per_seat.setdefault(seat, []).append(move.kind)
+        known = state.__dict__["_moves"] = tuple((seat, kind) for seat in state.order
+                                                 for kind in per_seat.get(seat, ()))
+    return list(known)
 
 
 # --- evolve --------------------------------------------------------------------------------------
@@ -635,10 +691,20 @@ def _as_card(raw: Any) -> Pairs:
     return tuple(map(tuple, raw))
 
 
+_FIELD_COUNT = len(fields(GameState))
+#: What a state remembers about itself (``_derived`` values, :func:`allowed_actions`, :func:`legal_moves`):
+#: never copied to the next state.
+_DERIVED = ("writers", "drawer", "current_writer", "_actions", "_moves")
+
+
 def _with(state: GameState, **changes: Any) -> GameState:
     """A copy of ``state`` with ``changes``: ``dataclasses.replace`` without re-running ``__init__``."""
     new = object.__new__(GameState)
-    object.__setattr__(new, "__dict__", {**state.__dict__, **changes})
+    values = {**state.__dict__, **changes}
+    if len(values) > _FIELD_COUNT:
+        for name in _DERIVED:
+            values.pop(name, None)
+    object.__setattr__(new, "__dict__", values)
     return new
 
 

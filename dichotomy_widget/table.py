@@ -13,6 +13,7 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -67,8 +68,10 @@ def _asyncio():
     return asyncio
 
 
+@lru_cache(maxsize=1)
 def _release() -> str:
-    """This package's installed version, written into a new table's first event ("" if unknown)."""
+    """This package's installed version, written into a new table's first event ("" if unknown; read
+    once per process: the package metadata is parsed from disk)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
