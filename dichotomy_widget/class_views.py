@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from typing import Any, Protocol
 
 from .i18n import translator
@@ -142,17 +143,27 @@ def _rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+#: Characters a spreadsheet may start a formula with (ASCII and full-width), and the separators a
+#: spreadsheet may split a line on, whatever this file's own separator and quoting say.
+_FORMULA_STARTS = "=+-@\t\r\uff1d\uff0b\uff0d\uff20"
+_SEPARATORS = ",;\t|\r\n"
+_FORMULA_AFTER_SEPARATOR = re.compile("(^|[" + re.escape(_SEPARATORS) + "])([\\s\"']*)([" + re.escape(_FORMULA_STARTS) + "])")
+
+
 def _safe_cell(value: Any) -> Any:
-    """Spreadsheet-safe text: a cell starting with = + - @ is prefixed with ' (no formula injection)."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
+    """Spreadsheet-safe text: every formula start at the beginning of the text *or after a separator*
+    (``x;=4+4`` in a spreadsheet that splits on ``;``) gets a ``'`` before it. Numbers stay numbers."""
+    if not isinstance(value, str):
+        return value
+    return _FORMULA_AFTER_SEPARATOR.sub(lambda m: m.group(1) + m.group(2) + "'" + m.group(3), value)
 
 
 def report_csv(data: dict[str, Any]) -> str:
-    """The report as CSV, one row per clue (a round without clues gets one row)."""
+    """The report as CSV, one row per clue (a round without clues gets one row). Every text field is
+    quoted and no cell holds a formula start, at its beginning or after any separator."""
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, restval="", lineterminator="\n")
+    writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, restval="", lineterminator="\n",
+                            quoting=csv.QUOTE_NONNUMERIC)
     writer.writeheader()
     for row in _rows(data):
         writer.writerow({k: _safe_cell(v) for k, v in row.items()})

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from . import words
 from .decks import Card, Deck, load_deck
-from .errors import (Plural, ClassNotFound, DeckError, DichotomyError, NameTaken, SeatingError, SeatNotFound,
+from .errors import (Plural, ClassNotFound, DeckError, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
                      StoreError, VersionConflict)
 from .events import Event
 from .i18n import interface_language, normalize_language
@@ -387,6 +387,9 @@ class Classroom:
 
         def decide(s: ClassState) -> list[Event]:
             clean = clean_name(name)
+            if words.mixes_scripts(clean):
+                raise InvalidAction("Write a name in one alphabet: {name} mixes letters of several.",
+                                    code="mixed_scripts", params={"name": clean})
             if any(words.normalize(x.name) == words.normalize(clean) for x in s.students):
                 raise NameTaken("Someone in this class is already called {name}. Pick another name.",
                                 params={"name": clean})
