@@ -110,18 +110,36 @@ def class_projector_view(room: Classroom) -> dict[str, Any]:
 def report(room: Classroom, lang: str = "en") -> dict[str, Any]:
     """Resolved rounds only, per table: Target, Foil, clues with authors and fates, guess, outcome, score.
 
+    A round whose card another table can still be dealt (tables share cards when the deck has fewer
+    than tables x rounds) is listed with its words withheld (``"withheld": True``) until no table can.
+
     Its sentences (``outcome_text``, ``reason_text``) are in ``lang``; every other field is data."""
+    from .classroom import record_card
+
     tr = translator(lang)
     s = room.state
     tables = []
+    dealable = room.still_dealable() if s.tables else {}
     for t in s.tables:
         if not t.started:
             continue
         table = room.table(t.code)  # type: ignore[arg-type]
         table.refresh()
-        rounds = [recap_json(table.state, record, tr) for record in table.state.history]
+        elsewhere = set().union(set(), *(cards for n, cards in dealable.items() if n != t.number))
+        rounds = [_withheld(recap_json(table.state, record, tr))
+                  if record_card(table.state, record) in elsewhere else recap_json(table.state, record, tr)
+                  for record in table.state.history]
         tables.append({"number": t.number, "code": t.code, "players": room.names(t.members), "rounds": rounds})
     return {"class": room.code, "name": s.name, "deck": s.deck_name, "tables": tables}
+
+
+#: What a withheld round hides: every word of its card a student could still meet at another table.
+_WITHHELD = {"target": "", "foil": "", "clues": [], "guess": None, "pair_number": None, "reason": None,
+             "reason_text": None}
+
+
+def _withheld(round_json: dict[str, Any]) -> dict[str, Any]:
+    return {**round_json, **_WITHHELD, "withheld": True}
 
 
 def _rows(data: dict[str, Any]) -> list[dict[str, Any]]:

@@ -221,6 +221,20 @@ def _replace(state: ClassState, **changes: Any) -> ClassState:
     return replace(state, **changes)
 
 
+def card_key(card: Any) -> tuple:
+    """A card (JSON lists or Pairs tuples) as a hashable tuple of (target, foil) tuples."""
+    return tuple((str(t), str(f)) for t, f in card)
+
+
+def record_card(state: Any, record: Any) -> tuple | None:
+    """The card (:func:`card_key`) a resolved round of a table was played with, from its deck."""
+    for card in state.deck:
+        pairs = card_key(card)
+        if 0 < record.pair_number <= len(pairs) and pairs[record.pair_number - 1] == (record.target, record.foil):
+            return pairs
+    return None
+
+
 def replay(events: list[Event], state: ClassState | None = None) -> ClassState:
     """Fold class events onto ``state`` (default: an empty class)."""
     state = state or ClassState()
@@ -509,14 +523,64 @@ class Classroom:
                                params={"table": number, "students": Plural("{n} student", "{n} students", len(t.members)),
                                        "least": MIN_SEATS, "most": MAX_SEATS})
 
-    def _table_deck(self, number: int) -> Deck:
-        """Table ``number``'s own slice of the shuffled deck (disjoint from other tables while it lasts)."""
+    def _slice(self, number: int) -> list:
+        """Table ``number``'s slice of the shuffled deck, as card JSON (disjoint while the deck lasts)."""
         s = self.state
         cards = list(s.cards)
         random.Random(f"{s.seed}:deck").shuffle(cards)
         start = ((number - 1) * s.rounds) % len(cards)
-        picked = [(cards + cards)[start + i] for i in range(s.rounds)]
-        return Deck(name=s.deck_name, lang=s.lang, cards=tuple(Card.from_json(c) for c in picked))
+        return [(cards + cards)[start + i] for i in range(s.rounds)]
+
+    def _table_deck(self, number: int) -> Deck:
+        """Table ``number``'s own slice of the shuffled deck, except that a card the report already shows
+        (resolved, and no table can still be dealt it) is swapped for one it does not, while any is left:
+        a table added late is not dealt a card its players could have read in the report."""
+        picked = self._slice(number)
+        shown = self.shown_cards()
+        if any(card_key(c) in shown for c in picked):
+            used = {card_key(c) for c in picked}
+            dealt_elsewhere = set().union(*self.still_dealable().values()) if self.state.tables else set()
+            spare = [c for c in self.state.cards if card_key(c) not in shown and card_key(c) not in used]
+            random.Random(f"{self.state.seed}:spare:{number}").shuffle(spare)
+            spare.sort(key=lambda c: card_key(c) in dealt_elsewhere)  # fresh cards first (stable sort)
+            for i, c in enumerate(picked):
+                if card_key(c) in shown and spare:
+                    picked[i] = spare.pop(0)
+        return Deck(name=self.state.deck_name, lang=self.state.lang, cards=tuple(Card.from_json(c) for c in picked))
+
+    def still_dealable(self) -> dict[int, set]:
+        """Per table number, the cards (:func:`card_key`) that table can still be dealt: an unstarted
+        table's whole slice, a started table's card in play and cards not yet drawn (none once over)."""
+        out: dict[int, set] = {}
+        for t in self.state.tables:
+            if not t.started:
+                out[t.number] = {card_key(c) for c in self._slice(t.number)}
+                continue
+            table = self.table(t.code)  # type: ignore[arg-type]
+            table.refresh()
+            st = table.state
+            if st.phase == "over":
+                out[t.number] = set()
+            else:
+                out[t.number] = {card_key(c) for c in st.round_deck} | ({card_key(st.current)} if st.current else set())
+        return out
+
+    def resolved_cards(self) -> dict[int, set]:
+        """Per started table number, the cards (:func:`card_key`) of its resolved rounds."""
+        out: dict[int, set] = {}
+        for t in self.state.tables:
+            if t.started:
+                table = self.table(t.code)  # type: ignore[arg-type]
+                out[t.number] = {k for k in (record_card(table.state, r) for r in table.state.history) if k}
+        return out
+
+    def shown_cards(self) -> set:
+        """The cards the report may show: resolved at some table, and no table can still be dealt them."""
+        if not self.state.tables:
+            return set()
+        dealable = set().union(*self.still_dealable().values())
+        resolved = set().union(*self.resolved_cards().values())
+        return resolved - dealable
 
     def _execute(self, decide: Callable[[ClassState], list[Event]]) -> list[Event]:
         for _ in range(MAX_RETRIES):

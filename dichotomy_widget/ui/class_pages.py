@@ -837,7 +837,10 @@ def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
                 + (' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(c["reason_text"] or c["reason"] or "")})'
                    if c["eliminated"] else "")
                 + "</li>" for c in r["clues"])
-            guess = _esc(_("passed")) if r["passed"] else _esc(r["guess"])
+            guess = _esc(_("passed")) if r["passed"] else _esc(r["guess"] or "")
+            if r.get("withheld"):  # another table can still be dealt this card: its words wait
+                clues = "<li><em>" + _esc(_("hidden until no table can still be dealt this card")) + "</em></li>"
+                guess = "…"
             outcome = tr.gettext(OUTCOMES[r["outcome"]]) if r["outcome"] in OUTCOMES else r["outcome"]
             rows.append(
                 f'<tr class="dichotomy-report-round" data-table="{t["number"]}" data-round="{r["round"]}" '
