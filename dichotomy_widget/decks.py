@@ -66,8 +66,10 @@ logger = logging.getLogger(__name__)
 MAX_PROBLEMS_SHOWN = 10
 #: How deeply a JSON deck may nest (a deck needs 4: the object, "cards", a card, a pair).
 MAX_JSON_DEPTH = 20
-#: JSON strings (skipped whole) and brackets, for the depth check.
-_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+#: For the depth check: JSON strings, anything but a bracket, an innermost empty pair.
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_EMPTY_PAIR = re.compile(r"\[\]|\{\}")
 #: File name endings read as decks (``.json``: JSON; the others: CSV or tab-separated rows).
 DECK_FILE_SUFFIXES = (".csv", ".tsv", ".txt", ".json")
 _SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".numbers")
@@ -281,20 +283,16 @@ def _line_finder(text: str) -> Callable[[int], int]:
 
 def _check_depth(text: str, source: str) -> None:
     """Refuse JSON nested deeper than :data:`MAX_JSON_DEPTH` before parsing it (a deck needs 4 levels;
-    a file of 100,000 brackets would exhaust the parser's recursion)."""
-    depth = 0
-    for m in _BRACKETS.finditer(text):  # strings skipped whole, so a bracket inside a word does not count
-        token = m.group()[0]
-        if token in "[{":
-            depth += 1
-            if depth > MAX_JSON_DEPTH:
-                raise DeckError("{source}, line {line}: the JSON is nested more than {limit} levels deep; "
-                                "a deck is an object with a \"cards\" list of [target, foil] pairs.",
-                                code="deck_too_deep", params={"source": source, "line": str(_line_of(text, m.start())),
-                                                              "limit": MAX_JSON_DEPTH})
-        elif token in "]}":
-            depth -= 1
-        # a '"' token is a whole string: skipped
+    a file of 100,000 brackets would exhaust the parser's recursion). Strings are dropped, then the
+    innermost empty pairs of brackets removed level by level: each pass is one regex over the text."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    for _level in range(MAX_JSON_DEPTH + 1):
+        brackets, removed = _EMPTY_PAIR.subn("", brackets)
+        if not brackets or not removed:
+            return  # nested no deeper than the bound (or unbalanced: the parser says where)
+    raise DeckError("{source}: the JSON is nested more than {limit} levels deep; a deck is an object "
+                    "with a \"cards\" list of [target, foil] pairs.", code="deck_too_deep",
+                    params={"source": source, "limit": MAX_JSON_DEPTH})
 
 
 def _bounded_int(digits: str) -> int:
