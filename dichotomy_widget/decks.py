@@ -58,7 +58,7 @@ from . import words
 
 __all__ = ["Pair", "Card", "Deck", "PAIRS_PER_CARD", "MAX_WORD_LENGTH", "MAX_DECK_BYTES", "MAX_DECK_ROWS",
            "DECK_FILE_SUFFIXES", "SEPARATORS", "DETECT", "load_deck", "parse_deck", "deck_from_bytes",
-           "packaged_decks", "detect_language"]
+           "packaged_decks", "detect_language", "deck_too_big", "MAX_JSON_DEPTH"]
 
 logger = logging.getLogger(__name__)
 
@@ -169,6 +169,11 @@ def load_deck(source: "str | Path | Deck", lang: str | None = None, default_lang
     if size > MAX_DECK_BYTES:
         raise _too_big(path.name, size)
     return deck_from_bytes(path.read_bytes(), path.name, lang=lang, default_lang=default_lang, sep=sep)
+
+
+def deck_too_big(source: str, size: int) -> DeckError:
+    """The refusal of a deck file of ``size`` bytes, over :data:`MAX_DECK_BYTES` (``deck_too_big``)."""
+    return _too_big(source, size)
 
 
 def _too_big(source: str, size: int) -> DeckError:
