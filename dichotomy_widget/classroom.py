@@ -41,12 +41,15 @@ if TYPE_CHECKING:
     import asyncio
 
 __all__ = ["Classroom", "StudentTicket", "ClassState", "Student", "ClassTable", "CLASS_PREFIX",
-           "normalize_class_code", "class_stream", "MAX_STUDENTS"]
+           "normalize_class_code", "class_stream", "MAX_STUDENTS",
+           "MAX_JOINS_PER_DEVICE", "card_key", "record_card"]
 
 log = logging.getLogger(__name__)
 
 CLASS_PREFIX = "class-"
 MAX_STUDENTS = 200
+#: Names one device (a page's client address, where the server bounds devices) may join to a class.
+MAX_JOINS_PER_DEVICE = 3
 MAX_CLASS_NAME = 60
 MAX_RETRIES = 50
 
@@ -76,6 +79,15 @@ class StudentJoined(Event):
     student: int
     name: str
     token_hash: str
+    device: str = ""  # the page's device tag (a hash of its address), "" where devices are not bounded
+
+
+@dataclass(frozen=True)
+class StudentRemoved(Event):
+    """The teacher removed a student (before their table started): their link no longer opens."""
+
+    type: ClassVar[str] = "StudentRemoved"
+    student: int
 
 
 @dataclass(frozen=True)
@@ -113,7 +125,8 @@ class TableStarted(Event):
 
 
 CLASS_EVENT_TYPES: dict[str, type[Event]] = {
-    cls.type: cls for cls in (ClassCreated, StudentJoined, TablesMade, TableAdded, StudentMoved, TableStarted)
+    cls.type: cls for cls in (ClassCreated, StudentJoined, StudentRemoved, TablesMade, TableAdded, StudentMoved,
+                              TableStarted)
 }
 
 
@@ -167,6 +180,8 @@ class ClassState:
     students: tuple = ()  # of Student, join order
     tables: tuple = ()  # of ClassTable, by number
     version: int = 0
+    joins: tuple = ()  # the device tag of every join, removed students' too (the per-device bound)
+    next_id: int = 0  # ids are never reused, also after a removal
 
     def student(self, student_id: int) -> Student | None:
         return next((s for s in self.students if s.id == student_id), None)
@@ -196,7 +211,13 @@ def evolve(state: ClassState, event: Event) -> ClassState:
                           time_limit=event.time_limit, interface_lang=event.interface_lang, version=version)
     if isinstance(event, StudentJoined):
         students = state.students + (Student(event.student, event.name, event.token_hash),)
-        return _replace(state, students=students, version=version)
+        return _replace(state, students=students, version=version, joins=state.joins + (event.device,),
+                        next_id=max(state.next_id, event.student + 1))
+    if isinstance(event, StudentRemoved):
+        students = tuple(x for x in state.students if x.id != event.student)
+        tables = tuple(ClassTable(t.number, tuple(m for m in t.members if m != event.student), t.code)
+                       for t in state.tables)
+        return _replace(state, students=students, tables=tables, version=version)
     if isinstance(event, TablesMade):
         tables = tuple(ClassTable(i + 1, tuple(m)) for i, m in enumerate(event.tables))
         return _replace(state, tables=tables, version=version)
@@ -394,12 +415,18 @@ class Classroom:
         raise SeatNotFound("No student “{who}” in this class.", params={"who": str(who)[:60]})
 
     # --- commands ----------------------------------------------------------------------------
-    def join(self, name: str) -> StudentTicket:
-        """Join the class by name (unique in the class); returns the student with their secret token."""
+    def join(self, name: str, device: str = "") -> StudentTicket:
+        """Join the class by name (unique in the class up to look-alike letters, in one alphabet);
+        returns the student with their secret token. ``device`` (the page's device tag; "" for none)
+        joins at most :data:`MAX_JOINS_PER_DEVICE` names to one class, removed ones included."""
         token = secrets.token_urlsafe(18)
         digest = hash_token(token)
 
         def decide(s: ClassState) -> list[Event]:
+            if device and s.joins.count(device) >= MAX_JOINS_PER_DEVICE:
+                raise SeatingError("This device has already joined {most} students to this class. Each student "
+                                   "joins on their own device; ask the teacher if you need help.",
+                                   code="device_join_limit", params={"most": MAX_JOINS_PER_DEVICE})
             clean = clean_name(name)
             if words.mixes_scripts(clean):
                 raise InvalidAction("Write a name in one alphabet: {name} mixes letters of several.",
@@ -410,11 +437,28 @@ class Classroom:
             if len(s.students) >= MAX_STUDENTS:
                 raise SeatingError("This class is full ({most} students).", code="class_full",
                                    params={"most": MAX_STUDENTS})
-            new_id = max((x.id for x in s.students), default=-1) + 1
-            return [StudentJoined(student=new_id, name=clean, token_hash=digest)]
+            new_id = max(s.next_id, max((x.id for x in s.students), default=-1) + 1)
+            return [StudentJoined(student=new_id, name=clean, token_hash=digest, device=device)]
 
         event = self._execute(decide)[0]
         return StudentTicket(student=event.student, name=event.name, token=token)  # type: ignore[attr-defined]
+
+    def remove(self, who: "int | str | StudentTicket") -> None:
+        """Remove a student (a name nobody owns up to, a second name from one device) while their table
+        has not started; their class link stops working. Their device's joins still count."""
+        student = self.student_id(who)
+
+        def decide(s: ClassState) -> list[Event]:
+            found = s.student(student)
+            if found is None:
+                raise SeatNotFound("No student “{who}” in this class.", params={"who": str(who)[:60]})
+            current = s.table_of(student)
+            if current is not None and current.started:
+                raise SeatingError("{name} already plays at table {table}, which has started.",
+                                   code="table_started", params={"name": found.name, "table": current.number})
+            return [StudentRemoved(student=student)]
+
+        self._execute(decide)
 
     def make_tables(self) -> list[list[str]]:
         """Split the whole roster into balanced tables (3-7, near the preferred size); names per table.
@@ -472,7 +516,7 @@ class Classroom:
 
     def start_table(self, number: int) -> Table:
         """Start table ``number``: create its :class:`Table`, seat its students, deal. Returns the table."""
-        self.refresh(notify=False)
+        self.refresh()  # listeners hear what changed, also if the start is refused
         t = self.state.table(number)
         self._check_startable(t, number)
         assert t is not None
@@ -504,7 +548,7 @@ class Classroom:
 
     def start_all(self) -> list[Table]:
         """Start every table that has students and has not started; all are checked before any starts."""
-        self.refresh(notify=False)
+        self.refresh()  # listeners hear what changed, also if the start is refused
         todo = [t for t in self.state.tables if not t.started and t.members]
         if not todo:
             raise SeatingError("No table is waiting to start. Make tables first.", code="nothing_to_start")
@@ -583,18 +627,25 @@ class Classroom:
         return resolved - dealable
 
     def _execute(self, decide: Callable[[ClassState], list[Event]]) -> list[Event]:
-        for _ in range(MAX_RETRIES):
-            self.refresh(notify=False)
-            events = decide(self.state)
-            try:
-                records = self.store.append(self.stream, self.seq, [(e.type, e.payload()) for e in events])
-            except VersionConflict:
-                continue
-            self.state = replay(events, self.state)
-            self.seq = records[-1].seq if records else self.seq
-            self._notify()
-            return events
-        raise StoreError("The class is very busy right now; please try again.", code="store_busy")
+        """Decide against the newest class events and append; listeners hear of every change of the
+        state, also when ``decide`` then refuses (other kernels' events were folded in first)."""
+        moved = False
+        try:
+            for _ in range(MAX_RETRIES):
+                moved = self.refresh(notify=False) or moved
+                events = decide(self.state)
+                try:
+                    records = self.store.append(self.stream, self.seq, [(e.type, e.payload()) for e in events])
+                except VersionConflict:
+                    continue
+                self.state = replay(events, self.state)
+                self.seq = records[-1].seq if records else self.seq
+                moved = True
+                return events
+            raise StoreError("The class is very busy right now; please try again.", code="store_busy")
+        finally:
+            if moved:
+                self._notify()
 
     # --- state -------------------------------------------------------------------------------
     def refresh(self, notify: bool = True) -> bool:

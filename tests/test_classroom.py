@@ -368,3 +368,50 @@ def test_report_withholds_a_pair_that_another_table_can_still_be_dealt():
         done = {k for k in shared for r in tables[2].state.history if (r.target, r.foil) in k}
         assert shown_cards() == done
     assert shown_cards() == shared  # every table that could be dealt them has played them: shown
+
+
+def test_one_device_joins_at_most_a_few_names_and_others_still_join():
+    from dichotomy_widget.classroom import MAX_JOINS_PER_DEVICE
+
+    room = new_class(0)
+    for i in range(MAX_JOINS_PER_DEVICE):
+        room.join(f"Flood{i}", device="dev-a")
+    with pytest.raises(DichotomyError) as refused:
+        room.join("Flood9", device="dev-a")
+    assert refused.value.code == "device_join_limit"
+    room.join("Ada", device="dev-b")  # another device
+    room.join("Ben")  # a device the server does not bound (the teacher's own computer)
+    assert len(room.state.students) == MAX_JOINS_PER_DEVICE + 2
+    reopened = Classroom.open(room.code, room.store)  # the limit survives a new kernel
+    with pytest.raises(DichotomyError):
+        reopened.join("Flood10", device="dev-a")
+
+
+def test_the_teacher_removes_a_student_who_then_cannot_come_back_with_the_link():
+    room = new_class(0)
+    tickets = {name: room.join(name, device=f"d-{name}") for name in ("Ada", "Bo", "Cy", "Poo")}
+    room.remove("Poo")
+    assert [s.name for s in room.state.students] == ["Ada", "Bo", "Cy"]
+    with pytest.raises(SeatNotFound):
+        room.student_for_token(tickets["Poo"].token)
+    with pytest.raises(DichotomyError):  # the device's join does not come back by removing
+        for i in range(5):
+            room.join(f"Poo{i}", device="d-Poo")
+    room.make_tables()
+    assert all(tickets["Poo"].student not in t.members for t in room.state.tables)
+    room.start_all()
+    with pytest.raises(SeatingError) as started:
+        room.remove("Ada")
+    assert started.value.code == "table_started"
+
+
+def test_a_refused_class_action_still_tells_listeners_what_changed_meanwhile():
+    store = MemoryStore()
+    room = new_class(3, store=store)
+    other = Classroom.open(room.code, store)  # another kernel (a student's page)
+    heard = []
+    room.subscribe(lambda r: heard.append(len(r.state.students)))
+    other.join("Late")
+    with pytest.raises(SeatingError):
+        room.add_table()  # refused: no tables yet; the refresh inside found "Late"
+    assert heard and heard[-1] == 4
