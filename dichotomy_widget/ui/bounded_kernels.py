@@ -42,6 +42,7 @@ from ..config import DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PAGE
 from ..errors import PageRefused
 from .bounds import (Limits, PageLedger, PageRequest, Ticket, client_address, default_max_kernels, page_key,
                      refusal_page)
+from .device import DEVICE_ENV, device_tag
 
 __all__ = ["BoundedKernelManager", "own_addresses", "parse_pool"]
 
@@ -255,6 +256,8 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             self._start_sweeper()
             return started
         ticket = _TICKET.get()
+        if ticket is not None and isinstance(kwargs.get("env"), dict):  # the page's device, as a tag
+            kwargs["env"][DEVICE_ENV] = "" if ticket.request.exempt else device_tag(ticket.request.address)
         try:
             started = await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
         except BaseException:

@@ -46,6 +46,8 @@ from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
 from .hub_identity import HubIdentityError, current_identity, hub_mode
 from .teacher_gate import TeacherGate
+from .device import page_device
+from .guess_throttle import guarded_open
 from .teacher import key_required, require_teacher
 
 __all__ = ["teacher_page", "class_page", "class_view_page", "projector_page", "report_page", "TeacherPage",
@@ -574,8 +576,9 @@ class ClassPage(RefusingPage, W.VBox):
         self.trouble = _trouble_banner()
         self.lang_menu = language_menu(self.page_lang, self.choose_language)
         params = class_query(query)
-        try:
-            self.room = Classroom.open(params.get("class", ""), self.store)
+        self.device = page_device(env)  # "" where the server does not bound devices
+        try:  # wrong class codes are throttled per device
+            self.room = guarded_open(lambda c: Classroom.open(c, self.store), params.get("class", ""), self.device)
         except DichotomyError as exc:
             self._refuse(self.tr.gettext("No such class"), error_text(exc, self.lang))
             return
@@ -642,7 +645,7 @@ class ClassPage(RefusingPage, W.VBox):
             return self._say(self.tr.ngettext("Names are at most {n} character.", "Names are at most {n} characters.",
                                               MAX_NAME_LENGTH))
         try:
-            ticket = self.room.join(name)
+            ticket = self.room.join(name, device=self.device)  # a few names per device
         except Exception as exc:  # noqa: BLE001 - never a traceback on a student's page
             return self._say(error_text(exc, self.lang))
         self._enter(ticket.student, ticket.token)

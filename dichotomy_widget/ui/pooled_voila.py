@@ -37,6 +37,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.utils import ENV_VARIABLE
 
 from . import widget_code
+from .device import DEVICE_ENV, device_tag
 from .trouble_watch import CHECK_EVERY, TroubleWatch
 
 __all__ = ["DichotomyVoila", "PooledPageHandler", "LocalRequestInfoHandler", "CachedLabextensionHandler",
@@ -60,6 +61,10 @@ def request_info(handler: TornadoVoilaHandler) -> dict[str, str]:
     host, port = split_host_and_port(request.host.lower())
     info[ENV_VARIABLE.SERVER_PORT] = str(port) if port else ""
     info[ENV_VARIABLE.SERVER_NAME] = host
+    device = getattr(getattr(handler, "kernel_manager", None), "device", None)
+    if callable(device):  # the page's device, as a tag ("" for the teacher's own computer)
+        address, exempt = device(handler)
+        info[DEVICE_ENV] = "" if exempt else device_tag(address)
     wanted = {name.lower() for name in handler.voila_configuration.http_header_envs}
     for name in request.headers:
         if name.lower() in wanted:
