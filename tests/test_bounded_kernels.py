@@ -133,3 +133,45 @@ def test_the_manager_refuses_without_starting_a_kernel_and_shuts_down_pages_that
     assert not any("secret-token" in r.getMessage() for r in caplog.records
                    if r.name != "tornado.access" or r.levelno >= logging.WARNING)
     assert any("did not connect" in r.getMessage() for r in caplog.records)
+
+
+class EnvPage(tornado.web.RequestHandler):
+    """Like voila's page handler: start the page's kernel with an environment; answer what it got."""
+
+    def initialize(self, manager: BoundedKernelManager) -> None:
+        self.manager = manager
+
+    async def get(self) -> None:
+        import os
+
+        self.manager.parent.voila_configuration.prelaunch_hook(self, notebook=None, cwd=None)
+        env = dict(os.environ)
+        env.pop("DICHOTOMY_DEVICE", None)
+        await self.manager.start_kernel(kernel_name="python3", env=env)
+        self.write(env.get("DICHOTOMY_DEVICE", "-"))
+
+
+def test_each_page_kernel_is_told_its_device_as_a_tag_and_the_teachers_computer_none(tmp_path):
+    from dichotomy_widget.ui.device import device_tag
+
+    async def scenario() -> tuple[str, str, str]:
+        config = Config({"BoundedKernelManager": {"max_pages_per_device": 3, "max_kernels": 5, "host_reserve": 1,
+                                                  "exempt_addresses": ["127.0.0.2"]}})
+        app = App(voila_configuration=voila_configuration.VoilaConfiguration())
+        manager = BoundedKernelManager(parent=app, config=config, connection_dir=str(tmp_path))
+        port = _port()
+        server = tornado.web.Application([(r"/voila/render/seat.ipynb", EnvPage, {"manager": manager})]).listen(
+            port, "127.0.0.1")
+        url = f"http://127.0.0.1:{port}/voila/render/seat.ipynb"
+        try:
+            student = (await _get(url, "127.0.0.21")).body.decode()
+            other = (await _get(url + "?table=AB", "127.0.0.22")).body.decode()
+            teacher = (await _get(url, "127.0.0.2")).body.decode()
+            return student, other, teacher
+        finally:
+            server.stop()
+            await manager.shutdown_all(now=True)
+
+    student, other, teacher = asyncio.run(scenario())
+    assert student == device_tag("127.0.0.21") and other == device_tag("127.0.0.22") and teacher == ""
+    assert "127.0.0" not in student
