@@ -369,6 +369,8 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self.move_table = W.Dropdown(description=_("to table"), options=[], style={"description_width": "initial"}, layout=W.Layout(width="12em"))
         self.move_table.add_class("dichotomy-move-table")
         self.move_button = self._button(_("Move"), "dichotomy-move", self.move)
+        self.remove_button = self._button(_("Remove from the class"), "dichotomy-remove-student", self.remove,
+                                          "danger")
         self.start_one = W.Dropdown(description=_("Start table"), options=[], style={"description_width": "initial"},
                                     layout=W.Layout(width="14em"))
         self.start_one.add_class("dichotomy-start-one-table")
@@ -380,7 +382,8 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self.tables_box.add_class("dichotomy-dashboard")
         controls = W.VBox([
             W.HBox([self.make_button, self.add_button, self.start_all_button], layout=W.Layout(flex_flow="row wrap")),
-            W.HBox([self.move_student, self.move_table, self.move_button], layout=W.Layout(flex_flow="row wrap")),
+            W.HBox([self.move_student, self.move_table, self.move_button, self.remove_button],
+                   layout=W.Layout(flex_flow="row wrap")),
             W.HBox([self.start_one, self.start_one_button], layout=W.Layout(flex_flow="row wrap")),
         ])
         self.trouble = _trouble_banner()
@@ -531,6 +534,13 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         if student is None or table is None:
             return self._say(self.tr.gettext("Choose a student and a table that has not started."))
         return self._do(lambda: self.room.move(student, table))  # type: ignore[union-attr]
+
+    def remove(self, student: int | str | None = None) -> bool:
+        """Remove the chosen student (shown in the "Move" list) from the class: their link stops working."""
+        student = self.move_student.value if student is None else student
+        if student is None:
+            return self._say(self.tr.gettext("Choose a student whose table has not started."))
+        return self._do(lambda: self.room.remove(student))  # type: ignore[union-attr]
 
     def start_all(self) -> bool:
         """Start every waiting table."""
@@ -687,6 +697,14 @@ class ClassPage(RefusingPage, W.VBox):
             return
         tr = self.tr
         _ = tr.gettext
+        if room.state.student(self.student) is None:  # the teacher removed this student
+            self._refuse(_("You are no longer in this class"),
+                         _("The teacher removed you from this class. Ask the teacher if this is a mistake."))
+            unsubscribe = getattr(self, "_unsubscribe", None)
+            if unsubscribe is not None:
+                unsubscribe()
+            room.stop_watching()
+            return
         seat = room.seat_of(self.student)
         if seat is not None:
             table, seat_id = seat
