@@ -54,6 +54,7 @@ from ..table import Table
 from .deck_form import DeckForm
 from .device import page_device
 from .guess_throttle import guarded_open
+from .store_check import check_store_file
 from .host_secrets import BrowserSecret, TeacherKeyBox
 from .teacher_gate import TeacherGate
 from .teacher import key_required, require_teacher
@@ -109,7 +110,9 @@ def _open_page_store(store: "TableStore | str | os.PathLike[str] | None",
                      refuse: Callable[[str, str], None], lang: str = "en") -> TableStore | None:
     """:func:`page_store`, or None after showing the store's clear message (never a traceback)."""
     try:
-        return page_store(store)
+        opened = page_store(store)
+        check_store_file(opened)  # garbage written over the file under a running server: say so
+        return opened
     except StoreError as exc:
         tr = translator(lang, "pages")
         refuse(tr.gettext(STORE_TROUBLE), tr.gettext("{problem} Tell the host.", problem=error_text(exc, lang)))

@@ -48,6 +48,7 @@ from .hub_identity import HubIdentityError, current_identity, hub_mode
 from .teacher_gate import TeacherGate
 from .device import page_device
 from .guess_throttle import guarded_open
+from .store_check import check_store_file
 from .teacher import key_required, require_teacher
 
 __all__ = ["teacher_page", "class_page", "class_view_page", "projector_page", "report_page", "TeacherPage",
@@ -215,6 +216,7 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
             self._show_create()
             return
         try:
+            check_store_file(self.store)
             room = Classroom.open(code or "", self.store)
         except DichotomyError as exc:
             self._refuse(self.tr.gettext("No such class"), error_text(exc, self.lang))
@@ -588,6 +590,7 @@ class ClassPage(RefusingPage, W.VBox):
         params = class_query(query)
         self.device = page_device(env)  # "" where the server does not bound devices
         try:  # wrong class codes are throttled per device
+            check_store_file(self.store)
             self.room = guarded_open(lambda c: Classroom.open(c, self.store), params.get("class", ""), self.device)
         except DichotomyError as exc:
             self._refuse(self.tr.gettext("No such class"), error_text(exc, self.lang))
