@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from typing import Any, Protocol
 
 from .i18n import translator
@@ -109,18 +110,36 @@ def class_projector_view(room: Classroom) -> dict[str, Any]:
 def report(room: Classroom, lang: str = "en") -> dict[str, Any]:
     """Resolved rounds only, per table: Target, Foil, clues with authors and fates, guess, outcome, score.
 
+    A round whose card another table can still be dealt (tables share cards when the deck has fewer
+    than tables x rounds) is listed with its words withheld (``"withheld": True``) until no table can.
+
     Its sentences (``outcome_text``, ``reason_text``) are in ``lang``; every other field is data."""
+    from .classroom import record_card
+
     tr = translator(lang)
     s = room.state
     tables = []
+    dealable = room.still_dealable() if s.tables else {}
     for t in s.tables:
         if not t.started:
             continue
         table = room.table(t.code)  # type: ignore[arg-type]
         table.refresh()
-        rounds = [recap_json(table.state, record, tr) for record in table.state.history]
+        elsewhere = set().union(set(), *(cards for n, cards in dealable.items() if n != t.number))
+        rounds = [_withheld(recap_json(table.state, record, tr))
+                  if record_card(table.state, record) in elsewhere else recap_json(table.state, record, tr)
+                  for record in table.state.history]
         tables.append({"number": t.number, "code": t.code, "players": room.names(t.members), "rounds": rounds})
     return {"class": room.code, "name": s.name, "deck": s.deck_name, "tables": tables}
+
+
+#: What a withheld round hides: every word of its card a student could still meet at another table.
+_WITHHELD = {"target": "", "foil": "", "clues": [], "guess": None, "pair_number": None, "reason": None,
+             "reason_text": None}
+
+
+def _withheld(round_json: dict[str, Any]) -> dict[str, Any]:
+    return {**round_json, **_WITHHELD, "withheld": True}
 
 
 def _rows(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -142,17 +161,27 @@ def _rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+#: Characters a spreadsheet may start a formula with (ASCII and full-width), and the separators a
+#: spreadsheet may split a line on, whatever this file's own separator and quoting say.
+_FORMULA_STARTS = "=+-@\t\r\uff1d\uff0b\uff0d\uff20"
+_SEPARATORS = ",;\t|\r\n"
+_FORMULA_AFTER_SEPARATOR = re.compile("(^|[" + re.escape(_SEPARATORS) + "])([\\s\"']*)([" + re.escape(_FORMULA_STARTS) + "])")
+
+
 def _safe_cell(value: Any) -> Any:
-    """Spreadsheet-safe text: a cell starting with = + - @ is prefixed with ' (no formula injection)."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
+    """Spreadsheet-safe text: every formula start at the beginning of the text *or after a separator*
+    (``x;=4+4`` in a spreadsheet that splits on ``;``) gets a ``'`` before it. Numbers stay numbers."""
+    if not isinstance(value, str):
+        return value
+    return _FORMULA_AFTER_SEPARATOR.sub(lambda m: m.group(1) + m.group(2) + "'" + m.group(3), value)
 
 
 def report_csv(data: dict[str, Any]) -> str:
-    """The report as CSV, one row per clue (a round without clues gets one row)."""
+    """The report as CSV, one row per clue (a round without clues gets one row). Every text field is
+    quoted and no cell holds a formula start, at its beginning or after any separator."""
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, restval="", lineterminator="\n")
+    writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, restval="", lineterminator="\n",
+                            quoting=csv.QUOTE_NONNUMERIC)
     writer.writeheader()
     for row in _rows(data):
         writer.writerow({k: _safe_cell(v) for k, v in row.items()})

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from . import words
 from .decks import Card, Deck, load_deck
-from .errors import (Plural, ClassNotFound, DeckError, DichotomyError, NameTaken, SeatingError, SeatNotFound,
+from .errors import (Plural, ClassNotFound, DeckError, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
                      StoreError, VersionConflict)
 from .events import Event
 from .i18n import interface_language, normalize_language
@@ -41,12 +41,15 @@ if TYPE_CHECKING:
     import asyncio
 
 __all__ = ["Classroom", "StudentTicket", "ClassState", "Student", "ClassTable", "CLASS_PREFIX",
-           "normalize_class_code", "class_stream", "MAX_STUDENTS"]
+           "normalize_class_code", "class_stream", "MAX_STUDENTS",
+           "MAX_JOINS_PER_DEVICE", "card_key", "record_card"]
 
 log = logging.getLogger(__name__)
 
 CLASS_PREFIX = "class-"
 MAX_STUDENTS = 200
+#: Names one device (a page's client address, where the server bounds devices) may join to a class.
+MAX_JOINS_PER_DEVICE = 3
 MAX_CLASS_NAME = 60
 MAX_RETRIES = 50
 
@@ -76,6 +79,15 @@ class StudentJoined(Event):
     student: int
     name: str
     token_hash: str
+    device: str = ""  # the page's device tag (a hash of its address), "" where devices are not bounded
+
+
+@dataclass(frozen=True)
+class StudentRemoved(Event):
+    """The teacher removed a student (before their table started): their link no longer opens."""
+
+    type: ClassVar[str] = "StudentRemoved"
+    student: int
 
 
 @dataclass(frozen=True)
@@ -113,7 +125,8 @@ class TableStarted(Event):
 
 
 CLASS_EVENT_TYPES: dict[str, type[Event]] = {
-    cls.type: cls for cls in (ClassCreated, StudentJoined, TablesMade, TableAdded, StudentMoved, TableStarted)
+    cls.type: cls for cls in (ClassCreated, StudentJoined, StudentRemoved, TablesMade, TableAdded, StudentMoved,
+                              TableStarted)
 }
 
 
@@ -167,6 +180,8 @@ class ClassState:
     students: tuple = ()  # of Student, join order
     tables: tuple = ()  # of ClassTable, by number
     version: int = 0
+    joins: tuple = ()  # the device tag of every join, removed students' too (the per-device bound)
+    next_id: int = 0  # ids are never reused, also after a removal
 
     def student(self, student_id: int) -> Student | None:
         return next((s for s in self.students if s.id == student_id), None)
@@ -196,7 +211,13 @@ def evolve(state: ClassState, event: Event) -> ClassState:
                           time_limit=event.time_limit, interface_lang=event.interface_lang, version=version)
     if isinstance(event, StudentJoined):
         students = state.students + (Student(event.student, event.name, event.token_hash),)
-        return _replace(state, students=students, version=version)
+        return _replace(state, students=students, version=version, joins=state.joins + (event.device,),
+                        next_id=max(state.next_id, event.student + 1))
+    if isinstance(event, StudentRemoved):
+        students = tuple(x for x in state.students if x.id != event.student)
+        tables = tuple(ClassTable(t.number, tuple(m for m in t.members if m != event.student), t.code)
+                       for t in state.tables)
+        return _replace(state, students=students, tables=tables, version=version)
     if isinstance(event, TablesMade):
         tables = tuple(ClassTable(i + 1, tuple(m)) for i, m in enumerate(event.tables))
         return _replace(state, tables=tables, version=version)
@@ -219,6 +240,20 @@ def _replace(state: ClassState, **changes: Any) -> ClassState:
     from dataclasses import replace
 
     return replace(state, **changes)
+
+
+def card_key(card: Any) -> tuple:
+    """A card (JSON lists or Pairs tuples) as a hashable tuple of (target, foil) tuples."""
+    return tuple((str(t), str(f)) for t, f in card)
+
+
+def record_card(state: Any, record: Any) -> tuple | None:
+    """The card (:func:`card_key`) a resolved round of a table was played with, from its deck."""
+    for card in state.deck:
+        pairs = card_key(card)
+        if 0 < record.pair_number <= len(pairs) and pairs[record.pair_number - 1] == (record.target, record.foil):
+            return pairs
+    return None
 
 
 def replay(events: list[Event], state: ClassState | None = None) -> ClassState:
@@ -380,24 +415,50 @@ class Classroom:
         raise SeatNotFound("No student “{who}” in this class.", params={"who": str(who)[:60]})
 
     # --- commands ----------------------------------------------------------------------------
-    def join(self, name: str) -> StudentTicket:
-        """Join the class by name (unique in the class); returns the student with their secret token."""
+    def join(self, name: str, device: str = "") -> StudentTicket:
+        """Join the class by name (unique in the class up to look-alike letters, in one alphabet);
+        returns the student with their secret token. ``device`` (the page's device tag; "" for none)
+        joins at most :data:`MAX_JOINS_PER_DEVICE` names to one class, removed ones included."""
         token = secrets.token_urlsafe(18)
         digest = hash_token(token)
 
         def decide(s: ClassState) -> list[Event]:
+            if device and s.joins.count(device) >= MAX_JOINS_PER_DEVICE:
+                raise SeatingError("This device has already joined {most} students to this class. Each student "
+                                   "joins on their own device; ask the teacher if you need help.",
+                                   code="device_join_limit", params={"most": MAX_JOINS_PER_DEVICE})
             clean = clean_name(name)
+            if words.mixes_scripts(clean):
+                raise InvalidAction("Write a name in one alphabet: {name} mixes letters of several.",
+                                    code="mixed_scripts", params={"name": clean})
             if any(words.normalize(x.name) == words.normalize(clean) for x in s.students):
                 raise NameTaken("Someone in this class is already called {name}. Pick another name.",
                                 params={"name": clean})
             if len(s.students) >= MAX_STUDENTS:
                 raise SeatingError("This class is full ({most} students).", code="class_full",
                                    params={"most": MAX_STUDENTS})
-            new_id = max((x.id for x in s.students), default=-1) + 1
-            return [StudentJoined(student=new_id, name=clean, token_hash=digest)]
+            new_id = max(s.next_id, max((x.id for x in s.students), default=-1) + 1)
+            return [StudentJoined(student=new_id, name=clean, token_hash=digest, device=device)]
 
         event = self._execute(decide)[0]
         return StudentTicket(student=event.student, name=event.name, token=token)  # type: ignore[attr-defined]
+
+    def remove(self, who: "int | str | StudentTicket") -> None:
+        """Remove a student (a name nobody owns up to, a second name from one device) while their table
+        has not started; their class link stops working. Their device's joins still count."""
+        student = self.student_id(who)
+
+        def decide(s: ClassState) -> list[Event]:
+            found = s.student(student)
+            if found is None:
+                raise SeatNotFound("No student “{who}” in this class.", params={"who": str(who)[:60]})
+            current = s.table_of(student)
+            if current is not None and current.started:
+                raise SeatingError("{name} already plays at table {table}, which has started.",
+                                   code="table_started", params={"name": found.name, "table": current.number})
+            return [StudentRemoved(student=student)]
+
+        self._execute(decide)
 
     def make_tables(self) -> list[list[str]]:
         """Split the whole roster into balanced tables (3-7, near the preferred size); names per table.
@@ -455,7 +516,7 @@ class Classroom:
 
     def start_table(self, number: int) -> Table:
         """Start table ``number``: create its :class:`Table`, seat its students, deal. Returns the table."""
-        self.refresh(notify=False)
+        self.refresh()  # listeners hear what changed, also if the start is refused
         t = self.state.table(number)
         self._check_startable(t, number)
         assert t is not None
@@ -487,7 +548,7 @@ class Classroom:
 
     def start_all(self) -> list[Table]:
         """Start every table that has students and has not started; all are checked before any starts."""
-        self.refresh(notify=False)
+        self.refresh()  # listeners hear what changed, also if the start is refused
         todo = [t for t in self.state.tables if not t.started and t.members]
         if not todo:
             raise SeatingError("No table is waiting to start. Make tables first.", code="nothing_to_start")
@@ -506,28 +567,85 @@ class Classroom:
                                params={"table": number, "students": Plural("{n} student", "{n} students", len(t.members)),
                                        "least": MIN_SEATS, "most": MAX_SEATS})
 
-    def _table_deck(self, number: int) -> Deck:
-        """Table ``number``'s own slice of the shuffled deck (disjoint from other tables while it lasts)."""
+    def _slice(self, number: int) -> list:
+        """Table ``number``'s slice of the shuffled deck, as card JSON (disjoint while the deck lasts)."""
         s = self.state
         cards = list(s.cards)
         random.Random(f"{s.seed}:deck").shuffle(cards)
         start = ((number - 1) * s.rounds) % len(cards)
-        picked = [(cards + cards)[start + i] for i in range(s.rounds)]
-        return Deck(name=s.deck_name, lang=s.lang, cards=tuple(Card.from_json(c) for c in picked))
+        return [(cards + cards)[start + i] for i in range(s.rounds)]
+
+    def _table_deck(self, number: int) -> Deck:
+        """Table ``number``'s own slice of the shuffled deck, except that a card the report already shows
+        (resolved, and no table can still be dealt it) is swapped for one it does not, while any is left:
+        a table added late is not dealt a card its players could have read in the report."""
+        picked = self._slice(number)
+        shown = self.shown_cards()
+        if any(card_key(c) in shown for c in picked):
+            used = {card_key(c) for c in picked}
+            dealt_elsewhere = set().union(*self.still_dealable().values()) if self.state.tables else set()
+            spare = [c for c in self.state.cards if card_key(c) not in shown and card_key(c) not in used]
+            random.Random(f"{self.state.seed}:spare:{number}").shuffle(spare)
+            spare.sort(key=lambda c: card_key(c) in dealt_elsewhere)  # fresh cards first (stable sort)
+            for i, c in enumerate(picked):
+                if card_key(c) in shown and spare:
+                    picked[i] = spare.pop(0)
+        return Deck(name=self.state.deck_name, lang=self.state.lang, cards=tuple(Card.from_json(c) for c in picked))
+
+    def still_dealable(self) -> dict[int, set]:
+        """Per table number, the cards (:func:`card_key`) that table can still be dealt: an unstarted
+        table's whole slice, a started table's card in play and cards not yet drawn (none once over)."""
+        out: dict[int, set] = {}
+        for t in self.state.tables:
+            if not t.started:
+                out[t.number] = {card_key(c) for c in self._slice(t.number)}
+                continue
+            table = self.table(t.code)  # type: ignore[arg-type]
+            table.refresh()
+            st = table.state
+            if st.phase == "over":
+                out[t.number] = set()
+            else:
+                out[t.number] = {card_key(c) for c in st.round_deck} | ({card_key(st.current)} if st.current else set())
+        return out
+
+    def resolved_cards(self) -> dict[int, set]:
+        """Per started table number, the cards (:func:`card_key`) of its resolved rounds."""
+        out: dict[int, set] = {}
+        for t in self.state.tables:
+            if t.started:
+                table = self.table(t.code)  # type: ignore[arg-type]
+                out[t.number] = {k for k in (record_card(table.state, r) for r in table.state.history) if k}
+        return out
+
+    def shown_cards(self) -> set:
+        """The cards the report may show: resolved at some table, and no table can still be dealt them."""
+        if not self.state.tables:
+            return set()
+        dealable = set().union(*self.still_dealable().values())
+        resolved = set().union(*self.resolved_cards().values())
+        return resolved - dealable
 
     def _execute(self, decide: Callable[[ClassState], list[Event]]) -> list[Event]:
-        for _ in range(MAX_RETRIES):
-            self.refresh(notify=False)
-            events = decide(self.state)
-            try:
-                records = self.store.append(self.stream, self.seq, [(e.type, e.payload()) for e in events])
-            except VersionConflict:
-                continue
-            self.state = replay(events, self.state)
-            self.seq = records[-1].seq if records else self.seq
-            self._notify()
-            return events
-        raise StoreError("The class is very busy right now; please try again.", code="store_busy")
+        """Decide against the newest class events and append; listeners hear of every change of the
+        state, also when ``decide`` then refuses (other kernels' events were folded in first)."""
+        moved = False
+        try:
+            for _ in range(MAX_RETRIES):
+                moved = self.refresh(notify=False) or moved
+                events = decide(self.state)
+                try:
+                    records = self.store.append(self.stream, self.seq, [(e.type, e.payload()) for e in events])
+                except VersionConflict:
+                    continue
+                self.state = replay(events, self.state)
+                self.seq = records[-1].seq if records else self.seq
+                moved = True
+                return events
+            raise StoreError("The class is very busy right now; please try again.", code="store_busy")
+        finally:
+            if moved:
+                self._notify()
 
     # --- state -------------------------------------------------------------------------------
     def refresh(self, notify: bool = True) -> bool:

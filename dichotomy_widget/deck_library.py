@@ -197,14 +197,25 @@ def folder_decks(folder: "str | Path", files: Iterable[Path] | None = None) -> t
     valid: dict[str, Deck] = {}
     invalid: list[tuple[str, str]] = []
     spreadsheet = (".xlsx", ".xlsm", ".xls", ".ods")
+    inside = root.resolve()
     for path in sorted(files if files is not None else root.iterdir(), key=lambda p: p.name):
         suffix = path.suffix.lower()
-        if path.name.startswith(".") or not path.is_file() or suffix not in DECK_FILE_SUFFIXES + spreadsheet:
+        if path.name.startswith(".") or suffix not in DECK_FILE_SUFFIXES + spreadsheet:
+            continue
+        real = path.resolve()
+        if not real.is_relative_to(inside):  # a link out of the folder (to /proc/self/environ, ...)
+            log.warning("deck folder: %s links outside the folder; not read", path.name)
+            invalid.append((path.name, f"{path.name}: a link to a file outside the decks folder; not read."))
+            continue
+        if not real.is_file():
             continue
         try:
-            valid[path.name] = load_deck(path.resolve(), default_lang=None)
+            valid[path.name] = load_deck(real, default_lang=None)
         except DeckError as exc:
             invalid.append((path.name, first_problem(exc)))
         except OSError as exc:
             invalid.append((path.name, f"{path.name}: cannot be read ({exc.strerror or exc})."))
+        except Exception:  # noqa: BLE001 - one strange file must not stop the server or the page
+            log.exception("deck folder: %s could not be read", path.name)
+            invalid.append((path.name, f"{path.name}: cannot be read as a deck."))
     return valid, invalid

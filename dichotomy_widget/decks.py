@@ -38,6 +38,7 @@ to files and uploads alike): at most :data:`MAX_DECK_BYTES` bytes, UTF-8 text (n
 
 from __future__ import annotations
 
+import bisect
 import csv
 import json
 import logging
@@ -48,6 +49,7 @@ import warnings
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Callable
 
 from .config import MAX_DECK_BYTES, MAX_DECK_ROWS, MAX_WORD_LENGTH, PAIRS_PER_CARD
 from .errors import DeckError, DeckWarning, Lines, Phrase
@@ -56,12 +58,18 @@ from . import words
 
 __all__ = ["Pair", "Card", "Deck", "PAIRS_PER_CARD", "MAX_WORD_LENGTH", "MAX_DECK_BYTES", "MAX_DECK_ROWS",
            "DECK_FILE_SUFFIXES", "SEPARATORS", "DETECT", "load_deck", "parse_deck", "deck_from_bytes",
-           "packaged_decks", "detect_language"]
+           "packaged_decks", "detect_language", "deck_too_big", "MAX_JSON_DEPTH"]
 
 logger = logging.getLogger(__name__)
 
 # -- limits: defined once in config.py; the deck file limits are applied here ------------------
 MAX_PROBLEMS_SHOWN = 10
+#: How deeply a JSON deck may nest (a deck needs 4: the object, "cards", a card, a pair).
+MAX_JSON_DEPTH = 20
+#: For the depth check: JSON strings, anything but a bracket, an innermost empty pair.
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_EMPTY_PAIR = re.compile(r"\[\]|\{\}")
 #: File name endings read as decks (``.json``: JSON; the others: CSV or tab-separated rows).
 DECK_FILE_SUFFIXES = (".csv", ".tsv", ".txt", ".json")
 _SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".numbers")
@@ -161,6 +169,11 @@ def load_deck(source: "str | Path | Deck", lang: str | None = None, default_lang
     if size > MAX_DECK_BYTES:
         raise _too_big(path.name, size)
     return deck_from_bytes(path.read_bytes(), path.name, lang=lang, default_lang=default_lang, sep=sep)
+
+
+def deck_too_big(source: str, size: int) -> DeckError:
+    """The refusal of a deck file of ``size`` bytes, over :data:`MAX_DECK_BYTES` (``deck_too_big``)."""
+    return _too_big(source, size)
 
 
 def _too_big(source: str, size: int) -> DeckError:
@@ -267,6 +280,33 @@ def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
+def _line_finder(text: str) -> Callable[[int], int]:
+    """``line(offset)`` for many offsets of one text: the newlines are found once (no rescan per card)."""
+    newlines = [m.start() for m in re.finditer("\n", text)]
+    return lambda offset: bisect.bisect_left(newlines, offset) + 1
+
+
+def _check_depth(text: str, source: str) -> None:
+    """Refuse JSON nested deeper than :data:`MAX_JSON_DEPTH` before parsing it (a deck needs 4 levels;
+    a file of 100,000 brackets would exhaust the parser's recursion). Strings are dropped, then the
+    innermost empty pairs of brackets removed level by level: each pass is one regex over the text."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    for _level in range(MAX_JSON_DEPTH + 1):
+        brackets, removed = _EMPTY_PAIR.subn("", brackets)
+        if not brackets or not removed:
+            return  # nested no deeper than the bound (or unbalanced: the parser says where)
+    raise DeckError("{source}: the JSON is nested more than {limit} levels deep; a deck is an object "
+                    "with a \"cards\" list of [target, foil] pairs.", code="deck_too_deep",
+                    params={"source": source, "limit": MAX_JSON_DEPTH})
+
+
+def _bounded_int(digits: str) -> int:
+    """A JSON integer, refused when longer than any deck needs (Python refuses 4,300 digits itself)."""
+    if len(digits) > 30:
+        raise ValueError(f"a number of {len(digits)} digits")
+    return int(digits)
+
+
 def _card_offsets(text: str) -> list[int]:
     """Start offsets of each element of the top-level "cards" array, for line numbers."""
     match = re.search(r'"cards"\s*:\s*\[', text)
@@ -287,12 +327,16 @@ def _card_offsets(text: str) -> list[int]:
 
 
 def _parse_json(text: str, source: str) -> tuple[str, str, str, list[_RawCard]]:
+    _check_depth(text, source)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
         raise DeckError("{source}, line {line}, column {column}: not valid JSON ({detail}).",
                         params={"source": source, "line": str(exc.lineno), "column": str(exc.colno),
                                 "detail": exc.msg}) from None
+    except (ValueError, RecursionError) as exc:  # a number too long for Python; nesting past the check
+        raise DeckError("{source}: not valid JSON for a deck ({detail}).", code="deck_bad_json",
+                        params={"source": source, "detail": str(exc)[:80]}) from None
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
         raise DeckError('{source}, line 1: a deck is a JSON object with a "cards" list.', params={"source": source})
     for key in ("name", "lang", "description"):
@@ -301,10 +345,15 @@ def _parse_json(text: str, source: str) -> tuple[str, str, str, list[_RawCard]]:
     pairs_given = sum(len(c) for c in data["cards"] if isinstance(c, list))
     if pairs_given > MAX_DECK_ROWS:
         raise _too_many_rows(source, pairs_given)
+    if len(data["cards"]) > MAX_DECK_ROWS // PAIRS_PER_CARD:
+        raise DeckError("{source}: {cards} cards; a deck has at most {limit} cards. Split it into smaller decks.",
+                        code="deck_too_many_cards", params={"source": source, "cards": len(data["cards"]),
+                                                            "limit": MAX_DECK_ROWS // PAIRS_PER_CARD})
     offsets = _card_offsets(text)
+    line_at = _line_finder(text)
     cards: list[_RawCard] = []
     for i, card in enumerate(data["cards"]):
-        line = _line_of(text, offsets[i]) if i < len(offsets) else 0
+        line = line_at(offsets[i]) if i < len(offsets) else 0
         where = f"card {i + 1} (line {line})" if line else f"card {i + 1}"
         if not isinstance(card, list):
             raise DeckError("{source}, {where}: a card is a list of [target, foil] pairs.",
@@ -334,7 +383,12 @@ def _too_many_rows(source: str, rows: int | None = None, line: int | None = None
 
 
 def _cells(line: str, sep: str) -> list[str]:
-    return [c.strip() for c in next(csv.reader([line], delimiter=sep))]
+    """The cells of one row; a row the csv module cannot read (a cell over its 128 KB field limit) is
+    one cell, which the caller reports as a row without two cells."""
+    try:
+        return [c.strip() for c in next(csv.reader([line], delimiter=sep))]
+    except csv.Error:
+        return [line[:20] + "..."]
 
 
 def _detect_separator(lines: list[str]) -> str:

@@ -32,6 +32,7 @@ from typing import Sequence
 
 from .config import (DECKS_DIR_ENV, HOST_PAGE, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV,
                      TEACHER_KEY_ENV, TEACHER_PAGE)
+from . import errors
 from .ui import bounds
 from .voila_launch import (CULL_IDLE_TIMEOUT, checkout_path_env, die_with_parent, norm_base_url, pool_env,
                            resolve_store, template_path_env, voila_command)
@@ -300,7 +301,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "serve":
-        return serve(args)
+        try:
+            return serve(args)
+        except errors.DichotomyError as exc:  # a bad store, deck folder or key: a sentence, never a traceback
+            raise SystemExit(f"dichotomy serve: {exc.message}") from None
     if args.command == "pages":
         return copy_pages(args.dest)
     from .hub import run_command

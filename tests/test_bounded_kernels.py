@@ -133,3 +133,75 @@ def test_the_manager_refuses_without_starting_a_kernel_and_shuts_down_pages_that
     assert not any("secret-token" in r.getMessage() for r in caplog.records
                    if r.name != "tornado.access" or r.levelno >= logging.WARNING)
     assert any("did not connect" in r.getMessage() for r in caplog.records)
+
+
+class EnvPage(tornado.web.RequestHandler):
+    """Like voila's page handler: start the page's kernel with an environment; answer what it got."""
+
+    def initialize(self, manager: BoundedKernelManager) -> None:
+        self.manager = manager
+
+    async def get(self) -> None:
+        import os
+
+        self.manager.parent.voila_configuration.prelaunch_hook(self, notebook=None, cwd=None)
+        env = dict(os.environ)
+        env.pop("DICHOTOMY_DEVICE", None)
+        await self.manager.start_kernel(kernel_name="python3", env=env)
+        self.write(env.get("DICHOTOMY_DEVICE", "-"))
+
+
+def test_each_page_kernel_is_told_its_device_as_a_tag_and_the_teachers_computer_none(tmp_path):
+    from dichotomy_widget.ui.device import device_tag
+
+    async def scenario() -> tuple[str, str, str]:
+        config = Config({"BoundedKernelManager": {"max_pages_per_device": 3, "max_kernels": 5, "host_reserve": 1,
+                                                  "exempt_addresses": ["127.0.0.2"]}})
+        app = App(voila_configuration=voila_configuration.VoilaConfiguration())
+        manager = BoundedKernelManager(parent=app, config=config, connection_dir=str(tmp_path))
+        port = _port()
+        server = tornado.web.Application([(r"/voila/render/seat.ipynb", EnvPage, {"manager": manager})]).listen(
+            port, "127.0.0.1")
+        url = f"http://127.0.0.1:{port}/voila/render/seat.ipynb"
+        try:
+            student = (await _get(url, "127.0.0.21")).body.decode()
+            other = (await _get(url + "?table=AB", "127.0.0.22")).body.decode()
+            teacher = (await _get(url, "127.0.0.2")).body.decode()
+            return student, other, teacher
+        finally:
+            server.stop()
+            await manager.shutdown_all(now=True)
+
+    student, other, teacher = asyncio.run(scenario())
+    assert student == device_tag("127.0.0.21") and other == device_tag("127.0.0.22") and teacher == ""
+    assert "127.0.0" not in student
+
+
+def test_only_the_kernels_own_device_may_shut_it_down(tmp_path):
+    from types import SimpleNamespace
+
+    from dichotomy_widget.ui.bounds import PageRequest
+
+    config = Config({"BoundedKernelManager": {"max_pages_per_device": 3, "max_kernels": 5,
+                                              "exempt_addresses": ["127.0.0.2"]}})
+    app = App(voila_configuration=voila_configuration.VoilaConfiguration())
+    manager = BoundedKernelManager(parent=app, config=config, connection_dir=str(tmp_path))
+    ticket = manager.ledger.admit(PageRequest(address="10.0.0.5", page="seat.ipynb", key=None, exempt=False)).ticket
+    manager.ledger.attach(ticket, "kernel-of-ana")
+
+    def request_from(ip: str) -> SimpleNamespace:
+        return SimpleNamespace(request=SimpleNamespace(remote_ip=ip, headers={}))
+
+    assert manager.may_shut_down("kernel-of-ana", request_from("10.0.0.5"))  # her own page's unload
+    assert not manager.may_shut_down("kernel-of-ana", request_from("10.0.0.66"))  # someone who learnt the id
+    assert not manager.may_shut_down("a-pool-spare", request_from("10.0.0.66"))
+    assert manager.may_shut_down("kernel-of-ana", request_from("127.0.0.2"))  # the teacher's computer
+
+
+def test_voila_serves_the_owner_only_shutdown_handler():
+    from dichotomy_widget.ui import pooled_voila
+
+    voila_handler = importlib.import_module("voila.shutdown_kernel_handler").VoilaShutdownKernelHandler
+    assert issubclass(pooled_voila.OwnerShutdownHandler, voila_handler)
+    source = importlib.import_module("inspect").getsource(pooled_voila.DichotomyVoila.init_handlers)
+    assert "VoilaShutdownKernelHandler: OwnerShutdownHandler" in source

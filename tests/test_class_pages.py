@@ -367,3 +367,20 @@ def test_the_report_says_why_a_clue_was_eliminated_in_the_page_language(store):
     report = cp.report_page(f"class={room.code}", store=store, env={})
     assert report.url.lang == "de"
     assert "(dasselbe Wort)" in report.body.value and "the same word" not in report.body.value
+
+
+def test_the_teacher_removes_a_student_and_their_page_says_so(teacher, store):
+    code = qs(teacher)["class"]
+    student = cp.class_page(f"class={code}", store=store)
+    assert student.join("Trolly") and student.state == "lobby"
+    cp.class_page(f"class={code}", store=store).join("Ada")
+    teacher.room.refresh()
+    teacher.refresh_view()
+    teacher.move_student.value = next(v for label, v in teacher.move_student.options if label.startswith("Trolly"))
+    teacher.remove_button.click()
+    assert [s.name for s in teacher.room.state.students] == ["Ada"] and teacher.message == ""
+    assert 'data-student="Trolly"' not in teacher.roster.value
+    student.room.refresh()  # its watch would do this; the page hears of it
+    assert student.state == "refused" and "removed you" in all_text(student)
+    again = cp.class_page(f"class={code}&student={qs(student)['student']}", store=store)
+    assert again.state == "refused"  # the link no longer opens

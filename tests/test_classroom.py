@@ -289,3 +289,129 @@ def test_a_table_change_reaches_class_listeners_whoever_refreshes_the_table():
     assert room.table(1).refresh()  # the table's own watch sees it first
     assert seen == ["clues"]
     assert not room.poll() and seen == ["clues"]  # nothing new: no second notice
+
+
+# --- hardening, second pass (#26) ------------------------------------------------------------------
+_SEPARATORS = (",", ";", "\t", "|")
+_FORMULA_STARTS = ("=", "+", "-", "@", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def _formula_cells(text: str) -> list[str]:
+    """Cells a spreadsheet splitting ``text`` on any usual separator (quotes ignored) would evaluate."""
+    bad = []
+    for line in text.splitlines():
+        for sep in _SEPARATORS:
+            for cell in line.split(sep):
+                cell = cell.strip().strip('"').strip()
+                if cell[:1] in _FORMULA_STARTS and not cell.lstrip("-").isdigit():
+                    bad.append(cell)
+    return bad
+
+
+def test_csv_cells_hold_no_formula_after_any_separator():
+    room = Classroom.create("Y;=1+1", deck=word_deck(), rounds=1, table_size=4, seed=11, store=MemoryStore())
+    for name in ("Zed;=3+3;", "Bo|@SUM(1)", "Cy,-2+3"):
+        room.join(name)
+    room.make_tables()
+    (t,) = room.start_all()
+    lock(t, 1)
+    write(t, ["x;=4+4;", "y|+5"])
+    t.act(t.state.guesser, {"type": "guess", "text": "a;=HYPERLINK(1)"})
+    text = room.report_csv()
+    assert _formula_cells(text) == []
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert {r["clue"] for r in rows} == {"x;'=4+4;", "y|'+5"}  # the text stays readable
+
+
+def test_names_are_unique_up_to_look_alikes_and_one_alphabet_each():
+    room = new_class(0)
+    room.join("BEN")
+    for lookalike in ("\u0412\u0415N", "\u0392\u0395\u039d", "ben", "Ben"):  # ВЕN, ΒΕΝ
+        with pytest.raises(DichotomyError):
+            room.join(lookalike)
+    with pytest.raises(DichotomyError) as mixed:
+        room.join("Ann\u0430")  # Latin + a Cyrillic a
+    assert mixed.value.code == "mixed_scripts"
+    assert room.join("\u0418\u0432\u0430\u043d").name == "\u0418\u0432\u0430\u043d"  # Иван: one alphabet
+    assert [s.name for s in room.state.students] == ["BEN", "\u0418\u0432\u0430\u043d"]
+
+
+def _card_key(card) -> tuple:
+    return tuple(tuple(p) for p in card)
+
+
+def test_report_withholds_a_pair_that_another_table_can_still_be_dealt():
+    deck = word_deck()  # 10 cards; 3 tables x 4 rounds = 12 > 10: tables 1 and 3 share cards
+    room = Classroom.create("Shared", deck=deck, rounds=4, table_size=4, seed=5, store=MemoryStore())
+    for name in NAMES:
+        room.join(name)
+    room.make_tables()
+    tables = room.start_all()
+    decks = [{_card_key(c) for c in t.state.deck} for t in tables]
+    shared = decks[0] & decks[2]
+    assert shared  # the premise: a card two tables can be dealt
+
+    def shown_cards() -> set:
+        """The shared cards whose pair the report (data or CSV) shows, by field, not by substring."""
+        data = room.report()
+        pairs = {(r["target"], r["foil"]) for t in data["tables"] for r in t["rounds"]}
+        pairs |= {(r["target"], r["foil"]) for r in csv.DictReader(io.StringIO(room.report_csv()))}
+        texts = {c["text"] for t in data["tables"] for r in t["rounds"] for c in r["clues"]}
+        return {k for k in shared if any(p in pairs for p in k) or any(w in texts for p in k for w in p)}
+
+    for _ in range(4):  # table 1 plays its whole deck; table 3 has not played yet
+        play_round(tables[0], "correct")
+        assert shown_cards() == set()
+    assert len(room.report()["tables"][0]["rounds"]) == 4  # the rounds are listed, their words withheld
+    for _ in range(4):  # as table 3 resolves a shared card, both tables have: it is shown
+        play_round(tables[2], "correct")  # no penalty card: every card of the deck gets played
+        done = {k for k in shared for r in tables[2].state.history if (r.target, r.foil) in k}
+        assert shown_cards() == done
+    assert shown_cards() == shared  # every table that could be dealt them has played them: shown
+
+
+def test_one_device_joins_at_most_a_few_names_and_others_still_join():
+    from dichotomy_widget.classroom import MAX_JOINS_PER_DEVICE
+
+    room = new_class(0)
+    for i in range(MAX_JOINS_PER_DEVICE):
+        room.join(f"Flood{i}", device="dev-a")
+    with pytest.raises(DichotomyError) as refused:
+        room.join("Flood9", device="dev-a")
+    assert refused.value.code == "device_join_limit"
+    room.join("Ada", device="dev-b")  # another device
+    room.join("Ben")  # a device the server does not bound (the teacher's own computer)
+    assert len(room.state.students) == MAX_JOINS_PER_DEVICE + 2
+    reopened = Classroom.open(room.code, room.store)  # the limit survives a new kernel
+    with pytest.raises(DichotomyError):
+        reopened.join("Flood10", device="dev-a")
+
+
+def test_the_teacher_removes_a_student_who_then_cannot_come_back_with_the_link():
+    room = new_class(0)
+    tickets = {name: room.join(name, device=f"d-{name}") for name in ("Ada", "Bo", "Cy", "Poo")}
+    room.remove("Poo")
+    assert [s.name for s in room.state.students] == ["Ada", "Bo", "Cy"]
+    with pytest.raises(SeatNotFound):
+        room.student_for_token(tickets["Poo"].token)
+    with pytest.raises(DichotomyError):  # the device's join does not come back by removing
+        for i in range(5):
+            room.join(f"Poo{i}", device="d-Poo")
+    room.make_tables()
+    assert all(tickets["Poo"].student not in t.members for t in room.state.tables)
+    room.start_all()
+    with pytest.raises(SeatingError) as started:
+        room.remove("Ada")
+    assert started.value.code == "table_started"
+
+
+def test_a_refused_class_action_still_tells_listeners_what_changed_meanwhile():
+    store = MemoryStore()
+    room = new_class(3, store=store)
+    other = Classroom.open(room.code, store)  # another kernel (a student's page)
+    heard = []
+    room.subscribe(lambda r: heard.append(len(r.state.students)))
+    other.join("Late")
+    with pytest.raises(SeatingError):
+        room.add_table()  # refused: no tables yet; the refresh inside found "Late"
+    assert heard and heard[-1] == 4

@@ -122,3 +122,13 @@ def test_each_case_of_a_look_alike_folds_as_unicode_lists_it():
     assert fold("\u04c0amp") == "lamp"
     assert fold("\u04cfnk") == "ink"
     assert words.is_variant("\u04cfnk", "ink", "en")
+
+
+@pytest.mark.parametrize("clue, target", [("\u0422\u041d\u0415\u041c\u0415", "theme"),  # ТНЕМЕ
+                                          ("\u0412\u041e\u0410\u0422", "boat"),      # ВОАТ
+                                          ("\u0397\u0391\u03a4", "hat"),             # ΗΑΤ
+                                          ("\u0184urrito", "burrito")])              # Ƅurrito
+def test_look_alike_capitals_are_refused_as_clues(clue, target):
+    assert words.normalize(clue) == target
+    assert words.variant_reason(clue, target, "en") == "same"
+    assert fold(clue) == target and fold(clue.upper()) == target.casefold()

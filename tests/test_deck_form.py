@@ -281,3 +281,34 @@ def test_the_deck_form_speaks_the_page_language(store):
     nolang = b"target,foil\n" + "\n".join(ROWS).encode()
     upload(page, "nolang.csv", nolang)
     assert "In welcher Sprache ist dieses Kartenset?" in form.problems_box.value
+
+
+def test_a_file_too_big_for_the_connection_is_refused_in_the_browser_and_the_next_file_is_checked(store):
+    """The upload button sends only a file's name and size when it is over the limit (the browser
+    checks it, never sending 12 MB through the websocket); the next file is checked as usual."""
+    page = page_with_secret(store)
+    form = page.deck_form
+    form.source.value = "upload"
+    assert form.upload.max_bytes == 1_000_000 and "file.size > model.get(\"max_bytes\")" in form.upload._esm
+    form.upload._on_file_msg(form.upload, {"too_big": {"name": "huge.csv", "size": 12_000_000}}, [])
+    assert form.deck is None and "at most 1,000,000 bytes" in html.unescape(form.problems_box.value)
+    assert "12000000" in form.problems_box.value.replace(",", "")
+    form.upload._on_file_msg(form.upload, {"file": {"name": "unit4.csv", "size": len(CSV)}}, [CSV])
+    assert form.deck is not None and form.problems_box.value == ""
+    form.upload._on_file_msg(form.upload, {"file": {"name": "unit4.csv", "size": 1}}, [b"x" * 1_000_001])
+    assert form.deck is None and "at most 1,000,000 bytes" in html.unescape(form.problems_box.value)
+
+
+def test_a_deck_that_breaks_the_checker_still_gets_a_message(store, monkeypatch, caplog):
+    from dichotomy_widget.ui import deck_form
+
+    def broken(*_a, **_k):
+        raise RecursionError("deep")
+
+    page = page_with_secret(store)
+    monkeypatch.setattr(deck_form, "deck_from_bytes", broken)
+    upload(page, "deep.json", b'{"cards": []}')
+    form = page.deck_form
+    assert form.deck is None and "could not be read" in form.problems_box.value
+    assert "Checking the deck" not in form.preview.value and "Nothing was created or saved" in form.problems_box.value
+    assert "checking a deck failed" in caplog.text

@@ -351,3 +351,42 @@ def test_tab_separated_rows_after_a_language_line_and_every_bad_row_listed():
     with pytest.raises(DeckError) as err:
         deck_from_bytes(bad.encode(), "pasted list", default_lang=None)
     assert [p.split(":")[0] for p in err.value.problems] == ["line 5", "line 11"]
+
+
+# --- hostile files (#26): every one refused with a DeckError that says what is wrong -------------
+def _empty_cards(size: int) -> bytes:
+    body = ",".join(["[]"] * ((size - 40) // 3))
+    return ('{"lang": "en", "cards": [' + body + "]}").encode()
+
+
+HOSTILE = {
+    "deep.json": ('{"lang": "en", "cards": [' + "[" * 100_000 + "]" * 100_000 + "]}").encode(),
+    "deep-object.json": ('{"lang": "en", "cards": [], "x": ' + '{"a":' * 50_000 + "1" + "}" * 50_000 + "}").encode(),
+    "digits.json": ('{"lang": "en", "cards": [[["sea", "ocean"]]], "n": ' + "9" * 5_000 + "}").encode(),
+    "huge-cell.csv": b"# lang: en\nsea," + b"o" * 200_000 + b"\n",
+    "empty-cards.json": _empty_cards(999_000),
+    "many-cards.csv": b"# lang: en\n" + b"\n".join(b"," for _ in range(300_000)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_deck_files_are_refused_with_a_clear_deck_error(name):
+    from dichotomy_widget.decks import deck_from_bytes
+
+    data = HOSTILE[name]
+    assert len(data) <= 1_000_000
+    with pytest.raises(DeckError) as refused:
+        deck_from_bytes(data, name, default_lang=None)
+    text = str(refused.value)
+    assert name in text and "Traceback" not in text and len(text) < 2_000, text
+
+
+def test_many_empty_cards_are_refused_by_count_before_any_card_is_read(monkeypatch):
+    """1 MB of empty cards: refused at once by the card bound, not after a per-card line lookup."""
+    from dichotomy_widget import decks
+
+    looked_up = []
+    monkeypatch.setattr(decks, "_line_of", lambda *a: looked_up.append(a) or 1, raising=False)
+    with pytest.raises(DeckError) as refused:
+        decks.deck_from_bytes(_empty_cards(999_000), "empty.json", default_lang=None)
+    assert refused.value.code == "deck_too_many_cards" and looked_up == []

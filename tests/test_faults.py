@@ -393,3 +393,25 @@ def test_the_class_pages_show_the_store_trouble_too(small_disk):
 
     with served(small_disk / "tables.sqlite3"):
         asyncio.run(scenario())
+
+
+def test_garbage_written_over_the_store_under_a_running_server_is_noticed_by_new_pages(tmp_path):
+    """The running server's kernels keep the -wal and -shm files; a page opened after the file was
+    overwritten in place must not read the write-ahead log and play on."""
+    from dichotomy_widget.classroom import Classroom
+    from dichotomy_widget.ui.class_pages import class_page
+
+    path = tmp_path / "tables.sqlite3"
+    store = SqliteStore(path)  # a running kernel: its connection keeps the WAL alive
+    table = Table.create(deck="en", seed=4, rounds=2, store=store)
+    table.join("Ana")
+    room = Classroom.create("Garbage", deck="en", rounds=1, store=store)
+    assert seat_page(f"table={table.code}", store=str(path)).state == "form"  # the page's store is cached now
+    assert Path(f"{path}-wal").exists()
+    with open(path, "r+b") as handle:  # overwritten in place: same file, garbage inside
+        handle.write(os.urandom(path.stat().st_size))
+    page = seat_page(f"table={table.code}", store=str(path))
+    assert page.state == "refused" and "not a dichotomy table store" in page.message
+    student = class_page(f"class={room.code}", store=str(path))
+    assert student.state == "refused" and "not a dichotomy table store" in student.message
+    store.close()

@@ -52,6 +52,9 @@ from ..i18n import LANGUAGE_NAMES, N_, Translator, interface_language, normalize
 from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
 from .deck_form import DeckForm
+from .device import page_device
+from .guess_throttle import guarded_open
+from .store_check import check_store_file
 from .host_secrets import BrowserSecret, TeacherKeyBox
 from .teacher_gate import TeacherGate
 from .teacher import key_required, require_teacher
@@ -107,7 +110,9 @@ def _open_page_store(store: "TableStore | str | os.PathLike[str] | None",
                      refuse: Callable[[str, str], None], lang: str = "en") -> TableStore | None:
     """:func:`page_store`, or None after showing the store's clear message (never a traceback)."""
     try:
-        return page_store(store)
+        opened = page_store(store)
+        check_store_file(opened)  # garbage written over the file under a running server: say so
+        return opened
     except StoreError as exc:
         tr = translator(lang, "pages")
         refuse(tr.gettext(STORE_TROUBLE), tr.gettext("{problem} Tell the host.", problem=error_text(exc, lang)))
@@ -353,7 +358,7 @@ class SeatPage(RefusingPage, W.VBox):
             self._show_form(ask_code=True)
             return
         try:
-            self.table = Table.open(code, self.store)
+            self.table = guarded_open(lambda c: Table.open(c, self.store), code, page_device())
         except DichotomyError as exc:
             self._refuse(_open_title(exc, self.tr), error_text(exc, self.lang))
             return
@@ -487,7 +492,8 @@ class SeatPage(RefusingPage, W.VBox):
         _ = self.tr.gettext
         if self.code_input is not None and self._ask_code:  # no code in the link: open the typed one, every time
             try:
-                self.table = Table.open(self.code_input.value, self.store)
+                self.table = guarded_open(lambda c: Table.open(c, self.store), self.code_input.value,
+                                          page_device())  # wrong codes are throttled per device
             except DichotomyError as exc:
                 self.table = None
                 return self._feedback(error_text(exc, self.lang))

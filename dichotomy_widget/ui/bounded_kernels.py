@@ -42,6 +42,7 @@ from ..config import DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PAGE
 from ..errors import PageRefused
 from .bounds import (Limits, PageLedger, PageRequest, Ticket, client_address, default_max_kernels, page_key,
                      refusal_page)
+from .device import DEVICE_ENV, device_tag
 
 __all__ = ["BoundedKernelManager", "own_addresses", "parse_pool"]
 
@@ -181,6 +182,16 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         address = client_address(request.remote_ip or "", request.headers, self.trusted_proxies)
         return address, address in self._exempt
 
+    def may_shut_down(self, kernel_id: str, handler: tornado.web.RequestHandler) -> bool:
+        """Whether this request may shut ``kernel_id`` down (voila's page does on unload): only from the
+        device whose page the kernel serves, or from this computer. A pool's spare kernel, or one this
+        manager does not know, is never shut down by a request."""
+        ticket = self.ledger.by_kernel(kernel_id)
+        address, exempt = self.device(handler)
+        if exempt:
+            return True
+        return ticket is not None and ticket.request.address == address
+
     def claim(self, kernel_id: str) -> None:
         """Count ``kernel_id`` for the page request being served (start_kernel does this; a pool would
         call it when it hands a pre-started kernel to an admitted page)."""
@@ -255,6 +266,8 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             self._start_sweeper()
             return started
         ticket = _TICKET.get()
+        if ticket is not None and isinstance(kwargs.get("env"), dict):  # the page's device, as a tag
+            kwargs["env"][DEVICE_ENV] = "" if ticket.request.exempt else device_tag(ticket.request.address)
         try:
             started = await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
         except BaseException:

@@ -46,6 +46,9 @@ from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
 from .hub_identity import HubIdentityError, current_identity, hub_mode
 from .teacher_gate import TeacherGate
+from .device import page_device
+from .guess_throttle import guarded_open
+from .store_check import check_store_file
 from .teacher import key_required, require_teacher
 
 __all__ = ["teacher_page", "class_page", "class_view_page", "projector_page", "report_page", "TeacherPage",
@@ -213,6 +216,7 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
             self._show_create()
             return
         try:
+            check_store_file(self.store)
             room = Classroom.open(code or "", self.store)
         except DichotomyError as exc:
             self._refuse(self.tr.gettext("No such class"), error_text(exc, self.lang))
@@ -367,6 +371,8 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self.move_table = W.Dropdown(description=_("to table"), options=[], style={"description_width": "initial"}, layout=W.Layout(width="12em"))
         self.move_table.add_class("dichotomy-move-table")
         self.move_button = self._button(_("Move"), "dichotomy-move", self.move)
+        self.remove_button = self._button(_("Remove from the class"), "dichotomy-remove-student", self.remove,
+                                          "danger")
         self.start_one = W.Dropdown(description=_("Start table"), options=[], style={"description_width": "initial"},
                                     layout=W.Layout(width="14em"))
         self.start_one.add_class("dichotomy-start-one-table")
@@ -378,7 +384,8 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self.tables_box.add_class("dichotomy-dashboard")
         controls = W.VBox([
             W.HBox([self.make_button, self.add_button, self.start_all_button], layout=W.Layout(flex_flow="row wrap")),
-            W.HBox([self.move_student, self.move_table, self.move_button], layout=W.Layout(flex_flow="row wrap")),
+            W.HBox([self.move_student, self.move_table, self.move_button, self.remove_button],
+                   layout=W.Layout(flex_flow="row wrap")),
             W.HBox([self.start_one, self.start_one_button], layout=W.Layout(flex_flow="row wrap")),
         ])
         self.trouble = _trouble_banner()
@@ -530,6 +537,13 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
             return self._say(self.tr.gettext("Choose a student and a table that has not started."))
         return self._do(lambda: self.room.move(student, table))  # type: ignore[union-attr]
 
+    def remove(self, student: int | str | None = None) -> bool:
+        """Remove the chosen student (shown in the "Move" list) from the class: their link stops working."""
+        student = self.move_student.value if student is None else student
+        if student is None:
+            return self._say(self.tr.gettext("Choose a student whose table has not started."))
+        return self._do(lambda: self.room.remove(student))  # type: ignore[union-attr]
+
     def start_all(self) -> bool:
         """Start every waiting table."""
         return self._do(lambda: self.room.start_all())  # type: ignore[union-attr]
@@ -574,8 +588,10 @@ class ClassPage(RefusingPage, W.VBox):
         self.trouble = _trouble_banner()
         self.lang_menu = language_menu(self.page_lang, self.choose_language)
         params = class_query(query)
-        try:
-            self.room = Classroom.open(params.get("class", ""), self.store)
+        self.device = page_device(env)  # "" where the server does not bound devices
+        try:  # wrong class codes are throttled per device
+            check_store_file(self.store)
+            self.room = guarded_open(lambda c: Classroom.open(c, self.store), params.get("class", ""), self.device)
         except DichotomyError as exc:
             self._refuse(self.tr.gettext("No such class"), error_text(exc, self.lang))
             return
@@ -642,7 +658,7 @@ class ClassPage(RefusingPage, W.VBox):
             return self._say(self.tr.ngettext("Names are at most {n} character.", "Names are at most {n} characters.",
                                               MAX_NAME_LENGTH))
         try:
-            ticket = self.room.join(name)
+            ticket = self.room.join(name, device=self.device)  # a few names per device
         except Exception as exc:  # noqa: BLE001 - never a traceback on a student's page
             return self._say(error_text(exc, self.lang))
         self._enter(ticket.student, ticket.token)
@@ -684,6 +700,14 @@ class ClassPage(RefusingPage, W.VBox):
             return
         tr = self.tr
         _ = tr.gettext
+        if room.state.student(self.student) is None:  # the teacher removed this student
+            self._refuse(_("You are no longer in this class"),
+                         _("The teacher removed you from this class. Ask the teacher if this is a mistake."))
+            unsubscribe = getattr(self, "_unsubscribe", None)
+            if unsubscribe is not None:
+                unsubscribe()
+            room.stop_watching()
+            return
         seat = room.seat_of(self.student)
         if seat is not None:
             table, seat_id = seat
@@ -837,7 +861,10 @@ def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
                 + (' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(c["reason_text"] or c["reason"] or "")})'
                    if c["eliminated"] else "")
                 + "</li>" for c in r["clues"])
-            guess = _esc(_("passed")) if r["passed"] else _esc(r["guess"])
+            guess = _esc(_("passed")) if r["passed"] else _esc(r["guess"] or "")
+            if r.get("withheld"):  # another table can still be dealt this card: its words wait
+                clues = "<li><em>" + _esc(_("hidden until no table can still be dealt this card")) + "</em></li>"
+                guess = "…"
             outcome = tr.gettext(OUTCOMES[r["outcome"]]) if r["outcome"] in OUTCOMES else r["outcome"]
             rows.append(
                 f'<tr class="dichotomy-report-round" data-table="{t["number"]}" data-round="{r["round"]}" '

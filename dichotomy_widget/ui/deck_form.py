@@ -21,11 +21,12 @@ from babel import Locale
 
 from ..config import DECKS_DIR_ENV, DEFAULT_DECK
 from ..deck_library import DeckLibrary, folder_decks
-from ..decks import (DECK_FILE_SUFFIXES, LANGUAGE_NAMES, MAX_DECK_BYTES, Deck, deck_from_bytes, load_deck,
-                     packaged_decks)
+from ..decks import (DECK_FILE_SUFFIXES, LANGUAGE_NAMES, MAX_DECK_BYTES, Deck, deck_from_bytes, deck_too_big,
+                     load_deck, packaged_decks)
 from ..errors import DeckError, DichotomyError
 from ..i18n import Translator, translator
 from ..words import SUPPORTED_LANGUAGES
+from .deck_upload import DeckUpload
 from .page_lang import error_text
 
 __all__ = ["DeckForm", "LANGUAGE_NAMES", "PREVIEW_CARDS"]
@@ -97,8 +98,8 @@ class DeckForm(W.VBox):
         self.library_note = W.HTML("")
         self.library_note.add_class("dichotomy-library-note")
         accept = ",".join(DECK_FILE_SUFFIXES)
-        self.upload = W.FileUpload(accept=accept, multiple=False, description=_("Choose a file"),
-                                   layout=W.Layout(width="16em"))
+        self.upload = DeckUpload(accept=accept, description=_("Choose a file"), max_bytes=MAX_DECK_BYTES,
+                                 layout=W.Layout(width="16em"))  # checks the size before sending
         self.upload.add_class("dichotomy-deck-upload")
         self.paste = W.Textarea(placeholder=_("target,foil\nsea,ocean\ncoffee,tea\n... (or paste two columns "
                                               "copied from a spreadsheet)"), rows=8,
@@ -234,8 +235,10 @@ class DeckForm(W.VBox):
             if not files:
                 return None
             item = files[0]
-            data = bytes(item.get("content", b""))
             name = str(item.get("name") or "deck")
+            if item.get("too_big"):  # the browser did not send it
+                raise deck_too_big(name, int(item.get("size") or 0))
+            data = bytes(item.get("content", b""))
             deck = deck_from_bytes(data, name, lang=lang, default_lang=None)
         else:
             text = self.paste.value
@@ -282,6 +285,11 @@ class DeckForm(W.VBox):
             deck = None
         except UnicodeEncodeError:
             self._show_problems(DeckError("The list holds characters that are not valid text."))
+            deck = None
+        except Exception:  # noqa: BLE001 - never leave the page on "Checking the deck...": say so
+            log.exception("checking a deck failed")
+            self._show_problems(DeckError("This deck could not be read. Check that it is a deck file "
+                                          "(a list of target,foil rows or a .json deck).", code="deck_unreadable"))
             deck = None
         else:
             self.problems, self.headline = [], ""

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Callable, Mapping
 import ipywidgets as W
 
 from ..config import QUERY_ENV, REQUEST_URL_ENV
+from .device import DEVICE_ENV
 from .app import HostPage, SeatPage
 from .hub_identity import hub_mode
 
@@ -77,6 +78,7 @@ def _before_request(store: "TableStore | str | None") -> None:
     # URL to the kernel started after it): never another student's link; the request brings its own.
     os.environ.pop(REQUEST_URL_ENV, None)
     os.environ.pop(QUERY_ENV, None)
+    os.environ.pop(DEVICE_ENV, None)  # the request says which device this page is for
 
 
 def _take_request(request: dict[str, str] | None) -> str | None:

@@ -30,16 +30,19 @@ from jupyter_server.base.handlers import FileFindHandler
 from jupyter_server.utils import url_path_join
 from tornado.httputil import split_host_and_port
 from tornado.ioloop import PeriodicCallback
+import tornado.web
 from tornado.web import HTTPError, StaticFileHandler
 from voila.app import Voila
 from voila.request_info_handler import RequestInfoSocketHandler
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.utils import ENV_VARIABLE
 
 from . import widget_code
+from .device import DEVICE_ENV, device_tag
 from .trouble_watch import CHECK_EVERY, TroubleWatch
 
-__all__ = ["DichotomyVoila", "PooledPageHandler", "LocalRequestInfoHandler", "CachedLabextensionHandler",
+__all__ = ["DichotomyVoila", "PooledPageHandler", "OwnerShutdownHandler", "LocalRequestInfoHandler", "CachedLabextensionHandler",
            "WidgetCodeHandler", "request_info", "main"]
 
 log = logging.getLogger(__name__)
@@ -60,6 +63,10 @@ def request_info(handler: TornadoVoilaHandler) -> dict[str, str]:
     host, port = split_host_and_port(request.host.lower())
     info[ENV_VARIABLE.SERVER_PORT] = str(port) if port else ""
     info[ENV_VARIABLE.SERVER_NAME] = host
+    device = getattr(getattr(handler, "kernel_manager", None), "device", None)
+    if callable(device):  # the page's device, as a tag ("" for the teacher's own computer)
+        address, exempt = device(handler)
+        info[DEVICE_ENV] = "" if exempt else device_tag(address)
     wanted = {name.lower() for name in handler.voila_configuration.http_header_envs}
     for name in request.headers:
         if name.lower() in wanted:
@@ -165,6 +172,20 @@ class WidgetCodeHandler(StaticFileHandler):
         self.set_header("Cache-Control", IMMUTABLE)
 
 
+class OwnerShutdownHandler(VoilaShutdownKernelHandler):
+    """Voila's ``/voila/api/shutdown/<kernel>`` (a page's unload beacon), for the kernel's own device
+    only (:meth:`~.bounded_kernels.BoundedKernelManager.may_shut_down`): knowing a kernel's id is not
+    enough to end another student's page."""
+
+    @tornado.web.authenticated
+    async def post(self, kernel_id: str) -> None:
+        allowed = getattr(self.kernel_manager, "may_shut_down", None)
+        if callable(allowed) and not allowed(kernel_id, self):
+            log.warning("refused to shut down kernel %s for a request from another device", kernel_id)
+            raise HTTPError(403)
+        await super().post(kernel_id)
+
+
 class DichotomyVoila(Voila):
     """Voila with :class:`PooledPageHandler`, :class:`LocalRequestInfoHandler`,
     :class:`CachedLabextensionHandler` and the widget's code by URL (:class:`WidgetCodeHandler`), no
@@ -188,7 +209,7 @@ class DichotomyVoila(Voila):
 
     def init_handlers(self) -> list:
         swap = {TornadoVoilaHandler: PooledPageHandler, RequestInfoSocketHandler: LocalRequestInfoHandler,
-                FileFindHandler: CachedLabextensionHandler}
+                FileFindHandler: CachedLabextensionHandler, VoilaShutdownKernelHandler: OwnerShutdownHandler}
         code = (url_path_join(self.server_url, widget_code.ROUTE, "(.*)"), WidgetCodeHandler)
         return [code] + [(route[0], swap.get(route[1], route[1]), *route[2:]) for route in super().init_handlers()]
 

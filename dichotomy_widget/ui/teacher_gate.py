@@ -9,10 +9,13 @@ only, never shown, synced or logged), counts wrong tries and opens the right sav
 from __future__ import annotations
 
 import html
+import math
 
 from ..deck_library import DeckLibrary
 from ..errors import DichotomyError, TeacherKeyRequired
 from ..i18n import translator
+from .device import page_device
+from .guess_throttle import KEY_GUESSES
 from .page_lang import error_text
 from .teacher import require_teacher
 
@@ -30,10 +33,16 @@ class TeacherGate:
         _ = translator(lang, "pages").gettext
         if self._key_failures >= MAX_KEY_TRIES:
             return self._key_refused(_("Too many wrong keys on this page. Reload the page to try again."))
+        device = page_device(self.env)
+        wait = KEY_GUESSES.wait(device)
+        if wait > 0:  # per device: reloading the page gives no more tries
+            return self._key_refused(_("Too many wrong keys from this device. Wait {minutes} minutes, then try "
+                                       "again.", minutes=max(1, math.ceil(wait / 60))))
         try:
             require_teacher(typed, self.env)
         except TeacherKeyRequired as exc:
             self._key_failures += 1
+            KEY_GUESSES.failed(device)
             return self._key_refused(error_text(exc, lang))
         self._typed_key = typed
         if self.key_box is not None:

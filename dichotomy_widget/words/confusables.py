@@ -4,7 +4,9 @@ and words that mix scripts.
 - ``fold(text)``: every character that is not an ordinary Latin letter (ASCII, or a letter of the
   Latin-1 and Latin Extended-A blocks, so é, ß, ñ, œ, ł stay as they are) and that Unicode's
   confusables list says looks like ASCII is replaced by it: Cyrillic "а" and "р" become "a" and "p",
-  Latin alpha "ɑ" becomes "a". Comparing folded words is how a clue spelled with borrowed letters
+  Latin alpha "ɑ" becomes "a"; capitals are looked up as typed, and a letter with no look-alike of
+  its own takes that of its other case, so folding is case-proof ("ТНЕМЕ" and "тнеме" are "theme",
+  "Ƅurrito" is "burrito"). Comparing folded words is how a clue spelled with borrowed letters
   ("mаp") is recognised as the Target.
 - ``mixes_scripts(word)``: the word's letters come from more than one script, other than the
   combinations one language writes together (Japanese Han + Hiragana + Katakana, Korean Han +
@@ -41,19 +43,33 @@ def _ordinary_latin(ch: str) -> bool:
     return ch.isascii() or 0x00C0 <= ord(ch) <= 0x017F
 
 
-@lru_cache(maxsize=4096)
-def _fold_char(ch: str) -> str:
-    if _ordinary_latin(ch):
-        return ch
+def _ascii_look_alike(ch: str) -> str | None:
+    """The ASCII letter or digit the confusables list says ``ch`` looks like, else None."""
     for entry in confusables.confusables_data.get(ch, ()):  # at most one is an ASCII letter or digit
         if entry["c"].isascii() and entry["c"].isalnum():
             return entry["c"]
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _fold_char(ch: str) -> str:
+    """``ch`` as the ASCII letter it looks like, in the case it is typed; failing that, as the letter its
+    other case looks like (Cyrillic "н" is capital "Н", which looks like "H"). Case-proof: a word and
+    the same word in capitals fold alike (ТНЕМЕ and тнеме both fold to "theme")."""
+    if _ordinary_latin(ch):
+        return ch
+    for form in (ch, ch.upper(), ch.lower()):
+        if len(form) == 1 and not (form != ch and _ordinary_latin(form)):
+            found = _ascii_look_alike(form)
+            if found is not None:
+                return found
     return ch
 
 
 def fold(text: str) -> str:
     """``text`` with every look-alike of an ASCII letter from another script (or an unusual Latin
-    letter) replaced by that letter, then NFC and case-folded."""
+    letter) replaced by that letter, then NFC and case-folded. Fold before any case-folding of your
+    own: capitals are looked up as typed (Greek "Η" looks like "H", its small "η" like "n")."""
     folded = "".join(_fold_char(ch) for ch in text)
     return unicodedata.normalize("NFC", folded).casefold()
 

@@ -155,7 +155,7 @@ def normalize(text: str) -> str:
     """Trim, apply Unicode NFKC, case-fold and fold look-alike characters (TR39 skeletons)."""
     if not isinstance(text, str):
         return ""
-    return fold(unicodedata.normalize("NFKC", text).strip().casefold())
+    return fold(unicodedata.normalize("NFKC", text).strip())  # fold case-folds after looking capitals up
 
 
 _normal = lru_cache(maxsize=20_000)(normalize)  # per word, for the matcher's hot path

@@ -42,3 +42,36 @@ def wait_until_ready(page, timeout_ms: float, reload_once: bool = True) -> None:
 def conftest_helpers() -> ModuleType:
     """tests/browser/conftest.py as a module (``ServerProcess``, ``free_port``, ``server_env``, ...)."""
     return sibling("conftest.py")
+
+
+def _interface_words() -> frozenset[str]:
+    """Every word of the interface's own text (the English messages of the catalogues and the widget's
+    string literals), lower-cased: a dealt word may also be an interface word ("table", "drawer")."""
+    import re
+
+    root = Path(__file__).resolve().parents[2]
+    texts = [p.read_text(encoding="utf-8") for p in (root / "dichotomy_widget" / "locale").glob("fr/LC_MESSAGES/*.po")]
+    found = {w.lower() for text in texts for m in re.finditer(r'msgid(?:_plural)? "(.*)"', text)
+             for w in re.findall(r"\w+", m.group(1))}
+    js = (root / "js" / "widget.js").read_text(encoding="utf-8")
+    found |= {w.lower() for w in re.findall(r"\w+", js)}
+    return frozenset(found)
+
+
+def hidden_from(page, word: str, also_shown: tuple[str, ...] = ()) -> bool:
+    """True if ``page`` does not show ``word`` (a hidden Target or Foil).
+
+    The page has no element that shows a card's words (``[data-testid=target]``, ``[data-testid=foil]``,
+    ``.dw-pairs``); and unless the word is also an interface word or in ``also_shown`` (names, a class
+    name), it is not in the page's text as a word either ("car" is inside "Discarded": whole words
+    only). So a dealt word that happens to be "table" or a student's name cannot fail the check by
+    colliding with what the page rightly says, seeded or not."""
+    import re
+
+    if page.locator("[data-testid=target], [data-testid=foil], .dw-pairs").count():
+        return False
+    low = word.strip().lower()
+    shown = {w.lower() for text in also_shown for w in re.findall(r"\w+", text)}
+    if low in _interface_words() or low in shown:
+        return True
+    return not re.search(rf"\b{re.escape(low)}\b", page.inner_text("body").lower())

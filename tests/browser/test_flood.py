@@ -6,7 +6,7 @@ HTTP, then the kernel's websocket, like a browser) on 127.0.0.11 and .12, one st
 Chromium pages on 127.0.0.1 (the teacher's own computer, which the per-device bound does not limit).
 
 The server runs with small bounds (2 pages per device, 7 kernels, 1 kept for host pages, 20 s to
-connect) so a short test reaches them all. No timing is asserted, only counts and what each side sees.
+connect) so a short test reaches them all; every wait is on a condition, with bounds generous enough for a loaded two-core machine. No timing is asserted, only counts and what each side sees.
 """
 
 from __future__ import annotations
@@ -38,13 +38,14 @@ pytestmark = pytest.mark.browser
 playwright_api = importlib.import_module("playwright.sync_api")
 expect = playwright_api.expect
 
-PER_DEVICE, MAX_KERNELS, HOST_RESERVE, CONNECT_TIMEOUT = 2, 7, 1, 20
+PER_DEVICE, MAX_KERNELS, HOST_RESERVE, CONNECT_TIMEOUT = 2, 7, 1, 40  # 40 s: a loaded machine starts the crowd slowly
 FLOOD = 32
 #: A kernel the server has already let go (replaced or timed out) can still be exiting when the next
 #: one starts, so the process count may briefly show one more than the ledger counts.
 EXITING = 1
 KERNEL_BYTES = 160 * 1024 * 1024  # a page kernel is ~75 MB RSS; twice that as a generous ceiling
-RENDER = 120_000
+RENDER = 240_000  # generous: on a loaded two-core machine a kernel can take minutes to start
+SLOW = 300.0  # seconds: an HTTP answer or a wire view on that machine
 TOO_MANY = "Too many Dichotomy pages are open on this device"
 FULL = "The Dichotomy server is full"
 
@@ -81,11 +82,11 @@ def bounded(tmp_path_factory):
         server.stop()
 
 
-def _click_until(page, button: str, done: str, tries: int = 8) -> None:
+def _click_until(page, button: str, done: str, tries: int = 12) -> None:
     for _ in range(tries):
         page.locator(button).first.click()
         try:
-            page.locator(done).first.wait_for(state="visible", timeout=5_000)
+            page.locator(done).first.wait_for(state="visible", timeout=10_000)
             return
         except playwright_api.TimeoutError:
             pass
@@ -109,14 +110,14 @@ def test_one_device_flooding_cannot_take_the_class_down(browser, bounded):
 
     # 1. The flood starts; the class joins while it runs.
     pool = ThreadPoolExecutor(8)
-    flood = [pool.submit(http_get, flood_urls[i % len(flood_urls)], "127.0.0.66") for i in range(FLOOD)]
+    flood = [pool.submit(http_get, flood_urls[i % len(flood_urls)], "127.0.0.66", SLOW) for i in range(FLOOD)]
     host_ctx, seat_ctx = (browser.new_context(viewport={"width": 1000, "height": 800}) for _ in range(2))
     students: list[WireStudent] = []
     try:
         host = host_ctx.new_page()
         host.goto(f"{render}/host.ipynb?table={code}&host={table.host_token}")
         host.locator(".dw-kind-table").wait_for(timeout=RENDER)
-        students = [WireStudent(f"{render}/seat.ipynb?table={code}&seat={ticket.token}", address)
+        students = [WireStudent(f"{render}/seat.ipynb?table={code}&seat={ticket.token}", address, timeout=SLOW)
                     for ticket, address in ((wira, "127.0.0.11"), (wes, "127.0.0.12"))]
         cleo = seat_ctx.new_page()
         cleo.goto(f"{render}/seat.ipynb?table={code}")
@@ -124,7 +125,7 @@ def test_one_device_flooding_cannot_take_the_class_down(browser, bounded):
         cleo.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=RENDER)
         cleo.locator(".dichotomy-name input").fill("Cleo")
         _click_until(cleo, "button.dichotomy-join", ".dw-root[data-you='Cleo']")
-        results = [f.result(timeout=300) for f in flood]
+        results = [f.result(timeout=2 * SLOW) for f in flood]
         flood_peak = sampler.peak_kernels
 
         # The flooder got at most its share; every other answer was the clear page, with no kernel.
@@ -137,10 +138,10 @@ def test_one_device_flooding_cannot_take_the_class_down(browser, bounded):
 
         # 2. The class plays: joins, the host's Start and a student's pick reach everyone.
         for student in students:
-            student.wait(lambda v: sorted(p["name"] for p in v["players"]) == ["Cleo", "Wes", "Wira"])
-        expect(host.locator(".dw-kind-table .dw-players li")).to_have_count(3)
+            student.wait(lambda v: sorted(p["name"] for p in v["players"]) == ["Cleo", "Wes", "Wira"], SLOW)
+        expect(host.locator(".dw-kind-table .dw-players li")).to_have_count(3, timeout=RENDER)
         _click_until(host, ".dw-kind-table button[data-action=start]", ".dw-root.dw-kind-table[data-phase=reveal]")
-        views = [student.wait(lambda v: v["phase"] == "reveal") for student in students]
+        views = [student.wait(lambda v: v["phase"] == "reveal", SLOW) for student in students]
         cleo.locator(".dw-root[data-phase=reveal]").wait_for(timeout=RENDER)
         drawer = next((s for s, v in zip(students, views) if "pick" in v["actions"]), None)
         if drawer is not None:
@@ -148,13 +149,13 @@ def test_one_device_flooding_cannot_take_the_class_down(browser, bounded):
         else:
             cleo.locator(".dw-pair[data-pair='2']").click()
         for student in students:
-            student.wait(lambda v: v["phase"] == "clues")
+            student.wait(lambda v: v["phase"] == "clues", SLOW)
         cleo.locator(".dw-root[data-phase=clues]").wait_for(timeout=RENDER)
         host.locator(".dw-root.dw-kind-table[data-phase=clues]").wait_for(timeout=RENDER)
 
         # 3. Many devices at once fill the server: the rest get "the server is full"; the host still works.
-        crowd = [pool.submit(http_get, f"{render}/seat.ipynb?table={code}", f"127.0.0.{70 + i}") for i in range(8)]
-        crowd_results = [f.result(timeout=300) for f in crowd]
+        crowd = [pool.submit(http_get, f"{render}/seat.ipynb?table={code}", f"127.0.0.{70 + i}", SLOW) for i in range(8)]
+        crowd_results = [f.result(timeout=2 * SLOW) for f in crowd]
         assert {status for status, _ in crowd_results} <= {200, 503}
         full = [body for status, body in crowd_results if status == 503]
         assert full and all(FULL in body for body in full)
@@ -163,7 +164,7 @@ def test_one_device_flooding_cannot_take_the_class_down(browser, bounded):
         assert sampler.peak_kernels <= MAX_KERNELS + EXITING
 
         # 4. Pages that never connected are shut down; the connected ones stay and keep playing.
-        deadline = time.monotonic() + CONNECT_TIMEOUT + 60
+        deadline = time.monotonic() + CONNECT_TIMEOUT + SLOW
         while sampler.kernels > 4 and time.monotonic() < deadline:
             time.sleep(0.5)
         assert sampler.kernels == 4, "host, Cleo, Wira and Wes keep their kernels; the rest are shut down"
@@ -175,7 +176,7 @@ def test_one_device_flooding_cannot_take_the_class_down(browser, bounded):
             cleo.get_by_test_id("clue-input").fill("zebra")
             cleo.get_by_test_id("clue-input").press("Enter")
         for student, version in zip(students, before):
-            student.wait(lambda v, version=version: v["version"] > version)
+            student.wait(lambda v, version=version: v["version"] > version, SLOW)
         assert sampler.peak_kernels <= MAX_KERNELS + EXITING
         assert sampler.peak_rss <= idle_rss + (MAX_KERNELS + EXITING) * KERNEL_BYTES
         log = bounded.log_path.read_text(errors="replace")
@@ -204,7 +205,7 @@ def test_reloading_a_page_shuts_its_previous_kernel_down(browser, bounded):
                 page.reload()
             page.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=RENDER)
         assert any(c["name"] == "_xsrf" for c in context.cookies())
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + SLOW
         while tree_usage(bounded.proc.pid)[0] > before + 1 and time.monotonic() < deadline:
             time.sleep(0.5)
         assert tree_usage(bounded.proc.pid)[0] <= before + 1  # without the beacon: before + 4

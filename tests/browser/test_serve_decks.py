@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from browser_support import sibling
+from browser_support import hidden_from, sibling
 
 pytestmark = pytest.mark.browser
 playwright_api = importlib.import_module("playwright.sync_api")
@@ -73,6 +73,8 @@ def files(tmp_path_factory) -> Path:
     (root / "latin1.csv").write_bytes("# lang: es\ncafé,té\n".encode("latin-1"))
     (root / "vocab.xlsx").write_bytes(b"PK\x03\x04\x14\x00\x06\x00" + b"\x00" * 64)
     (root / "html.csv").write_text(CSV.replace("kettle,teapot", "<b>kettle</b>,teapot"), encoding="utf-8")
+    (root / "huge.csv").write_bytes(b"# lang: en \n" + b"a,b\n" * 2_999_997)  # 12,000,000 bytes
+    (root / "deep.json").write_text('{"lang": "en", "cards": [' + "[" * 100_000 + "]" * 100_000 + "]}")
     (root / "long.csv").write_text("# lang: en\n" + "".join(f"t{i},f{i}\n" for i in range(10_001)), encoding="utf-8")
     folder = root / "folder"
     folder.mkdir()
@@ -157,7 +159,7 @@ def test_upload_a_csv_see_the_preview_and_play_a_round_with_its_words(serve, fil
         target = pages[writers[0]].locator("[data-testid=target]").first.inner_text().strip()
         assert target in DECK_WORDS
         # as a word: a target such as "car" is inside the header's "Discarded" / "Cards left"
-        assert not re.search(rf"\b{re.escape(target.lower())}\b", gpage.inner_text("body").lower())
+        assert hidden_from(gpage, target, tuple(pages))
         words = iter(CLUES)
         for _ in writers:
             _writer, wpage = find(pages, "[data-testid=clue-input]")
@@ -202,7 +204,9 @@ def test_paste_a_tab_separated_list_and_choose_its_language(serve, host_context,
 
 BAD_FILES = [("big.csv", "at most 1,000,000 bytes"), ("latin1.csv", "not UTF-8 text"),
              ("vocab.xlsx", "this is a spreadsheet file"), ("html.csv", "'<b>kettle</b>' has HTML"),
-             ("long.csv", "more than 10,000 rows")]
+             ("long.csv", "more than 10,000 rows"),
+             ("huge.csv", "12,000,000 bytes"),  # refused in the browser: never sent through the websocket
+             ("deep.json", "nested more than 20 levels deep")]
 
 
 def test_each_bad_file_shows_its_message_and_nothing_is_created(serve, files, host_context, screenshots):
@@ -219,6 +223,8 @@ def test_each_bad_file_shows_its_message_and_nothing_is_created(serve, files, ho
             assert host.locator(".dichotomy-deck-problems b").count() == 0  # shown as text, not HTML
             screenshots("decks-bad-html", host, full_page=True)
     assert host.locator(".dichotomy-table-code").count() == 0
+    upload(host, files / "unit4.csv")  # the connection survived the 12 MB file: the next one is checked
+    expect(host.locator(".dichotomy-deck-preview")).to_contain_text("Unit 4: 2 cards", timeout=RENDER_TIMEOUT)
     host.close()
 
 
