@@ -44,7 +44,8 @@ LANGS = ("en", "es", "fr", "de", "pt")
 OFFENSIVE_DOMAINS = ("vulgarism.n.01", "obscenity.n.02", "ethnic_slur.n.01", "disparagement.n.01")
 VULGAR_TAGS = re.compile(r"\((?:[^()]*,\s*)?(?:derb|vulg\.?|vulgär|vulgar)(?:,[^()]*)?\)", re.I)
 WORD = re.compile(r"^[^\W\d_]{2,}$")
-MAX_CHILDREN = 400  # a parent with more children than this explains little ("entity")
+MAX_CHILDREN = 400
+MAX_SENSES = 6      # a word's senses kept (most common first): rarer ones only bloat the tables  # a parent with more children than this explains little ("entity")
 
 LEXNAMES = ("adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute "
             "noun.body noun.cognition noun.communication noun.event noun.feeling noun.food noun.group "
@@ -110,10 +111,9 @@ class Table:
 
     def write(self, out: Path) -> dict[str, int]:
         """Keep groups that have members or explain sisters; renumber; write the three files."""
-        useful = set()
-        for gid, g in enumerate(self.groups):
-            if g["members"]:
-                useful.add(gid)
+        for k in self.senses:
+            del self.senses[k][MAX_SENSES:]
+        useful = {gid for gids in self.senses.values() for gid in gids if self.groups[gid]["members"]}
         for gid in list(useful):
             for p in self.groups[gid]["parents"]:
                 if len(self.groups[p]["children"]) <= MAX_CHILDREN:
@@ -126,8 +126,9 @@ class Table:
             parents = sorted(new[p] for p in g["parents"] if p in new and len(self.groups[p]["children"]) <= MAX_CHILDREN)
             children = sorted(new[c] for c in g["children"] if c in new) if len(g["children"]) <= MAX_CHILDREN else []
             label = re.sub(r"\s+", " ", g["label"].replace("_", " ")).strip()
+            members = [m for m in g["members"] if old in self.senses.get(key(m), ())]
             lines.append("\t".join([str(new[old]), g["pos"], label, ",".join(map(str, parents)),
-                                    ",".join(map(str, children)), " ".join(g["members"])]))
+                                    ",".join(map(str, children)), " ".join(members)]))
         (out / f"{self.lang}.groups.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
         words = []
         for k in sorted(self.senses):
