@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..i18n import N_
-from .relations import has_relations, neighbours
+from .relations import best_neighbours, has_relations
 
 __all__ = ["FoilSuggestion", "suggest_foils", "REASONS", "MIN_SUGGESTIONS"]
 
@@ -59,7 +59,7 @@ def suggest_foils(target: str, lang: str, limit: int = 10) -> list[FoilSuggestio
     """
     if not has_relations(lang) or not isinstance(target, str) or limit <= 0:
         return []
-    near = neighbours(target, lang)
+    near = best_neighbours(target, lang, limit + 10)
     first = [n for n in near if n.kind in _FIRST_KINDS]
     rest = [n for n in near if n.kind not in _FIRST_KINDS]
     return [FoilSuggestion(n.word, n.kind, n.via, n.score) for n in (first + rest)[:limit]]
