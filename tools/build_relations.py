@@ -72,6 +72,7 @@ class Table:
         self.index: dict[tuple, int] = {}      # dedupe key -> gid
         self.senses: dict[str, list[int]] = defaultdict(list)  # key -> gids in sense order
         self.display: dict[str, str] = {}
+        self.forms: dict[str, dict[str, int]] = defaultdict(dict)  # key -> spelling -> times seen
         self.antonyms: dict[str, set[str]] = defaultdict(set)
 
     def zipf(self, word: str) -> float:
@@ -94,8 +95,9 @@ class Table:
         for word in members:
             k = key(word)
             if self.usable(word) and k not in {key(m) for m in kept}:
-                kept.append(word)
+                kept.append(unicodedata.normalize("NFKC", word))
                 self.display.setdefault(k, word)
+                self.forms[k][word] = self.forms[k].get(word, 0) + 1
         self.groups.append({"pos": pos, "label": label, "parents": set(), "children": set(), "members": kept})
         return gid
 
@@ -111,6 +113,8 @@ class Table:
 
     def write(self, out: Path) -> dict[str, int]:
         """Keep groups that have members or explain sisters; renumber; write the three files."""
+        for k, forms in self.forms.items():  # the spelling seen most often ("Hund", not "hund")
+            self.display[k] = max(sorted(forms), key=lambda f: forms[f])
         for k in self.senses:
             del self.senses[k][MAX_SENSES:]
         useful = {gid for gids in self.senses.values() for gid in gids if self.groups[gid]["members"]}
@@ -238,6 +242,7 @@ def build_thesaurus(lang: str, block: set[str]) -> Table:
     lines = raw.decode({"ISO8859-1": "latin-1"}.get(encoding, encoding), errors="replace").splitlines()[1:]
     entries: list[tuple[str, list[tuple[str, list[str]]]]] = []
     vulgar, plain = set(), set()
+    spellings: dict[str, dict[str, int]] = {}  # key -> spelling in sense lines -> count (headwords are lower case)
     i = 0
     while i < len(lines):
         head, _, count = lines[i].rpartition("|")
@@ -253,11 +258,16 @@ def build_thesaurus(lang: str, block: set[str]) -> Table:
             for item in items:
                 word, _, bad = _entry(item)
                 (vulgar if bad else plain).add(key(word))
+                spelled = spellings.setdefault(key(word), {})
+                spelled[word] = spelled.get(word, 0) + 1
     block.update(w for w in vulgar - plain if WORD.match(w))
     t = Table(lang, block)
     hyper_gid: dict[str, int] = {}
     for head, senses in entries:
         head_word = _entry(head)[0]
+        spelled = spellings.get(key(head_word))
+        if spelled:  # German headwords are lower-cased: "dolch" is "Dolch" in the sense lines
+            head_word = max(sorted(spelled), key=lambda w: spelled[w])
         for pos_field, items in senses:
             pos_tag = pos_field.split(")")[0].strip("(- ").lower()
             pos = "-"

@@ -36,7 +36,7 @@ def menu(page, target: str):
 
 
 def test_paste_a_word_list_choose_foils_and_create_a_table(serve, browser, screenshots):
-    ctx = browser.new_context(viewport={"width": 900, "height": 1000})
+    ctx = browser.new_context(viewport={"width": 900, "height": 1800})
     ctx.set_default_timeout(30_000)
     try:
         host = decks.open_host(ctx, serve)
@@ -71,7 +71,7 @@ def test_paste_a_word_list_choose_foils_and_create_a_table(serve, browser, scree
         assert host.locator("button.dichotomy-create").is_disabled()
         menu(host, "rain").select_option(index=0)
         expect(problems).to_have_count(0)
-        screenshots("foils-paste", host, full_page=True)
+        screenshots("foils-paste", host.locator(".dichotomy-deck-form"))
         decks.set_rounds(host, 1)
         decks.click_until(host, "button.dichotomy-create", ".dichotomy-table-code")
         assert "Traceback" not in serve.log()
