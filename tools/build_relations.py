@@ -44,8 +44,8 @@ LANGS = ("en", "es", "fr", "de", "pt")
 OFFENSIVE_DOMAINS = ("vulgarism.n.01", "obscenity.n.02", "ethnic_slur.n.01", "disparagement.n.01")
 VULGAR_TAGS = re.compile(r"\((?:[^()]*,\s*)?(?:derb|vulg\.?|vulgär|vulgar)(?:,[^()]*)?\)", re.I)
 WORD = re.compile(r"^[^\W\d_]{2,}$")
-MAX_CHILDREN = 400
-MAX_SENSES = 6      # a word's senses kept (most common first): rarer ones only bloat the tables  # a parent with more children than this explains little ("entity")
+MAX_CHILDREN = 400  # a parent with more children than this explains little ("entity")
+MAX_SENSES = 4      # a word's senses kept, most common first (relations.py reads as many)
 
 LEXNAMES = ("adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute "
             "noun.body noun.cognition noun.communication noun.event noun.feeling noun.food noun.group "
@@ -84,7 +84,8 @@ class Table:
 
     def usable(self, word: str) -> bool:
         """A frequent single word that is not blocked."""
-        return bool(WORD.match(word)) and key(word) not in self.block and self.zipf(word) >= FLOOR[self.lang]
+        return (bool(WORD.match(word)) and not word.isupper() and key(word) not in self.block  # no acronyms
+                and self.zipf(word) >= FLOOR[self.lang])
 
     def group(self, dedupe: tuple, pos: str, label: str, members: list[str]) -> int:
         if dedupe in self.index:
