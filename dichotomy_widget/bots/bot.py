@@ -39,6 +39,7 @@ class Bot:
         self.level = level
         self.depth = LEVELS.get(level, LEVELS[2])
         self.vocabulary = tuple(sorted({w for w in vocabulary if w}, key=lambda w: (norm(w), w)))
+        self._index = None
 
     def decide(self, view: Mapping[str, Any]) -> dict[str, Any] | None:
         """The action this seat should send now, decided from its view alone; None to wait."""
@@ -71,7 +72,9 @@ class Bot:
     def ranking(self, clues: list[str], history: Iterable[Mapping[str, Any]] = ()) -> list[tuple[float, str]]:
         """The deck's words not played yet that some clue fits, best first (score, word)."""
         played = {norm(w) for r in history for w in (r.get("target"), r.get("foil")) if w}
-        scores = self.knowledge.index(self.vocabulary, self.depth).scores(clues)
+        if self._index is None:
+            self._index = self.knowledge.index(self.vocabulary, self.depth)
+        scores = self._index.scores(clues)
         return sorted(((s, w) for w, s in scores.items() if s > 0 and norm(w) not in played),
                       key=lambda sw: (-sw[0], norm(sw[1])))
 
