@@ -113,6 +113,13 @@ class Deck:
     def __len__(self) -> int:
         return len(self.cards)
 
+    @classmethod
+    def from_targets(cls, targets, lang: str | None = None, foils=None, name: str = "") -> "Deck":
+        """A deck from a word list: each Target gets ``foils[target]`` or its first Foil suggestion
+        (see :mod:`dichotomy_widget.deck_targets`, where ``shortlists`` shows the choices)."""
+        from .deck_targets import deck_from_targets
+        return deck_from_targets(targets, lang, foils=foils, name=name)
+
     def to_json(self) -> dict:
         return {
             "format": "dichotomy-deck/1",

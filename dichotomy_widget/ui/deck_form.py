@@ -23,9 +23,11 @@ from ..config import DECKS_DIR_ENV, DEFAULT_DECK
 from ..deck_library import DeckLibrary, folder_decks
 from ..decks import (DECK_FILE_SUFFIXES, LANGUAGE_NAMES, MAX_DECK_BYTES, Deck, deck_from_bytes, load_deck,
                      packaged_decks)
+from ..deck_targets import list_language, one_column_list
 from ..errors import DeckError, DichotomyError
 from ..i18n import Translator, translator
 from ..words import SUPPORTED_LANGUAGES
+from .foil_picker import FoilPicker
 from .page_lang import error_text
 
 __all__ = ["DeckForm", "LANGUAGE_NAMES", "PREVIEW_CARDS"]
@@ -122,6 +124,7 @@ class DeckForm(W.VBox):
         self.problems_box.add_class("dichotomy-deck-problems")
         self.preview = W.HTML("")
         self.preview.add_class("dichotomy-deck-preview")
+        self.foil_picker = FoilPicker(lang, on_change=self.check)  # a one-column list: Foils to choose
         self.upload_help = W.HTML("<p>" + html.escape(_(
             "A .csv, .tsv or .txt list of target,foil rows (five rows make a card; a first line "
             "“# lang: es” names the language), or a .json deck. At most {megabytes} MB. A spreadsheet: save it "
@@ -207,7 +210,9 @@ class DeckForm(W.VBox):
                 "Paste target,foil rows, or two columns copied from a spreadsheet (tab-separated). Five rows "
                 "make a card.")) + "</p>"),
                      self.paste, self.lang_input, self.name_input, self.keep, self.check_button]
-        rows += [self.problems_box, self.preview]
+        if mode == "list":
+            self.foil_picker.clear()
+        rows += [self.foil_picker, self.problems_box, self.preview]
         self.children = rows
         self.check()
 
@@ -236,14 +241,38 @@ class DeckForm(W.VBox):
             item = files[0]
             data = bytes(item.get("content", b""))
             name = str(item.get("name") or "deck")
+            one_column = self._one_column(data, name, lang)
+            if one_column is not None:
+                return one_column
             deck = deck_from_bytes(data, name, lang=lang, default_lang=None)
         else:
             text = self.paste.value
             if not text.strip():
                 return None
+            one_column = self._one_column(text.encode("utf-8", "surrogatepass"), PASTED, lang)
+            if one_column is not None:
+                return one_column
             deck = deck_from_bytes(text.encode("utf-8", "surrogatepass"), PASTED, lang=lang, default_lang=None)
             if deck.name == PASTED:
                 deck = replace(deck, name=self.tr.gettext("Pasted list"))
+        self._parsed = deck
+        return self._named(deck)
+
+    def _one_column(self, data: bytes, source: str, lang: str | None) -> Deck | None:
+        """A one-column word list as a deck of the Foils chosen in the picker (None: not such a list)."""
+        column = one_column_list(data, source)
+        if column is None:
+            self.foil_picker.clear()
+            return None
+        targets, own_lang, name = column
+        try:
+            list_lang = list_language(targets, lang or own_lang, source)
+        except DeckError:
+            self.foil_picker.clear()
+            raise
+        if source == PASTED and not name:
+            name = self.tr.gettext("Pasted list")
+        deck = self.foil_picker.deck(targets, list_lang, name, source)
         self._parsed = deck
         return self._named(deck)
 
