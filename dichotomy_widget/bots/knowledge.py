@@ -20,6 +20,9 @@ __all__ = ["Knowledge", "VocabularyIndex", "knowledge", "MIN_CLUE_ZIPF", "MAX_CL
 MIN_CLUE_ZIPF = 3.0
 #: At most this many ranked clues are kept per pair (a table has at most 6 writers).
 MAX_CLUES = 8
+#: Added to a neighbour's score when ranking clues: a word under or over the Target, or the same word,
+#: points back at it better than a sister (milk and coffee are both drinks; espresso is a coffee).
+CLUE_KIND_BONUS = {"hyponym": 0.8, "synonym": 0.6, "hypernym": 0.6, "related": 0.3}
 
 
 def fits_clue_shape(word: str) -> bool:
@@ -65,7 +68,9 @@ class Knowledge:
         out: list[str] = []
         if self.playable:
             src, lang = self.source, self.lang
-            for n in src.neighbours(target, lang):
+            ranked = sorted(src.neighbours(target, lang),
+                            key=lambda n: -(float(getattr(n, "score", 0.0)) + CLUE_KIND_BONUS.get(getattr(n, "kind", ""), 0.0)))
+            for n in ranked:
                 word = n.word
                 if not fits_clue_shape(word) or self.related(word, foil) > 0:
                     continue
