@@ -58,8 +58,8 @@ def recap_html(recap: Mapping[str, Any], tr: Translator) -> str:
     rows = []
     for r in missed:
         said = _("you passed") if r["outcome"] == "pass" else _("you said {guess}", guess=r["guess"] or "")
-        clues = ", ".join(r["clues"]) or _("no clue survived")
-        rows.append(f"<li><b>{esc(r['target'])}</b> — {esc(_('clues: {clues}', clues=clues))}; {esc(said)}</li>")
+        given = _("clues: {clues}", clues=", ".join(r["clues"])) if r["clues"] else _("no clue survived")
+        rows.append(f"<li><b>{esc(r['target'])}</b> — {esc(given)}; {esc(said)}</li>")
     parts.append('<ul class="dichotomy-practice-missed">' + "".join(rows) + "</ul></section>")
     return "".join(parts)
 
