@@ -17,7 +17,7 @@ import ipywidgets as W
 
 from ..bots import check_playable, personal_recap, practice_table
 from ..classroom import Classroom
-from ..config import DEFAULT_DECK, MAX_NAME_LENGTH
+from ..config import DEFAULT_DECK, DEFAULT_ROUNDS, MAX_NAME_LENGTH
 from ..decks import Card, Deck, packaged_decks
 from ..errors import DichotomyError
 from ..i18n import Translator
@@ -126,6 +126,11 @@ class PracticePage(RefusingPage, W.VBox):
         self.bots_input = W.Dropdown(options=[(_("2 bots"), 2), (_("3 bots"), 3)], value=2,
                                      description=_("Bots"))
         self.bots_input.add_class("dichotomy-bot-count")
+        assert self.deck is not None
+        most = min(DEFAULT_ROUNDS, len(self.deck))
+        self.rounds_input = W.BoundedIntText(value=most, min=1, max=most, description=_("Cards"),
+                                             style={"description_width": "initial"})
+        self.rounds_input.add_class("dichotomy-rounds")
         self.start_button = W.Button(description=_("Start practising"), button_style="primary")
         self.start_button.add_class("dichotomy-practice-start")
         self.start_button.on_click(lambda _b: self.start())
@@ -137,10 +142,10 @@ class PracticePage(RefusingPage, W.VBox):
             "You guess every round while bots write the clues, over the deck “{deck}”. Nothing of this game "
             "goes into a class report; at the end you see the words you found and the ones you missed.",
             deck=self.deck.name)) + "</p>")
-        self.children = [self.url, W.HTML(intro), self.name_input, self.bots_input, self.start_button,
-                         self.feedback]
+        self.children = [self.url, W.HTML(intro), self.name_input, self.bots_input, self.rounds_input,
+                         self.start_button, self.feedback]
 
-    def start(self, name: str | None = None, bots: int | None = None) -> bool:
+    def start(self, name: str | None = None, bots: int | None = None, rounds: int | None = None) -> bool:
         """Start the practice game; True on success. A refusal (no bots for this language) says why."""
         if self.state != "form" or self.deck is None:
             return False
@@ -148,7 +153,8 @@ class PracticePage(RefusingPage, W.VBox):
         who = " ".join(str(typed).split())[:MAX_NAME_LENGTH] or self.tr.gettext("You")
         try:
             table, me = practice_table(self.deck, name=who, bots=bots or int(self.bots_input.value),
-                                       interface_lang=self.lang, **self._options)
+                                       rounds=rounds or int(self.rounds_input.value), interface_lang=self.lang,
+                                       **self._options)
         except DichotomyError as exc:
             self.message = self.feedback.value = error_text(exc, self.lang)
             return False
