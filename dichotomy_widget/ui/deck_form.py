@@ -204,11 +204,11 @@ class DeckForm(W.VBox):
             rows += [W.HBox([self.choice, self.lang_label], layout=W.Layout(flex_flow="row wrap", align_items="center")),
                      self.delete_button, self.library_note]
         elif mode == "upload":
-            rows += [self.upload_help, self.upload, self.lang_input, self.name_input, self.keep]
+            rows += [self.upload_help, self.foil_picker.hint, self.upload, self.lang_input, self.name_input, self.keep]
         else:
             rows += [W.HTML("<p>" + html.escape(self.tr.gettext(
                 "Paste target,foil rows, or two columns copied from a spreadsheet (tab-separated). Five rows "
-                "make a card.")) + "</p>"),
+                "make a card.")) + "</p>"), self.foil_picker.hint,
                      self.paste, self.lang_input, self.name_input, self.keep, self.check_button]
         if mode == "list":
             self.foil_picker.clear()

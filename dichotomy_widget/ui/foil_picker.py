@@ -42,6 +42,10 @@ class FoilPicker(W.VBox):
         self.typed: dict[str, W.Text] = {}
         self.note = W.HTML("")
         self.note.add_class("dichotomy-foil-note")
+        #: shown above the paste box and the upload button: a plain word list works too
+        self.hint = W.HTML("<p>" + html.escape(self.tr.gettext(
+            "A list of single words, one per line, works too: Foils are suggested for you to choose.")) + "</p>")
+        self.hint.add_class("dichotomy-foil-hint")
         self._quiet = False
 
     def clear(self) -> None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..i18n import N_
-from .relations import has_relations, neighbours
+from .matcher import is_variant
+from .relations import best_neighbours, has_relations
 
 __all__ = ["FoilSuggestion", "suggest_foils", "REASONS", "MIN_SUGGESTIONS"]
 
@@ -59,7 +60,15 @@ def suggest_foils(target: str, lang: str, limit: int = 10) -> list[FoilSuggestio
     """
     if not has_relations(lang) or not isinstance(target, str) or limit <= 0:
         return []
-    near = neighbours(target, lang)
+    near = best_neighbours(target, lang, limit + 10)
     first = [n for n in near if n.kind in _FIRST_KINDS]
     rest = [n for n in near if n.kind not in _FIRST_KINDS]
-    return [FoilSuggestion(n.word, n.kind, n.via, n.score) for n in (first + rest)[:limit]]
+    out: list[FoilSuggestion] = []
+    for n in first + rest:
+        # one spelling of a word is enough ("ax" after "axe"); variants share their first letters
+        if any(s.word[:2].casefold() == n.word[:2].casefold() and is_variant(s.word, n.word, lang) for s in out):
+            continue
+        out.append(FoilSuggestion(n.word, n.kind, n.via, n.score))
+        if len(out) >= limit:
+            break
+    return out

@@ -41,6 +41,7 @@ MAX_NEIGHBOURS = 60
 _SENSES = 4                 # senses of the word looked at (WordNet / thesaurus order)
 _BASE = {"antonym": 3.4, "sister": 3.0, "cousin": 2.2, "synonym": 3.0, "related": 2.2, "hypernym": 1.4,
          "hyponym": 1.4}
+_TWO_STEP = 80              # two-step candidates scored (those reached through most neighbours)
 _ZIPF_WEIGHT = 0.1          # frequency breaks ties inside a sense: common words first
 _lock = threading.Lock()
 
@@ -72,13 +73,15 @@ class _Tables:
         self.groups: list[_Group] = []
         for line in (folder / f"{lang}.groups.tsv").read_text(encoding="utf-8").splitlines():
             _, pos, label, parents, children, members = line.split("\t")
-            self.groups.append(_Group(pos, label, _ids(parents), _ids(children), tuple(members.split())))
+            # members as lookup keys (the build writes them NFKC; display forms are in the words table)
+            self.groups.append(_Group(pos, label, _ids(parents), _ids(children), tuple(members.casefold().split())))
         # key -> (display, zipf, group ids in sense order, antonym keys)
         self.words: dict[str, tuple[str, float, tuple[int, ...], tuple[str, ...]]] = {}
         for line in (folder / f"{lang}.words.tsv").read_text(encoding="utf-8").splitlines():
             k, display, zipf, gids, ants = line.split("\t")
             self.words[k] = (display, float(zipf), _ids(gids), tuple(ants.split()))
         self.block = frozenset((folder / f"{lang}.block.txt").read_text(encoding="utf-8").split())
+        self.profiles: dict[str, frozenset[str]] = {}  # word -> its neighbourhood (thesauri), filled on use
 
 
 def _ids(field: str) -> tuple[int, ...]:
@@ -136,25 +139,38 @@ def neighbours(word: str, lang: str) -> tuple[Neighbour, ...]:
     variants, a multi-word entry, a rare word or a blocked word; same part of speech as the word's
     first sense where the data gives one.
     """
-    if not isinstance(word, str) or not word.strip():
+    return best_neighbours(word, lang, MAX_NEIGHBOURS)
+
+
+def best_neighbours(word: str, lang: str, n: int) -> tuple[Neighbour, ...]:
+    """The first ``n`` of :func:`neighbours` (cheaper: fewer candidates go through the variant check)."""
+    if not isinstance(word, str) or not word.strip() or n <= 0:
         return ()
-    return _neighbours(_key(word), _lang(lang))
+    return _ranked(_key(word), _lang(lang), min(n, MAX_NEIGHBOURS))
 
 
 @lru_cache(maxsize=4096)
-def _neighbours(k: str, lang: str) -> tuple[Neighbour, ...]:
+def _scored(k: str, lang: str) -> tuple[tuple[str, float, str, str], ...]:
+    """Every candidate of ``k`` as (key, score, kind, via), best first, before the variant check."""
     t = _tables(lang)
     if t is None or k not in t.words:
         return ()
-    ranked = sorted(_candidates(t, k).items(), key=lambda kv: (-kv[1][0], kv[0]))
+    found = _candidates(t, k) if lang == "en" else _thesaurus_candidates(t, k)
+    ranked = sorted(found.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    return tuple((c, score, kind, via) for c, (score, kind, via) in ranked if c not in t.block)
+
+
+@lru_cache(maxsize=4096)
+def _ranked(k: str, lang: str, n: int) -> tuple[Neighbour, ...]:
+    t = _tables(lang)
+    if t is None:
+        return ()
     out: list[Neighbour] = []
-    for cand, (score, kind, via) in ranked:
-        display = t.words[cand][0]
-        if cand in t.block or is_variant(k, cand, lang):
-            continue
-        out.append(Neighbour(display, kind, via, round(score, 3)))
-        if len(out) >= MAX_NEIGHBOURS:
+    for cand, score, kind, via in _scored(k, lang):
+        if len(out) >= n:
             break
+        if not is_variant(k, cand, lang):
+            out.append(Neighbour(t.words[cand][0], kind, via, round(score, 3)))
     return tuple(out)
 
 
@@ -164,7 +180,6 @@ def _candidates(t: _Tables, k: str) -> dict[str, tuple[float, str, str]]:
     best: dict[str, tuple[float, str, str]] = {}
 
     def offer(cand: str, base: float, kind: str, via: str, through: int | None = None) -> None:
-        cand = _key(cand)
         if cand == k or cand not in t.words:
             return
         entry = t.words[cand]
@@ -187,7 +202,7 @@ def _candidates(t: _Tables, k: str) -> dict[str, tuple[float, str, str]]:
         weight = 1.0 / (1.0 + rank)
         for m in group.members:
             offer(m, _BASE["synonym"] * weight, "synonym", group.label, gid)
-            synonyms.add(_key(m))
+            synonyms.add(m)
         for p in group.parents:
             parent = t.groups[p]
             for m in parent.members:
@@ -210,7 +225,7 @@ def _candidates(t: _Tables, k: str) -> dict[str, tuple[float, str, str]]:
     for s in synonyms - {k}:
         for g in t.words.get(s, ("", 0.0, (), ()))[2][:_SENSES]:
             for m in t.groups[g].members:
-                mk = _key(m)
+                mk = m
                 if mk != k and mk not in synonyms:
                     shared[mk] = shared.get(mk, 0) + 1
     for cand, n in shared.items():
@@ -219,8 +234,72 @@ def _candidates(t: _Tables, k: str) -> dict[str, tuple[float, str, str]]:
     return best
 
 
+def _profile(t: _Tables, k: str) -> frozenset[str]:
+    """The words sharing a sense group with ``k`` (its first senses), and its parents' labels."""
+    cached = t.profiles.get(k)
+    if cached is not None:
+        return cached
+    out: set[str] = set()
+    for g in t.words[k][2][:_SENSES]:
+        group = t.groups[g]
+        out.update(m for m in group.members)
+        out.update("^" + t.groups[p].label for p in group.parents)
+    out.discard(k)
+    if len(t.profiles) > 200_000:  # bounded: a long-lived kernel asked about every word
+        t.profiles.clear()
+    t.profiles[k] = frozenset(out)
+    return t.profiles[k]
+
+
+def _thesaurus_candidates(t: _Tables, k: str) -> dict[str, tuple[float, str, str]]:
+    """Thesaurus neighbours scored by the overlap of their neighbourhoods with the word's (cosine).
+
+    A thesaurus lists senses in no particular order and its groups are wide, so a direct synonym is
+    not always close; the words the two share decide. Direct synonyms and sisters get a bonus.
+    """
+    display, _, gids, antonyms = t.words[k]
+    mine = _profile(t, k)
+    kind_of: dict[str, tuple[str, str]] = {}
+    for g in gids[:_SENSES]:
+        group = t.groups[g]
+        for m in group.members:
+            kind_of.setdefault(m, ("synonym", display))
+        for p in group.parents:
+            parent = t.groups[p]
+            for c in parent.children:
+                for m in t.groups[c].members:
+                    kind_of.setdefault(m, ("sister", parent.label))
+    counts: dict[str, int] = {}
+    for m in kind_of:
+        if m in t.words:
+            for x in _profile(t, m):
+                if not x.startswith("^") and x not in kind_of:
+                    counts[x] = counts.get(x, 0) + 1
+    two_step = sorted((c for c in counts if counts[c] >= 2), key=lambda c: (-counts[c], c))[:_TWO_STEP]
+    pool = set(kind_of) | set(two_step)
+    pool.discard(k)
+    best: dict[str, tuple[float, str, str]] = {}
+    size = len(mine) + 1
+    for cand in pool:
+        if cand not in t.words:
+            continue
+        theirs = _profile(t, cand)
+        shared = len(mine & theirs)
+        kind, via = kind_of.get(cand, ("related", display))
+        bonus = 1.0 if kind != "related" else 0.0
+        if shared == 0 and not bonus:
+            continue
+        score = 3.0 * (shared + bonus) / ((size * (len(theirs) + 1)) ** 0.5) + _ZIPF_WEIGHT * t.words[cand][1]
+        best[cand] = (score, kind, via)
+    for ant in antonyms:
+        if ant in t.words:
+            best[ant] = (_BASE["antonym"], "antonym", display)
+    return best
+
+
 def _clear_caches() -> None:
     """Forget parsed tables and answers (tests)."""
-    _neighbours.cache_clear()
+    _scored.cache_clear()
+    _ranked.cache_clear()
     with _lock:
         _cache.clear()
