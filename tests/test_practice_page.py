@@ -62,3 +62,29 @@ def test_add_a_bot_on_the_host_page_until_the_game_starts() -> None:
     italian.bots.options = {"source": SOURCE}
     assert not italian.bots.add() and "(it)" in italian.bots.feedback.value
     assert italian.table.state.seats == ()
+
+
+def test_a_host_page_opened_again_runs_its_bots_again() -> None:
+    store = MemoryStore()
+    first = HostPage("", store=store)
+    assert first.create(deck="en", rounds=2, seed=4)
+    first.bots.options = {"source": SOURCE, "pause": 0}
+    assert first.bots.add() and first.bots.add()
+    code, token = first.table.code, first.host_token
+    ada = first.table.join("Ada")
+    # The first page's kernel is gone; the host opens the page again: a new kernel, a new Table object.
+    from dichotomy_widget import Table
+    from dichotomy_widget.bots import driver_for, resume_bots
+    table = Table.open(code, store)
+    assert resume_bots(table, "not the host token", pause=0, source=SOURCE) == []
+    assert sorted(resume_bots(table, token, pause=0, source=SOURCE)) == [0, 1]
+    assert sorted(driver_for(table).bots) == [0, 1]
+    table.start()
+    while table.state.phase != "over":
+        view = table.view(ada)
+        act = ({"type": "pick", "pair": 1} if "pick" in view["actions"] and view["card"] else
+               {"type": "clue", "text": "zzyzx"} if "clue" in view["actions"] else
+               {"type": "pass"} if "pass" in view["actions"] else
+               {"type": "continue"} if "continue" in view["actions"] else None)
+        assert act is not None, view["status"]  # the bots never leave the person waiting
+        table.act(ada, act)

@@ -9,6 +9,8 @@ one after the other, until every bot waits for a person. A bot always has a move
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import random
 import weakref
@@ -22,7 +24,7 @@ from .relations import RelationSource, default_source
 if TYPE_CHECKING:
     from ..table import SeatTicket, Table
 
-__all__ = ["BotDriver", "add_bot", "driver_for", "check_playable", "DEFAULT_PAUSE"]
+__all__ = ["BotDriver", "add_bot", "resume_bots", "bot_token", "driver_for", "check_playable", "DEFAULT_PAUSE"]
 
 log = logging.getLogger(__name__)
 
@@ -173,20 +175,59 @@ def check_playable(lang: str, source: RelationSource | None = None, level: int =
                              "for it.", code="bot_language", params={"lang": lang})
 
 
+def bot_token(secret: str, name: str, level: int) -> str:
+    """The seat token of a bot called ``name`` at ``level``, derived from ``secret`` (the host token):
+    a host page opened again recognises its bots by it (:func:`resume_bots`)."""
+    from ..words import normalize
+
+    message = f"dichotomy-bot:{level}:{normalize(name)}".encode("utf-8")
+    return hmac.new(secret.encode("utf-8"), message, hashlib.sha256).hexdigest()
+
+
+def _run(table: "Table", seat: int, level: int, pause: "float | tuple[float, float] | None",
+         source: RelationSource) -> None:
+    vocabulary = {word for card in table.state.deck for pair in card for word in pair}
+    driver_for(table, pause).add(seat, Bot(knowledge(source, table.state.lang), vocabulary, level))
+
+
 def add_bot(table: "Table", name: str, level: int = 2, pause: "float | tuple[float, float] | None" = None,
-            source: RelationSource | None = None) -> "SeatTicket":
+            source: RelationSource | None = None, secret: str | None = None) -> "SeatTicket":
     """Seat a bot called ``name`` at ``table`` (in the lobby) and run it from this kernel.
 
     ``level`` 1 to 3 (how much the bot recalls as a Guesser); ``pause`` its thinking time in seconds
-    (a number or a range; 0: at once); ``source`` its word relations (default: the packaged ones).
+    (a number or a range; 0: at once); ``source`` its word relations (default: the packaged ones);
+    ``secret`` (the host token) lets a later kernel take the bot over (:func:`resume_bots`).
     :class:`BotUnavailable` when the table's language has no word relations.
     """
     source = source or default_source()
     table.refresh()
     check_playable(table.state.lang, source, level)
-    ticket = table.join(name)
-    vocabulary = {word for card in table.state.deck for pair in card for word in pair}
-    driver = driver_for(table, pause)
-    driver.add(ticket.seat, Bot(knowledge(source, table.state.lang), vocabulary, level))
+    ticket = table.join(name, token=bot_token(secret, name, level) if secret else None)
+    _run(table, ticket.seat, level, pause, source)
     log.info("table %s: bot seat %s joined (level %s)", table.code, ticket.seat, level)
     return ticket
+
+
+def resume_bots(table: "Table", secret: str, pause: "float | tuple[float, float] | None" = None,
+                source: RelationSource | None = None) -> list[int]:
+    """Run, from this kernel, the bots seated with ``secret`` (a host page opened again: its bots go on
+    playing); the seats taken over. None when bots cannot play the table's language."""
+    from ..table import hash_token
+
+    source = source or default_source()
+    table.refresh()
+    if not knowledge(source, table.state.lang).playable:
+        return []
+    driver = _DRIVERS.get(table)
+    resumed = []
+    for seat in table.state.seats:
+        if driver is not None and seat.id in driver.bots:
+            continue
+        level = next((lv for lv in LEVELS if hmac.compare_digest(hash_token(bot_token(secret, seat.name, lv)),
+                                                                  seat.token_hash)), None)
+        if level is not None:
+            _run(table, seat.id, level, pause, source)
+            resumed.append(seat.id)
+    if resumed:
+        log.info("table %s: this kernel runs bot seats %s again", table.code, resumed)
+    return resumed

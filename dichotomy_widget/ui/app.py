@@ -709,6 +709,6 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
                                   lang=self.lang if self.page_lang.chosen else None)
         from .bot_controls import BotControls  # "Add a bot" (issue 32)
 
-        self.bots = BotControls(table, self.lang)
+        self.bots = BotControls(table, self.lang, secret=token)
         self.children = [self.url, self.join_info, self.bots, self.widget]
         table.start_watching()

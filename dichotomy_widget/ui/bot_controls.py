@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
 
-from ..bots import BOT_NAMES
+from ..bots import BOT_NAMES, resume_bots
 from ..errors import DichotomyError
 from ..i18n import translator
 from ..words import normalize
@@ -24,14 +24,23 @@ log = logging.getLogger(__name__)
 
 class BotControls(W.VBox):
     """A button that seats the next bot (Robo, Bip, …) while the table is in its lobby, and a message
-    line; hidden once the game has started. ``options`` go to :meth:`Table.add_bot` (tests)."""
+    line; hidden once the game has started. ``secret`` (the host token) marks the bots as this host's:
+    when the host page is opened again, its kernel runs them again. ``options`` go to
+    :meth:`Table.add_bot` (tests)."""
 
-    def __init__(self, table: "Table", lang: str = "en", level: int = 2, **options: Any) -> None:
+    def __init__(self, table: "Table", lang: str = "en", level: int = 2, secret: str | None = None,
+                 **options: Any) -> None:
         tr = translator(lang, "pages")
         self.lang = lang
         self.table = table
         self.level = level
         self.options = options
+        self.secret = secret
+        if secret:
+            try:
+                resume_bots(table, secret, **options)
+            except DichotomyError as exc:  # the store failed: the host can still time the bots out
+                log.error("table %s: bots not resumed (%s)", table.code, exc.code)
         self.button = W.Button(description=tr.gettext("Add a bot"), icon="plus")
         self.button.add_class("dichotomy-add-bot")
         self.button.on_click(lambda _b: self.add())
@@ -51,7 +60,7 @@ class BotControls(W.VBox):
         try:
             if name is None:
                 raise DichotomyError("There is no bot name left.", code="bot_names")
-            self.table.add_bot(name, level=self.level, **self.options)
+            self.table.add_bot(name, level=self.level, secret=self.secret, **self.options)
         except DichotomyError as exc:
             self.feedback.value = ('<p role="alert" style="color:#a40000;font-weight:bold">'
                                    + html.escape(error_text(exc, self.lang)) + "</p>")
