@@ -231,7 +231,7 @@ class Table:
     def add_bot(self, name: str, level: int = 2, **options: Any) -> SeatTicket:
         """Seat a bot player in the lobby, run from this kernel (see :func:`dichotomy_widget.bots.add_bot`);
         :class:`BotUnavailable` when bots cannot play this table's language."""
-        from .bots import add_bot
+        from .bots.driver import add_bot
 
         return add_bot(self, name, level=level, **options)
 

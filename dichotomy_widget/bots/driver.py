@@ -14,15 +14,17 @@ import hmac
 import logging
 import random
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import BotUnavailable, DichotomyError, StaleAction
 from .bot import LEVELS, Bot
 from .knowledge import knowledge
 from .relations import RelationSource, default_source
 
-if TYPE_CHECKING:
-    from ..table import SeatTicket, Table
+# A :class:`~dichotomy_widget.table.Table` and its ``SeatTicket`` (not imported: ``Table.add_bot`` imports
+# this module, and the import graph has no cycle).
+Table = Any
+SeatTicket = Any
 
 __all__ = ["BotDriver", "add_bot", "resume_bots", "bot_token", "driver_for", "check_playable", "DEFAULT_PAUSE"]
 
@@ -31,7 +33,7 @@ log = logging.getLogger(__name__)
 #: A bot's pause before it acts, in seconds (drawn at random in this range), when a loop runs.
 DEFAULT_PAUSE = (1.0, 2.5)
 
-_DRIVERS: "weakref.WeakKeyDictionary[Table, BotDriver]" = weakref.WeakKeyDictionary()
+_DRIVERS: "weakref.WeakKeyDictionary[Any, BotDriver]" = weakref.WeakKeyDictionary()
 
 
 def _fallback(action: dict[str, Any]) -> dict[str, Any] | None:
@@ -184,6 +186,11 @@ def bot_token(secret: str, name: str, level: int) -> str:
     return hmac.new(secret.encode("utf-8"), message, hashlib.sha256).hexdigest()
 
 
+def _token_hash(token: str) -> str:
+    """What a store keeps of a seat token (the same digest as ``table.hash_token``)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
 def _run(table: "Table", seat: int, level: int, pause: "float | tuple[float, float] | None",
          source: RelationSource) -> None:
     vocabulary = {word for card in table.state.deck for pair in card for word in pair}
@@ -212,8 +219,6 @@ def resume_bots(table: "Table", secret: str, pause: "float | tuple[float, float]
                 source: RelationSource | None = None) -> list[int]:
     """Run, from this kernel, the bots seated with ``secret`` (a host page opened again: its bots go on
     playing); the seats taken over. None when bots cannot play the table's language."""
-    from ..table import hash_token
-
     source = source or default_source()
     table.refresh()
     if not knowledge(source, table.state.lang).playable:
@@ -223,7 +228,7 @@ def resume_bots(table: "Table", secret: str, pause: "float | tuple[float, float]
     for seat in table.state.seats:
         if driver is not None and seat.id in driver.bots:
             continue
-        level = next((lv for lv in LEVELS if hmac.compare_digest(hash_token(bot_token(secret, seat.name, lv)),
+        level = next((lv for lv in LEVELS if hmac.compare_digest(_token_hash(bot_token(secret, seat.name, lv)),
                                                                   seat.token_hash)), None)
         if level is not None:
             _run(table, seat.id, level, pause, source)
