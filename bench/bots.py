@@ -2,7 +2,7 @@
 """Benchmark bot players on the packaged decks: bot writers with a bot Guesser, beside a baseline.
 
     python bench/bots.py                  # every packaged deck, 30 games of 13 cards each
-    python bench/bots.py --smoke          # 2 short games per language: a quick check that it all runs (CI)
+    python bench/bots.py --smoke          # 2 short games per language over 20 cards: a quick check that it runs (CI)
     python bench/bots.py --langs en,fr --games 50 --writers 3 --level 3
 
 Per language, games on the rules core (every move checked by ``rules.decide``, as ``Table.act`` does):
@@ -50,13 +50,14 @@ def summarize(games: list) -> dict:
             "pass": round(outcomes.count("pass") / n, 2), "correct_rounds": f"{outcomes.count('correct')}/{len(outcomes)}"}
 
 
-def bench_language(lang: str, games: int, writers: int, rounds: int, level: int, seed: int) -> dict:
+def bench_language(lang: str, games: int, writers: int, rounds: int, level: int, seed: int,
+                   cards_limit: int | None = None) -> dict:
     source = default_source()
     know = knowledge(source, lang)
     if not know.playable:
         return {"lang": lang, "playable": False}
     deck = load_deck(lang)
-    cards = [[(p.target, p.foil) for p in card.pairs] for card in deck.cards]
+    cards = [[(p.target, p.foil) for p in card.pairs] for card in deck.cards][:cards_limit]
     vocabulary = sorted({w for c in cards for p in c for w in p})
     bot = Bot(know, vocabulary, level=level)
     rounds = min(rounds, len(cards))
@@ -75,7 +76,7 @@ def bench_language(lang: str, games: int, writers: int, rounds: int, level: int,
             "cancelled": sum(g.cancelled for g in played), "clues": clues,
             "empty_share": round(1 - clues / slots, 3) if slots else 0.0,
             "unfinished": sum(g.state.phase != "over" for g in played + baseline),
-            "seconds": round(took, 1)}
+            "deck_cards": len(cards), "seconds": round(took, 1)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,15 +88,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=13)
     parser.add_argument("--level", type=int, default=3, help="the Guesser bot's level (1 to 3)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cards", type=int, default=None, help="use only the deck's first N cards")
     parser.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
     args = parser.parse_args(argv)
-    games, rounds = (2, 3) if args.smoke else (args.games, args.rounds)
-    rows = [bench_language(lang, games, args.writers, rounds, args.level, args.seed)
+    games, rounds, cards = (2, 3, 20) if args.smoke else (args.games, args.rounds, args.cards)
+    rows = [bench_language(lang, games, args.writers, rounds, args.level, args.seed, cards)
             for lang in args.langs.split(",") if lang]
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
-        print(f"{args.writers} bot writers, a level-{args.level} bot Guesser; {games} games per language; per game:")
+        print(f"{args.writers} bot writers, a level-{args.level} bot Guesser; {games} games per language"
+              f"{f' over the first {cards} cards' if cards else ''}; per game:")
         print(f"{'lang':4} {'cards':>5} | {'bot scored':>10} {'foil':>5} {'wrong':>5} {'pass':>5} | "
               f"{'random scored':>13} {'foil':>5} | {'refused':>7} {'cancelled':>9} {'empty':>6} {'s':>6}")
         for r in rows:
