@@ -69,12 +69,16 @@ class Bot:
         index = writer_index(view)
         return ranked[index] if index is not None and index < len(ranked) else ""
 
+    def warm(self) -> None:
+        """Build the Guesser's index of the deck now (seconds for a big deck), not on the first guess."""
+        if self._index is None:
+            self._index = self.knowledge.index(self.vocabulary, self.depth)
+
     def ranking(self, clues: list[str], history: Iterable[Mapping[str, Any]] = ()) -> list[tuple[float, str]]:
         """The deck's words not played yet that some clue fits, best first (score, word)."""
         played = {norm(w) for r in history for w in (r.get("target"), r.get("foil")) if w}
-        if self._index is None:
-            self._index = self.knowledge.index(self.vocabulary, self.depth)
-        scores = self._index.scores(clues)
+        self.warm()
+        scores = self._index.scores(clues)  # type: ignore[union-attr]
         return sorted(((s, w) for w, s in scores.items() if s > 0 and norm(w) not in played),
                       key=lambda sw: (-sw[0], norm(sw[1])))
 

@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import logging
 import random
+import threading
 import weakref
 from typing import Any
 
@@ -194,7 +195,18 @@ def _token_hash(token: str) -> str:
 def _run(table: "Table", seat: int, level: int, pause: "float | tuple[float, float] | None",
          source: RelationSource) -> None:
     vocabulary = {word for card in table.state.deck for pair in card for word in pair}
-    driver_for(table, pause).add(seat, Bot(knowledge(source, table.state.lang), vocabulary, level))
+    bot = Bot(knowledge(source, table.state.lang), vocabulary, level)
+    driver = driver_for(table, pause)
+    if driver.pause[1] > 0 and _running_loop() is not None:  # a kernel: never freeze its loop on a first guess
+        threading.Thread(target=_warm, args=(bot, table.code), name="dichotomy-bot-warm", daemon=True).start()
+    driver.add(seat, bot)
+
+
+def _warm(bot: Bot, code: str) -> None:
+    try:
+        bot.warm()
+    except Exception as err:  # noqa: BLE001 - the first guess builds it again, and says why if it fails
+        log.warning("table %s: a bot's word index was not built ahead (%s)", code, type(err).__name__)
 
 
 def add_bot(table: "Table", name: str, level: int = 2, pause: "float | tuple[float, float] | None" = None,
