@@ -283,6 +283,12 @@ class DependencyMissing(DichotomyError, RuntimeError):
     code = "dependency_missing"
 
 
+class BotUnavailable(DichotomyError):
+    """A bot cannot play here: no word-relation data for the table's language, or a bad bot level."""
+
+    code = "bot_unavailable"
+
+
 def where(err: BaseException) -> str:
     """``KeyError at table.py:201 (_execute)``: an exception's type and the line that raised it, for logs.
 

@@ -77,6 +77,9 @@ class TableCreated(Event):
     time_limit: float | None = None
     created_with: str = ""
     interface_lang: str = ""
+    #: A practice table: the first seat guesses every round (the others, bots, write). Absent in older
+    #: payloads (False), so it needs no new schema version.
+    fixed_guesser: bool = False
 
 
 @dataclass(frozen=True)

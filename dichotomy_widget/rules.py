@@ -106,6 +106,7 @@ class GameState:
     deck_name: str = ""
     deck: tuple = ()  # every card of the chosen deck, as Pairs
     time_limit: float | None = None
+    fixed_guesser: bool = False  # a practice table: the first seat guesses every round
     seats: tuple = ()  # of Seat, by id order
     order: tuple = ()  # seat ids clockwise
     phase: str = "lobby"
@@ -523,6 +524,8 @@ def _start(state: GameState, cmd: Act) -> list[Event]:
     rng.shuffle(indices)
     dealt = tuple(state.deck[i] for i in indices[: state.rounds])
     first = state.order[rng.randrange(len(state.seats))]
+    if state.fixed_guesser:
+        first = state.order[0]
     return [GameStarted(round_deck=dealt, first_guesser=first)]
 
 
@@ -725,7 +728,8 @@ def evolve(state: GameState, event: Event) -> GameState:
 
 def _on_created(s: GameState, e: TableCreated) -> GameState:
     return _with(s, seed=e.seed, lang=e.lang, interface_lang=e.interface_lang, rounds=e.rounds, deck_name=e.deck_name,
-                   deck=tuple(_as_card(c) for c in e.cards), time_limit=e.time_limit)
+                   deck=tuple(_as_card(c) for c in e.cards), time_limit=e.time_limit,
+                 fixed_guesser=e.fixed_guesser)
 
 
 def _on_joined(s: GameState, e: SeatJoined) -> GameState:
@@ -784,7 +788,8 @@ def _on_judged(s: GameState, e: GuessJudged) -> GameState:
         cause=e.cause, penalty_discarded=penalty, score_card_removed=removed, score=len(score),
         discard=len(discard), deck_left=len(deck))
     s = _with(s, phase="recap", score_pile=score, discard_pile=discard, round_deck=deck, recap=record,
-                history=s.history + (record,), guesser=left_of(s.order, s.guesser), confirmed=frozenset())
+                history=s.history + (record,),
+              guesser=s.guesser if s.fixed_guesser else left_of(s.order, s.guesser), confirmed=frozenset())
     return _draw(s)
 
 

@@ -127,11 +127,12 @@ class Table:
                rounds: int = DEFAULT_ROUNDS,
                store: "TableStore | str | None" = None, lang: str | None = None,
                time_limit: float | None = None, code: str | None = None,
-               interface_lang: str | None = None) -> "Table":
+               interface_lang: str | None = None, fixed_guesser: bool = False) -> "Table":
         """Create a table in ``store`` (default: a new in-memory store) and return it.
 
         ``interface_lang`` is the language its screens speak (default: the deck's language when the
         interface has it, else English); a student may still switch their own screen.
+        ``fixed_guesser``: the first seat guesses every round (a practice table with bots).
         """
         the_deck = load_deck(deck, lang=lang)
         if interface_lang and normalize_language(interface_lang) is None:
@@ -167,7 +168,8 @@ class Table:
                                cards=tuple(c.to_json() for c in the_deck.cards),
                                time_limit=float(time_limit) if time_limit else None,
                                created_with=_release(),
-                               interface_lang=normalize_language(interface_lang) or "")
+                               interface_lang=normalize_language(interface_lang) or "",
+                               fixed_guesser=bool(fixed_guesser))
         the_store.append(table_code, 0, [(created.type, created.payload())])
         table = cls(table_code, the_store)
         table.host_token = host_token
@@ -228,6 +230,13 @@ class Table:
         """
         events = self._execute(rules.Join(seat=None, now=time.time(), name=name, token_hash=token_hash))
         return events[0].seat  # type: ignore[attr-defined]
+
+    def add_bot(self, name: str, level: int = 2, **options: Any) -> SeatTicket:
+        """Seat a bot player in the lobby, run from this kernel (see :func:`dichotomy_widget.bots.add_bot`);
+        :class:`BotUnavailable` when bots cannot play this table's language."""
+        from .bots.driver import add_bot
+
+        return add_bot(self, name, level=level, **options)
 
     def start(self) -> None:
         """Start the game (host)."""

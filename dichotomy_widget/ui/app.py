@@ -713,5 +713,8 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
         )
         self.widget = game_widget("TableWidget", table, host=True,
                                   lang=self.lang if self.page_lang.chosen else None)
-        self.children = [self.url, self.join_info, self.widget]
+        from .bot_controls import BotControls  # "Add a bot" (issue 32)
+
+        self.bots = BotControls(table, self.lang, secret=token)
+        self.children = [self.url, self.join_info, self.bots, self.widget]
         table.start_watching()

@@ -738,6 +738,8 @@ class ClassPage(RefusingPage, W.VBox):
                      "new table when enough students are waiting; keep this page open.")
         else:
             body = _("The teacher will seat you at a table. Keep this page open.")
+        from .practice_page import practice_link_html  # issue 32: practise alone while waiting
+
         hello = _("Hello {name}! You will be seated soon.", name=me.name)  # type: ignore[union-attr]
         joined = tr.ngettext("Class {name} · {n} student joined.", "Class {name} · {n} students joined.",
                              len(s.students), name=s.name)
@@ -745,7 +747,7 @@ class ClassPage(RefusingPage, W.VBox):
             f'<div class="dichotomy-lobby-box" role="status" aria-live="polite" data-table="{mine.number if mine else ""}">'
             f"<h2>{_esc(hello)}</h2><p>{_esc(body)}</p><p>{_esc(joined)}</p>"
             f'<p class="dw-help">' + _esc(_("This page becomes your seat at your table: no new link to open. If you close it, open the same address again.")) + ''
-            "</p></div>")
+            "</p>" + practice_link_html(room.code, tr) + "</div>")
         _show_trouble(self.trouble, room, self.lang)
         if list(self.children) != [self.url, self.lang_menu, self.trouble, self.lobby]:
             self.children = [self.url, self.lang_menu, self.trouble, self.lobby]
