@@ -20,13 +20,16 @@ import logging
 import os
 import select
 import selectors
+import shutil
 import socket
+import tempfile
 import threading
 from pathlib import Path
+from typing import Callable
 
 from ..errors import StoreError
 
-__all__ = ["ChangeRelay", "CHANGES_FILE", "EVERYTHING"]
+__all__ = ["ChangeRelay", "CHANGES_FILE", "EVERYTHING", "is_postgres", "start_server_relay"]
 
 log = logging.getLogger(__name__)
 
@@ -159,3 +162,33 @@ class ChangeRelay:
                     raise StoreError("the connection was closed")  # untranslated: developer-only
         finally:
             selector.close()
+
+
+def is_postgres(store: str) -> bool:
+    """Whether a store path or URL names a PostgreSQL store."""
+    return store.strip().lower().split("://", 1)[0].split("+", 1)[0] in ("postgres", "postgresql") and "://" in store
+
+
+def start_server_relay(store: str, pool: int, listen_url: str | None = None) -> tuple[dict[str, str], Callable[[], None]]:
+    """For a PostgreSQL ``store``: a relay folder with ``pool`` connection slots and a running
+    :class:`ChangeRelay` (on ``listen_url`` if given: PostgreSQL itself when ``store`` goes through
+    PgBouncer). Returns the environment for the server's kernels and a function that stops it all.
+    Any other store: ``({}, a no-op)``."""
+    from ..config import PG_RELAY_ENV
+    from .pg_slots import make_slots
+
+    if not is_postgres(store):
+        return {}, lambda: None
+    folder = tempfile.mkdtemp(prefix="dichotomy-pg-relay-")
+    try:
+        make_slots(folder, pool)
+        relay = ChangeRelay(listen_url or store, folder).start()
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+
+    def stop() -> None:
+        relay.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+    return {PG_RELAY_ENV: folder}, stop
