@@ -109,12 +109,13 @@ class Serve:
         stop_group(self.proc)
 
 
-def haproxy_config(port: int, servers: list[tuple[str, int]], check_every_ms: int = 500) -> str:
+def haproxy_config(port: int, servers: list[tuple[str, int]], check_every_ms: int = 500,
+                   stats_socket: Path | None = None) -> str:
     """HAProxy: cookie stickiness, health checks, redispatch from a dead server (docs/scale-out.md)."""
     lines = [
-        "global", "    maxconn 4096",
+        "global", "    maxconn 4096", *([f"    stats socket {stats_socket} level user"] if stats_socket else []),
         "defaults", "    mode http", "    timeout connect 5s", "    timeout client 1h", "    timeout server 1h",
-        "    timeout tunnel 1h", "    option redispatch", "    retries 2",
+        "    timeout tunnel 1h", "    option redispatch", "    retries 2", "    option forwardfor",
         "frontend dichotomy", f"    bind 127.0.0.1:{port}", "    default_backend pages",
         "backend pages", "    balance roundrobin",
         f"    cookie {COOKIE} insert indirect nocache httponly",
@@ -131,12 +132,28 @@ class HAProxy:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.config = work / "haproxy.cfg"
-        self.config.write_text(haproxy_config(self.port, servers))
+        self.socket = work / "haproxy.sock"
+        self.config.write_text(haproxy_config(self.port, servers, stats_socket=self.socket))
         subprocess.run([exe, "-c", "-q", "-f", str(self.config)], check=True)
         self.log = work / "haproxy.log"
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen([exe, "-db", "-f", str(self.config)], stdout=out, stderr=subprocess.STDOUT,
                                          start_new_session=True)
+
+    def status(self, server: str) -> str:
+        """HAProxy's view of a server: ``UP``, ``DOWN``, ``UP 1/2`` ... (from its stats socket)."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(5)
+            sock.connect(str(self.socket))
+            sock.sendall(b"show stat\n")
+            data = b""
+            while chunk := sock.recv(65536):
+                data += chunk
+        for line in data.decode().splitlines():
+            fields = line.split(",")
+            if len(fields) > 17 and fields[0] == "pages" and fields[1] == server:
+                return fields[17]
+        return "?"
 
     def stop(self) -> None:
         stop_group(self.proc, grace=5)
