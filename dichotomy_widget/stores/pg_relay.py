@@ -3,7 +3,7 @@ and passes them to its own kernels through a file, so kernels need no connection
 
 :class:`ChangeRelay` holds one PostgreSQL connection that ``LISTEN``\\ s on the store's channel. A
 daemon thread sleeps in ``select`` on its socket; for each notification it appends one line
-``"<backend pid> <table code>\\n"`` to ``changes`` in the relay folder. Each kernel's
+``"<backend pid> <table code>\\n"`` (``+code`` for a new table) to ``changes`` in the relay folder. Each kernel's
 :class:`~.postgres.PostgresStore` watches that file with :class:`~.file_watch.FileWatch` (inotify: no
 polling), reads the new lines and wakes only the tables it follows. After a lost connection the relay
 writes ``"0 *"`` (everything may have changed) and reconnects with a growing pause; every
@@ -29,7 +29,7 @@ from typing import Callable
 
 from ..errors import StoreError
 
-__all__ = ["ChangeRelay", "CHANGES_FILE", "EVERYTHING", "is_postgres", "start_server_relay"]
+__all__ = ["ChangeRelay", "CHANGES_FILE", "CREATED", "EVERYTHING", "is_postgres", "start_server_relay"]
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,9 @@ log = logging.getLogger(__name__)
 CHANGES_FILE = "changes"
 #: The table code of a line that means "reload everything" (after a lost connection).
 EVERYTHING = "*"
+#: The prefix of a notification for a new table (the store's ``create_table``): news to every kernel,
+#: which may be waiting for that table to appear.
+CREATED = "+"
 
 
 class ChangeRelay:

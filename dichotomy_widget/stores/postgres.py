@@ -156,7 +156,7 @@ WITH ins AS (
     ON CONFLICT (table_id) DO NOTHING
     RETURNING 1
 )
-SELECT count(*) FROM (SELECT pg_notify('{CHANNEL}', left(%(t)s, 200)) FROM ins) AS done
+SELECT count(*) FROM (SELECT pg_notify('{CHANNEL}', '+' || left(%(t)s, 200)) FROM ins) AS done
 """
 
 _STATE = """
@@ -550,12 +550,17 @@ class PostgresStore(ClosingStore):
     def change_marker(self) -> object:
         """A counter bumped by every notification from another session and by every own write.
 
-        One round trip first: it makes the server hand over notifications of commits that were
-        already acknowledged to their writers.
+        Listening: one round trip first, which makes the server hand over notifications of commits
+        that were already acknowledged to their writers. Relayed: no round trip; another writer's
+        commit bumps it once the server's relay has passed it on (milliseconds), which is enough for
+        the take-the-marker-then-read pattern of :meth:`Table.watch`: a change committed before the
+        marker is in the read, one after it wakes the wait.
         """
 
         if self._relay is not None:  # the relay's file is the feed: no round trip
             with self._lock:
+                if self._closed:
+                    raise StoreError("The table store {path} is closed.", params={"path": self.url})
                 self._relay.read()
                 return self._version
 
@@ -735,7 +740,7 @@ class _RelayFeed:
     def read(self) -> None:
         """Read the relay's new lines; bump the store's marker if one concerns a followed table
         (and not this kernel's own write, already counted). Lock held."""
-        from .pg_relay import EVERYTHING
+        from .pg_relay import CREATED, EVERYTHING
 
         try:
             with open(self.path, "rb") as fh:
@@ -753,7 +758,7 @@ class _RelayFeed:
         own = self.store._pid if self.store._conn is not None else -1
         for line in data[:end].decode("utf-8", "replace").splitlines():
             pid, _, table = line.partition(" ")
-            if table == EVERYTHING or (table in self.tables and pid != str(own)):
+            if table == EVERYTHING or (pid != str(own) and (table.startswith(CREATED) or table in self.tables)):
                 self.store._changed()
                 return
 
