@@ -8,7 +8,8 @@ the proxy. One run prints, each beside its baseline measured in the same run:
   "busy" is the peak while a seat writes ``--writes`` changes that every seat follows.
 * **Change latency**, seat on server A -> seats on server B (p50 / p95), beside seats on server A
   itself: from the writer's commit to a follower having read the new event (the store's part of the
-  shared wake -> read -> fold -> view path), today vs after.
+  shared wake -> read -> fold -> view path), today vs after. Both models run at once on two databases,
+  their writes alternating, so both see the same load on a shared machine.
 * **Pages per second** through HAProxy vs directly to a server (real ``dichotomy serve`` processes, a
   PostgreSQL store): the cheap page list (``/voila/tree``) and the seat page with its kernel.
 
@@ -39,6 +40,7 @@ for extra in (REPO, REPO / "tests"):
     sys.path.insert(0, str(extra))
 
 TABLE = "BENCH"
+from dichotomy_widget.stores.postgres import LINGER  # noqa: E402
 
 
 # --- a "server": seats following one table -------------------------------------------------------------
@@ -134,41 +136,50 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))] if ordered else float("nan")
 
 
-def scenario(pg, dsn: str, mode: str, servers: int, seats: int, pool: int, writes: int) -> dict:
-    """Start the hosts, count idle connections, then ``writes`` changes from a seat on the first host."""
+def scenario(pg, dsns: dict[str, str], servers: int, seats: int, pool: int, writes: int) -> dict:
+    """Both models at once, each on its own database (so both see the same machine load): start the
+    hosts, count idle connections, then ``writes`` changes from a seat on each model's first host,
+    alternating between the models."""
     from scale_out_support import client_connections
 
-    dbname = dsn.rsplit("/", 1)[1].split("?")[0]
-    hosts = [Host(dsn, mode, seats // servers, pool) for _ in range(servers)]
+    def db(dsn: str) -> str:
+        return dsn.rsplit("/", 1)[1].split("?")[0]
+
+    hosts = {mode: [Host(dsn, mode, seats // servers, pool) for _ in range(servers)] for mode, dsn in dsns.items()}
     try:
-        for host in hosts:
-            if not host.ready.wait(180):
-                raise RuntimeError("a seat host did not start")
-        time.sleep(1.0)  # every seat's first reads done; relayed connections closed after their linger
-        idle = client_connections(pg.dsn(), dbname)
-        peak, sampling = [idle], threading.Event()
+        for group in hosts.values():
+            for host in group:
+                if not host.ready.wait(180):
+                    raise RuntimeError("a seat host did not start")
+        time.sleep(LINGER + 1.0)  # every seat's first reads done; relayed connections closed after their linger
+        idle = {mode: client_connections(pg.dsn(), db(dsn)) for mode, dsn in dsns.items()}
+        peak = {mode: [n] for mode, n in idle.items()}
+        sampling = threading.Event()
 
         def sample() -> None:
             while not sampling.is_set():
-                peak.append(client_connections(pg.dsn(), dbname))
+                for mode, dsn in dsns.items():
+                    peak[mode].append(client_connections(pg.dsn(), db(dsn)))
                 time.sleep(0.05)
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         for _ in range(writes):
-            hosts[0].write()
-            time.sleep(0.03)
+            for group in hosts.values():
+                group[0].write()
+                time.sleep(0.03)
         expected = [writes * (seats // servers)] * servers
         deadline = time.monotonic() + 60
-        while [len(h.latencies) for h in hosts] != expected and time.monotonic() < deadline:
+        while any([len(h.latencies) for h in g] != expected for g in hosts.values()) and time.monotonic() < deadline:
             time.sleep(0.05)
         sampling.set()
         sampler.join()
-        return {"idle": idle, "busy": max(peak), "same": hosts[0].latencies,
-                "cross": hosts[1].latencies if servers > 1 else []}
+        return {mode: {"idle": idle[mode], "busy": max(peak[mode]), "same": group[0].latencies,
+                       "cross": group[1].latencies if servers > 1 else []} for mode, group in hosts.items()}
     finally:
-        for host in hosts:
-            host.stop()
+        for group in hosts.values():
+            for host in group:
+                host.stop()
 
 
 # --- pages through the proxy ---------------------------------------------------------------------------
@@ -234,15 +245,15 @@ def main() -> None:
         latencies: dict[str, dict] = {}
         for seats in seat_counts:
             for servers in (1, 2):
-                row = {}
+                dsns = {}
                 for mode in ("today", "after"):
-                    dsn = pg.create_database()
-                    store = PostgresStore(dsn)
+                    dsns[mode] = pg.create_database()
+                    store = PostgresStore(dsns[mode])
                     store.create_table(TABLE, {})
                     store.close()
-                    row[mode] = scenario(pg, dsn, mode, servers, seats, args.pool, writes)
-                    if servers == 2 and seats == seat_counts[-1]:
-                        latencies[mode] = row[mode]
+                row = scenario(pg, dsns, servers, seats, args.pool, writes)
+                if servers == 2 and seats == seat_counts[-1]:
+                    latencies = row
                 print(f"{seats:>6} {servers:>8} | {row['today']['idle']:>10} {row['today']['busy']:>10} | "
                       f"{row['after']['idle']:>10} {row['after']['busy']:>10}", flush=True)
         n = seat_counts[-1]

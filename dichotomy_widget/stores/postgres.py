@@ -29,7 +29,7 @@ Two connection models:
 * **Relayed** (``relay_dir``: the kernels of ``dichotomy serve``): the server process LISTENs once
   (:mod:`.pg_relay`) and appends each change to a file the store watches (inotify); the store's
   connection is opened only while it is used, under one of the server's connection slots
-  (:mod:`.pg_slots`), and closed after ``linger`` s idle. PostgreSQL then sees at most ``servers ×
+  (:mod:`.pg_slots`), and closed after ``linger`` s idle or at once when another kernel waits for a slot. PostgreSQL then sees at most ``servers ×
   pool`` kernel connections plus one per server, whatever the number of seats, and the store works
   through PgBouncer in transaction mode (no session state, no server-side prepared statements).
 
@@ -92,12 +92,10 @@ DEFAULT_CONNECT_TIMEOUT = 10
 #: and a round trip, and notifications wake it for every change, so this is long.
 RECHECK_EVERY = 30.0
 
-#: Relayed: seconds a kernel keeps its connection (and its slot) after the last use: one wake's reads
-#: and an action's load-decide-append share it; then it goes back to the server's pool.
-LINGER = 0.25
-#: Relayed: a connection held this long (busy all along) goes back after its current use, so that
-#: kernels waiting for a slot get their turn.
-MAX_HOLD = 1.0
+#: Relayed: seconds a kernel keeps its connection (and its slot) after the last use while no other
+#: kernel of the server waits for a slot (then it goes back after the current query): a kernel in play
+#: keeps it between moves (a new connection costs ~15 ms of authentication here), an idle page lets it go.
+LINGER = 5.0
 
 #: Key of the advisory lock held while creating the schema (any constant; "dich" in ASCII).
 _SCHEMA_LOCK = 0x64696368
@@ -709,7 +707,6 @@ class _RelayFeed:
         self.tables: set[str] = set()  # the tables this kernel has read or written: the ones it follows
         self.offset = self._size()  # older lines are news to nobody
         self.last_used = 0.0
-        self.held_since = 0.0
         self.idle = threading.Condition(store._lock)
         self.watch = FileWatch(folder, {CHANGES_FILE}, self._on_notice)
 
@@ -764,13 +761,13 @@ class _RelayFeed:
 
     def opened(self) -> None:
         """A connection was just opened. Lock held."""
-        self.held_since = self.last_used = time.monotonic()
+        self.last_used = time.monotonic()
 
     def used(self) -> None:
-        """The connection was just used: close it after ``linger`` s idle, at once if held too long. Lock held."""
-        now = time.monotonic()
-        self.last_used = now
-        if now - self.held_since >= MAX_HOLD:
+        """The connection was just used: close it after ``linger`` s idle, at once if another kernel
+        waits for a slot. Lock held."""
+        self.last_used = time.monotonic()
+        if self.slots.contended():
             self._close_connection()
         else:
             self.idle.notify_all()
