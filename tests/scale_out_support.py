@@ -162,10 +162,12 @@ class HAProxy:
 class PgBouncer:
     """PgBouncer in transaction mode in front of ``host:port`` (auth by a plain userlist file)."""
 
-    def __init__(self, host: str, port: int, user: str, password: str, dbname: str, work: Path) -> None:
+    def __init__(self, host: str, port: int, user: str, password: str, dbname: str) -> None:
+        import tempfile
+
         exe = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
         self.port = free_port()
-        self.dir = work
+        self.dir = work = Path(tempfile.mkdtemp(prefix="dichotomy-pgbouncer-"))  # the postgres user can reach it
         (work / "userlist.txt").write_text(f'"{user}" "{password}"\n')
         (work / "pgbouncer.ini").write_text(
             "[databases]\n"
@@ -191,10 +193,11 @@ class PgBouncer:
                 return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("pgbouncer did not start")
+        raise RuntimeError(f"pgbouncer did not start: {(work / 'pgbouncer.log').read_text(errors='replace')[-800:]}")
 
     def stop(self) -> None:
         stop_group(self.proc, grace=5)
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def client_connections(admin_dsn: str, dbname: str) -> int:
