@@ -28,29 +28,21 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import StoreError
+from .pg_slots import CHANGES_FILE, CREATED, EVERYTHING
 
 __all__ = ["ChangeRelay", "CHANGES_FILE", "CREATED", "EVERYTHING", "is_postgres", "start_server_relay"]
 
 log = logging.getLogger(__name__)
-
-#: The file kernels watch, in the relay folder.
-CHANGES_FILE = "changes"
-#: The table code of a line that means "reload everything" (after a lost connection).
-EVERYTHING = "*"
-#: The prefix of a notification for a new table (the store's ``create_table``): news to every kernel,
-#: which may be waiting for that table to appear.
-CREATED = "+"
-
 
 class ChangeRelay:
     """LISTEN once for a whole server and append each change to ``folder/changes``."""
 
     def __init__(self, dsn: str, folder: str | os.PathLike[str], *, keepalive: float = 30.0,
                  max_bytes: int = 4 << 20, connect_timeout: float = 10.0) -> None:
-        from .postgres import _describe, _normalize_dsn
+        from .postgres import describe_dsn, normalize_dsn
 
-        self._dsn = _normalize_dsn(dsn)
-        self.url = _describe(self._dsn)
+        self._dsn = normalize_dsn(dsn)
+        self.url = describe_dsn(self._dsn)
         self.folder = Path(folder)
         self.keepalive = keepalive
         self.max_bytes = max_bytes
@@ -162,7 +154,7 @@ class ChangeRelay:
                 while (notify := pgconn.notifies()) is not None:
                     self._write(notify.be_pid, notify.extra.decode("utf-8", "replace"))
                 if conn.broken or conn.closed:
-                    raise StoreError("the connection was closed")  # untranslated: developer-only
+                    raise ConnectionError("the connection to PostgreSQL was closed")
         finally:
             selector.close()
 

@@ -77,7 +77,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     import psycopg
 
-__all__ = ["PostgresStore", "CHANNEL", "INSTALL_HINT", "redact"]
+__all__ = ["PostgresStore", "CHANNEL", "INSTALL_HINT", "LINGER", "redact", "normalize_dsn", "describe_dsn"]
 
 #: The NOTIFY channel every write signals (payload: the table code).
 CHANNEL = "dichotomy_events"
@@ -215,6 +215,11 @@ def _describe(dsn: str) -> str:
     port = f":{parts['port']}" if parts.get("port") else ""
     db = f"/{parts['dbname']}" if parts.get("dbname") else ""
     return f"postgresql://{user}{host}{port}{db}"  # built from parts: the password is not among them
+
+
+#: Public names for the server's change relay (:mod:`.pg_relay`).
+normalize_dsn = _normalize_dsn
+describe_dsn = _describe
 
 
 # --------------------------------------------------------------------------------------------------
@@ -698,8 +703,7 @@ class _RelayFeed:
 
     def __init__(self, store: PostgresStore, folder: str | os.PathLike[str]) -> None:
         from .file_watch import FileWatch
-        from .pg_relay import CHANGES_FILE
-        from .pg_slots import ConnectionSlots
+        from .pg_slots import CHANGES_FILE, ConnectionSlots
 
         self.store = store
         self.path = os.path.join(os.fspath(folder), CHANGES_FILE)
@@ -737,7 +741,7 @@ class _RelayFeed:
     def read(self) -> None:
         """Read the relay's new lines; bump the store's marker if one concerns a followed table
         (and not this kernel's own write, already counted). Lock held."""
-        from .pg_relay import CREATED, EVERYTHING
+        from .pg_slots import CREATED, EVERYTHING
 
         try:
             with open(self.path, "rb") as fh:
