@@ -13,11 +13,13 @@ the proxy. One run prints, each beside its baseline measured in the same run:
 * **Pages per second** through HAProxy vs directly to a server (real ``dichotomy serve`` processes, a
   PostgreSQL store): the cheap page list (``/voila/tree``) and the seat page with its kernel.
 
-A "server" in the first two parts is a process holding that many seat stores, each following the
+A "server" in the first two parts is a process holding that many seat stores, each following its
 table on its own asyncio task, as the seat kernels of one ``dichotomy serve`` do (without voila: 60
-real kernels would need 5 GB). ``--smoke``: the same in a few seconds with small numbers (for CI).
+real kernels would need 5 GB). Six seats follow each table (five students and the teacher's
+dashboard), dealt to the servers in turn, so every table has seats on both; the writes go round the
+tables from a seat on server A. ``--smoke``: the same in a few seconds with small numbers (for CI).
 
-    python bench/scale_out.py [--smoke] [--writes 200] [--pool 4] [--pages 8]
+    python bench/scale_out.py [--smoke] [--writes 200] [--pool 8] [--pages 8]
 """
 
 from __future__ import annotations
@@ -39,14 +41,26 @@ REPO = Path(__file__).resolve().parents[1]
 for extra in (REPO, REPO / "tests"):
     sys.path.insert(0, str(extra))
 
-TABLE = "BENCH"
+TABLE = "BENCH"  # tables BENCH0, BENCH1, ...: one per TABLE_SIZE seats
+TABLE_SIZE = 6  # five students and their teacher's dashboard follow a table
+
+
+def table_of(host: int, local: int, servers: int) -> str:
+    """The table a host's ``local``-th seat follows: seats are dealt to hosts in turn, so every table
+    has seats on every server."""
+    return f"{TABLE}{(local * servers + host) // TABLE_SIZE}"
+
+
+def tables_for(seats: int) -> list[str]:
+    return [f"{TABLE}{i}" for i in range((seats + TABLE_SIZE - 1) // TABLE_SIZE)]
 from dichotomy_widget.stores.postgres import LINGER  # noqa: E402
 
 
 # --- a "server": seats following one table -------------------------------------------------------------
-def seat_host(dsn: str, mode: str, seats: int, pool: int) -> None:
-    """Child process: ``seats`` stores following TABLE; prints ``ready``, then ``lat <s>`` per event
-    each follower reads; on ``write`` from stdin, the first seat appends an event stamped with the time."""
+def seat_host(dsn: str, mode: str, seats: int, pool: int, host: int, servers: int) -> None:
+    """Child process: ``seats`` stores, each following its table; prints ``ready``, then ``lat <s>`` per
+    event each follower reads; on ``write TABLE`` from stdin, a seat at that table appends an event
+    stamped with the time."""
     from dichotomy_widget.stores.pg_relay import start_server_relay
     from dichotomy_widget.stores.postgres import PostgresStore
 
@@ -63,12 +77,14 @@ def seat_host(dsn: str, mode: str, seats: int, pool: int) -> None:
             sys.stdout.write(text + "\n")
             sys.stdout.flush()
 
-    async def follow(store: PostgresStore) -> None:
+    tables = [table_of(host, i, servers) for i in range(seats)]
+
+    async def follow(store: PostgresStore, table: str) -> None:
         marker = store.change_marker()
-        seq = store.last_seq(TABLE)
+        seq = store.last_seq(table)
         while True:
             marker = await store.wait_for_change(marker, 30.0)
-            records = store.load(TABLE, after_seq=seq)
+            records = store.load(table, after_seq=seq)
             now = time.time()
             for record in records:
                 say(f"lat {now - record.payload['t']:.6f}")
@@ -77,16 +93,19 @@ def seat_host(dsn: str, mode: str, seats: int, pool: int) -> None:
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        tasks = [asyncio.ensure_future(follow(s)) for s in stores]  # noqa: F841 - they run forever
+        tasks = [asyncio.ensure_future(follow(s, t)) for s, t in zip(stores, tables)]  # noqa: F841 - run forever
         await asyncio.sleep(0.2)
         say("ready")
-        writer = stores[0]
+        writers = {}
+        for store, table in zip(stores, tables):
+            writers.setdefault(table, store)
         while True:
             line = await loop.run_in_executor(None, sys.stdin.readline)
             if not line or line.strip() == "quit":
                 return
-            seq = writer.last_seq(TABLE)
-            writer.append(TABLE, seq, [("tick", {"t": time.time()})])
+            table = line.split()[1]
+            writer = writers[table]
+            writer.append(table, writer.last_seq(table), [("tick", {"t": time.time()})])
 
     try:
         asyncio.run(main())
@@ -99,8 +118,9 @@ def seat_host(dsn: str, mode: str, seats: int, pool: int) -> None:
 class Host:
     """A seat-host child process."""
 
-    def __init__(self, dsn: str, mode: str, seats: int, pool: int) -> None:
-        self.proc = subprocess.Popen([sys.executable, __file__, "--seat-host", dsn, mode, str(seats), str(pool)],
+    def __init__(self, dsn: str, mode: str, seats: int, pool: int, host: int, servers: int) -> None:
+        self.proc = subprocess.Popen([sys.executable, __file__, "--seat-host", dsn, mode, str(seats), str(pool),
+                                      str(host), str(servers)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.latencies: list[float] = []
         self.ready = threading.Event()
@@ -115,9 +135,9 @@ class Host:
             elif line.startswith("lat "):
                 self.latencies.append(float(line.split()[1]))
 
-    def write(self) -> None:
+    def write(self, table: str) -> None:
         assert self.proc.stdin is not None
-        self.proc.stdin.write("write\n")
+        self.proc.stdin.write(f"write {table}\n")
         self.proc.stdin.flush()
 
     def stop(self) -> None:
@@ -145,7 +165,8 @@ def scenario(pg, dsns: dict[str, str], servers: int, seats: int, pool: int, writ
     def db(dsn: str) -> str:
         return dsn.rsplit("/", 1)[1].split("?")[0]
 
-    hosts = {mode: [Host(dsn, mode, seats // servers, pool) for _ in range(servers)] for mode, dsn in dsns.items()}
+    hosts = {mode: [Host(dsn, mode, seats // servers, pool, h, servers) for h in range(servers)]
+             for mode, dsn in dsns.items()}
     try:
         for group in hosts.values():
             for host in group:
@@ -164,11 +185,16 @@ def scenario(pg, dsns: dict[str, str], servers: int, seats: int, pool: int, writ
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
-        for _ in range(writes):
+        tables = tables_for(seats)
+        for i in range(writes):
             for group in hosts.values():
-                group[0].write()
+                group[0].write(tables[i % len(tables)])
                 time.sleep(0.03)
-        expected = [writes * (seats // servers)] * servers
+        per_table = {t: [0] * servers for t in tables}
+        for h in range(servers):
+            for local in range(seats // servers):
+                per_table[table_of(h, local, servers)][h] += 1
+        expected = [sum(per_table[tables[i % len(tables)]][h] for i in range(writes)) for h in range(servers)]
         deadline = time.monotonic() + 60
         while any([len(h.latencies) for h in g] != expected for g in hosts.values()) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -226,7 +252,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--smoke", action="store_true", help="small numbers, a few seconds (CI)")
     parser.add_argument("--writes", type=int, default=200, help="changes per latency scenario (default 200)")
-    parser.add_argument("--pool", type=int, default=4, help="connection slots per server (default 4)")
+    parser.add_argument("--pool", type=int, default=8, help="connection slots per server (default 8, as dichotomy serve)")
     parser.add_argument("--pages", type=int, default=8, help="seat pages per path (default 8)")
     args = parser.parse_args()
     from dichotomy_widget.stores.postgres import PostgresStore
@@ -249,7 +275,8 @@ def main() -> None:
                 for mode in ("today", "after"):
                     dsns[mode] = pg.create_database()
                     store = PostgresStore(dsns[mode])
-                    store.create_table(TABLE, {})
+                    for table in tables_for(seats):
+                        store.create_table(table, {})
                     store.close()
                 row = scenario(pg, dsns, servers, seats, args.pool, writes)
                 if servers == 2 and seats == seat_counts[-1]:
@@ -271,7 +298,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 6 and sys.argv[1] == "--seat-host":
-        seat_host(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
+    if len(sys.argv) == 8 and sys.argv[1] == "--seat-host":
+        seat_host(sys.argv[2], sys.argv[3], *(int(a) for a in sys.argv[4:]))
     else:
         main()

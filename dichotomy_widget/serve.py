@@ -41,7 +41,7 @@ __all__ = ["main", "host_url", "lan_address", "build_parser"]
 DEFAULT_PORT = 8866
 DEFAULT_IP = "0.0.0.0"
 #: PostgreSQL connections a server's kernels share (docs/scale-out.md).
-DEFAULT_PG_POOL = 4
+DEFAULT_PG_POOL = 8
 
 
 def _pages_dir() -> Path:
