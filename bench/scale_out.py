@@ -208,6 +208,29 @@ def scenario(pg, dsns: dict[str, str], servers: int, seats: int, pool: int, writ
                 host.stop()
 
 
+def table_rate(pg, mode: str, events: int, pool: int) -> float:
+    """Events/s a seat appends to one table, each after reading the last seq (a move's store work)."""
+    from dichotomy_widget.stores.pg_relay import start_server_relay
+    from dichotomy_widget.stores.postgres import PostgresStore
+
+    dsn = pg.create_database()
+    stop = lambda: None  # noqa: E731
+    relay_dir = None
+    if mode == "after":
+        env, stop = start_server_relay(dsn, pool)
+        relay_dir = next(iter(env.values()))
+    store = PostgresStore(dsn, relay_dir=relay_dir)
+    try:
+        store.create_table("RATE", {})
+        start = time.perf_counter()
+        for _ in range(events):
+            store.append("RATE", store.last_seq("RATE"), [("tick", {"t": time.time()})])
+        return events / (time.perf_counter() - start)
+    finally:
+        store.close()
+        stop()
+
+
 # --- pages through the proxy ---------------------------------------------------------------------------
 def pages_per_second(urls: list[str], workers: int) -> float:
     from support import http_get
@@ -290,6 +313,9 @@ def main() -> None:
             same, cross = latencies[mode]["same"], latencies[mode]["cross"]
             print(f"{mode:>6} | {pct(same, 50) * 1e3:>15.1f} {pct(same, 95) * 1e3:>7.1f} | "
                   f"{pct(cross, 50) * 1e3:>10.1f} {pct(cross, 95) * 1e3:>7.1f}   ({len(same)}+{len(cross)} reads)")
+        print(f"\nEvents per second one table takes, appended one at a time by one seat (load + append each)")
+        for mode in ("today", "after"):
+            print(f"  {mode}: {table_rate(pg, mode, 50 if args.smoke else 500, args.pool):7.0f} events/s")
         trees, pages = (20, 2) if args.smoke else (200, args.pages)
         rates = pages_part(pg, pages, trees, args.pool)
         print(f"\nPages per second, 4 at a time, 2 servers (after), HAProxy vs direct to one server")

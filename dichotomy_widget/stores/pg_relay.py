@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import StoreError
-from .pg_slots import CHANGES_FILE, CREATED, EVERYTHING
+from .pg_slots import CHANGES_FILE, CREATED, EVERYTHING, POOLER
 
 __all__ = ["ChangeRelay", "CHANGES_FILE", "CREATED", "EVERYTHING", "is_postgres", "start_server_relay"]
 
@@ -177,6 +177,8 @@ def start_server_relay(store: str, pool: int, listen_url: str | None = None) -> 
     folder = tempfile.mkdtemp(prefix="dichotomy-pg-relay-")
     try:
         make_slots(folder, pool)
+        if listen_url and listen_url.strip() != store.strip():  # the kernels' address is a pooler's
+            (Path(folder) / POOLER).touch()
         relay = ChangeRelay(listen_url or store, folder).start()
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)

@@ -19,13 +19,16 @@ from pathlib import Path
 
 from ..errors import StoreError
 
-__all__ = ["ConnectionSlots", "make_slots", "SLOT_PREFIX", "CHANGES_FILE", "EVERYTHING", "CREATED"]
+__all__ = ["ConnectionSlots", "make_slots", "SLOT_PREFIX", "CHANGES_FILE", "EVERYTHING", "CREATED", "POOLER"]
 
 SLOT_PREFIX = "slot-"
 #: The relay folder's change file (written by :mod:`.pg_relay`, watched by the kernels' stores).
 CHANGES_FILE = "changes"
 #: The table code of a line that means "reload everything" (after the relay lost its connection).
 EVERYTHING = "*"
+#: Present in the relay folder when the kernels reach PostgreSQL through a pooler (PgBouncer in
+#: transaction mode: no named prepared statements; directly, psycopg prepares repeated queries).
+POOLER = "through-pooler"
 #: The prefix of a notification for a new table (the store's ``create_table``): news to every kernel,
 #: which may be waiting for that table to appear.
 CREATED = "+"

@@ -31,7 +31,8 @@ Two connection models:
   connection is opened only while it is used, under one of the server's connection slots
   (:mod:`.pg_slots`), and closed after ``linger`` s idle or at once when another kernel waits for a slot. PostgreSQL then sees at most ``servers ×
   pool`` kernel connections plus one per server, whatever the number of seats, and the store works
-  through PgBouncer in transaction mode (no session state, no server-side prepared statements).
+  through PgBouncer in transaction mode (no session state; no named prepared statements when the
+  server was told of the pooler with ``--pg-listen-url``).
 
 Change notification when listening: the store's one connection also ``LISTEN``\\ s on ``dichotomy_events``. A daemon
 thread sleeps in ``epoll``/``select`` on the connection's socket (no polling, no CPU while idle) and bumps a
@@ -315,7 +316,7 @@ class PostgresStore(ClosingStore):
                 relay.slots.release()
             raise self._error("connect", exc) from None
         try:
-            if relay is not None:
+            if relay is not None and relay.pooler:
                 conn.prepare_threshold = None  # PgBouncer in transaction mode: no named prepared statements
             if not self._schema_ok:
                 self._prepare(conn)
@@ -703,11 +704,12 @@ class _RelayFeed:
 
     def __init__(self, store: PostgresStore, folder: str | os.PathLike[str]) -> None:
         from .file_watch import FileWatch
-        from .pg_slots import CHANGES_FILE, ConnectionSlots
+        from .pg_slots import CHANGES_FILE, POOLER, ConnectionSlots
 
         self.store = store
         self.path = os.path.join(os.fspath(folder), CHANGES_FILE)
         self.slots = ConnectionSlots(folder)
+        self.pooler = os.path.exists(os.path.join(os.fspath(folder), POOLER))
         self.tables: set[str] = set()  # the tables this kernel has read or written: the ones it follows
         self.offset = self._size()  # older lines are news to nobody
         self.last_used = 0.0
@@ -764,17 +766,16 @@ class _RelayFeed:
                 return
 
     def opened(self) -> None:
-        """A connection was just opened. Lock held."""
+        """A connection was just opened: wake the idle thread to time it. Lock held."""
         self.last_used = time.monotonic()
+        self.idle.notify_all()
 
     def used(self) -> None:
         """The connection was just used: close it after ``linger`` s idle, at once if another kernel
         waits for a slot. Lock held."""
-        self.last_used = time.monotonic()
+        self.last_used = time.monotonic()  # the idle thread, asleep until the old deadline, sees it then
         if self.slots.contended():
             self._close_connection()
-        else:
-            self.idle.notify_all()
 
     def closing(self) -> None:
         self.idle.notify_all()
