@@ -13,7 +13,8 @@ __all__ = [
     "MIN_SEATS", "MAX_SEATS", "MAX_CLUE_LENGTH", "MAX_GUESS_LENGTH", "MAX_NAME_LENGTH", "MAX_WORD_LENGTH",
     "PAIRS_PER_CARD", "MIN_TIME_LIMIT", "MAX_TIME_LIMIT", "DEFAULT_ROUNDS", "DEFAULT_DECK", "LIMITS",
     "MAX_DECK_BYTES", "MAX_DECK_ROWS", "MAX_TARGETS",
-    "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV", "TEACHER_KEY_ENV", "DECKS_DIR_ENV",
+    "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV", "PG_RELAY_ENV", "TEACHER_KEY_ENV",
+    "DECKS_DIR_ENV",
     "HUB_ENV", "HUB_SECRET_ENV", "HUB_SECRET_FILE_ENV", "HUB_HOST_GROUPS_ENV", "HUB_ADMINS_HOST_ENV",
     "HUB_IDENTITY_HEADER", "HUB_IDENTITY_ENV",
     "MEMORY_STORE_NAMES", "STORE_FILE_NAME", "DATA_DIR_NAME", "HOST_PAGE", "SEAT_PAGE",
@@ -58,6 +59,9 @@ REQUEST_URL_ENV = "VOILA_REQUEST_URL"
 TEACHER_KEY_ENV = "DICHOTOMY_TEACHER_KEY"
 #: Optional: a folder of deck files the host page offers (``dichotomy serve --decks DIR``).
 DECKS_DIR_ENV = "DICHOTOMY_DECKS_DIR"
+#: Set by ``dichotomy serve`` for its kernels with a PostgreSQL store: the folder of the server's change
+#: relay and connection slots (``stores/pg_relay.py``).
+PG_RELAY_ENV = "DICHOTOMY_PG_RELAY"
 #: Optional (tests): the folder with the PostgreSQL server binaries.
 PG_BIN_ENV = "DICHOTOMY_PG_BIN"
 #: JupyterHub service (docs/jupyterhub.md): ``1`` when the pages run behind the hub (set by hub-service),

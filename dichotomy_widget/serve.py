@@ -41,6 +41,8 @@ __all__ = ["main", "host_url", "lan_address", "build_parser"]
 
 DEFAULT_PORT = 8866
 DEFAULT_IP = "0.0.0.0"
+#: PostgreSQL connections a server's kernels share (docs/scale-out.md).
+DEFAULT_PG_POOL = 8
 
 
 def _pages_dir() -> Path:
@@ -113,6 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="like --teacher-key, the key read from the first line of a file (not visible in "
                           "the process list)")
     bounds.add_arguments(serve)
+    serve.add_argument("--pg-pool", type=int, default=DEFAULT_PG_POOL, metavar="N",
+                       help="with a PostgreSQL store: at most N connections for all this server's kernels "
+                            f"(default {DEFAULT_PG_POOL}), plus one that listens for changes")
+    serve.add_argument("--pg-listen-url", default=None, metavar="URL",
+                       help="with a PostgreSQL store behind PgBouncer (transaction mode): PostgreSQL's own "
+                            "address for the one connection that listens for changes (default: --store)")
     serve.add_argument("--voila-arg", action="append", default=[], metavar="ARG",
                        help="extra argument passed to voila (repeatable)")
     pages = sub.add_parser("pages", help="copy host.ipynb and seat.ipynb into a folder")
@@ -242,7 +250,22 @@ def serve(args: argparse.Namespace) -> int:
         popen_kw: dict = {"start_new_session": True, "preexec_fn": die_with_parent}
     else:  # Windows: its own process group, so Ctrl-C reaches only this command
         popen_kw = {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
-    proc = subprocess.Popen(cmd, env=env, **popen_kw)
+    if getattr(args, "pg_pool", DEFAULT_PG_POOL) < 1:
+        raise SystemExit("--pg-pool must be at least 1.")
+    from .errors import StoreError
+    from .stores.pg_relay import start_server_relay
+
+    try:  # PostgreSQL: this process listens once for all its kernels (docs/scale-out.md)
+        relay_env, stop_relay = start_server_relay(store, getattr(args, "pg_pool", DEFAULT_PG_POOL),
+                                                   getattr(args, "pg_listen_url", None))
+    except StoreError as exc:
+        raise SystemExit(exc.message) from None
+    env.update(relay_env)
+    try:
+        proc = subprocess.Popen(cmd, env=env, **popen_kw)
+    except BaseException:
+        stop_relay()
+        raise
     stopping = {"signal": None}
 
     def on_signal(signum: int, _frame: object) -> None:
@@ -271,6 +294,7 @@ def serve(args: argparse.Namespace) -> int:
         return proc.returncode or 0
     finally:
         _stop(proc)
+        stop_relay()
         for sig, handler in old.items():
             signal.signal(sig, handler)
 

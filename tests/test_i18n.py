@@ -32,6 +32,8 @@ DEVELOPER_ONLY_FILES = {
     "dichotomy_widget/events.py",
     "dichotomy_widget/stores/base.py",
     "dichotomy_widget/stores/factory.py",
+    "dichotomy_widget/stores/pg_relay.py",
+    "dichotomy_widget/stores/pg_slots.py",
     "dichotomy_widget/stores/postgres.py",
     "dichotomy_widget/stores/sqlite.py",
 }

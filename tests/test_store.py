@@ -66,6 +66,16 @@ class Backend:
         self.dsn = dsn
         self.memory = MemoryStore() if kind == "memory" else None
         self.handles: list[TableStore] = []
+        self.relay = None
+        if kind == "pg-relayed":  # as in dichotomy serve: one LISTEN for all handles, a pool of 3 slots
+            from dichotomy_widget.stores.pg_relay import ChangeRelay
+            from dichotomy_widget.stores.pg_slots import make_slots
+
+            self.relay_dir = tmp_path / "relay"
+            self.relay_dir.mkdir()
+            make_slots(self.relay_dir, 3)
+            assert dsn is not None
+            self.relay = ChangeRelay(dsn, self.relay_dir).start()
 
     def open(self) -> TableStore:
         """Another handle (connection/process view) on the same data."""
@@ -76,6 +86,12 @@ class Backend:
 
             assert self.dsn is not None
             store = PostgresStore(self.dsn)
+        elif self.kind == "pg-relayed":
+            from dichotomy_widget.stores.postgres import PostgresStore
+
+            assert self.dsn is not None
+            store = PostgresStore(self.dsn, relay_dir=self.relay_dir)
+            assert store.relayed
         else:
             store = SqliteStore(self.path)
         self.handles.append(store)
@@ -91,11 +107,13 @@ class Backend:
     def close_all(self) -> None:
         for store in self.handles:
             store.close()
+        if self.relay is not None:
+            self.relay.stop()
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgres"])
+@pytest.fixture(params=["memory", "sqlite", "postgres", "pg-relayed"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path):
-    dsn = request.getfixturevalue("pg_dsn") if request.param == "postgres" else None
+    dsn = request.getfixturevalue("pg_dsn") if request.param in ("postgres", "pg-relayed") else None
     b = Backend(request.param, tmp_path, dsn)
     yield b
     b.close_all()
@@ -273,6 +291,17 @@ def test_invalid_arguments(store: TableStore) -> None:
             store.load("T1", bad)
 
 
+def marker_after_change(backend: Backend, store: TableStore, old: object) -> object:
+    """``store``'s marker once another handle's committed change has reached it: at once, except
+    through ``dichotomy serve``'s relay (pg-relayed), which passes it on within milliseconds."""
+    if backend.kind != "pg-relayed":
+        return store.change_marker()
+    deadline = time.monotonic() + 10
+    while (new := store.change_marker()) == old and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return new
+
+
 def test_change_marker_changes_after_another_writer(backend: Backend) -> None:
     a, b = backend.open(), backend.open()
     b.create_table("T1", {})
@@ -281,7 +310,7 @@ def test_change_marker_changes_after_another_writer(backend: Backend) -> None:
     a.load("T1")
     assert a.change_marker() == marker  # reads do not change it
     b.append("T1", 0, [tick(1)])
-    after_other = a.change_marker()
+    after_other = marker_after_change(backend, a, marker)
     assert after_other != marker
     a.append("T1", 1, [tick(2)])  # own writes count too
     assert a.change_marker() != after_other
@@ -291,7 +320,7 @@ def test_change_marker_changes_after_create_table(backend: Backend) -> None:
     a, b = backend.open(), backend.open()
     marker = a.change_marker()
     b.create_table("T1", {})
-    assert a.change_marker() != marker
+    assert marker_after_change(backend, a, marker) != marker
 
 
 def test_wait_for_change_wakes_on_another_writer(backend: Backend) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..config import DATA_DIR_NAME, MEMORY_STORE_NAMES, STORE_FILE_NAME
+from ..config import DATA_DIR_NAME, MEMORY_STORE_NAMES, PG_RELAY_ENV, STORE_FILE_NAME
 from ..errors import StoreError
 from .base import TableStore
 from .memory import MemoryStore
@@ -58,5 +58,5 @@ def _open_url(scheme: str, rest: str, url: str) -> TableStore:
     if scheme.split("+")[0] in ("postgres", "postgresql"):
         from .postgres import PostgresStore  # imports psycopg lazily; if missing: StoreError with the pip command
 
-        return PostgresStore(url)
+        return PostgresStore(url, relay_dir=os.environ.get(PG_RELAY_ENV) or None)  # relayed in dichotomy serve
     raise StoreError(f"Unknown table store {url!r}: use 'memory', a file path or sqlite:///path.")  # untranslated: developer-only

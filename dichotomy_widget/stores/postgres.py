@@ -22,7 +22,19 @@ checks the table's last ``seq``, inserts the events and sends ``NOTIFY dichotomy
 check passed; two writers racing past the check collide on the primary key and the loser gets
 :class:`VersionConflict` with nothing written.
 
-Change notification: the store's one connection also ``LISTEN``\\ s on ``dichotomy_events``. A daemon
+Two connection models:
+
+* **Listening** (a notebook, a script, one kernel): the store's one connection also ``LISTEN``\\ s on
+  ``dichotomy_events``, as described below.
+* **Relayed** (``relay_dir``: the kernels of ``dichotomy serve``): the server process LISTENs once
+  (:mod:`.pg_relay`) and appends each change to a file the store watches (inotify); the store's
+  connection is opened only while it is used, under one of the server's connection slots
+  (:mod:`.pg_slots`), and closed after ``linger`` s idle or at once when another kernel waits for a slot. PostgreSQL then sees at most ``servers ×
+  pool`` kernel connections plus one per server, whatever the number of seats, and the store works
+  through PgBouncer in transaction mode (no session state; no named prepared statements when the
+  server was told of the pooler with ``--pg-listen-url``).
+
+Change notification when listening: the store's one connection also ``LISTEN``\\ s on ``dichotomy_events``. A daemon
 thread sleeps in ``epoll``/``select`` on the connection's socket (no polling, no CPU while idle) and bumps a
 counter for each notification from another session; own writes bump it directly. ``change_marker()``
 makes one round trip first, so a commit acknowledged to another writer is always seen.
@@ -33,10 +45,13 @@ psycopg is imported when a store is created, never when this module or the packa
 from __future__ import annotations
 
 import json
+import logging
+import os
 import re
 import selectors
 import socket
 import threading
+import time
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 from urllib.parse import unquote
@@ -57,11 +72,13 @@ from .base import (
     to_json,
 )
 
+log = logging.getLogger(__name__)
+
 if TYPE_CHECKING:  # pragma: no cover
 
     import psycopg
 
-__all__ = ["PostgresStore", "CHANNEL", "INSTALL_HINT", "redact"]
+__all__ = ["PostgresStore", "CHANNEL", "INSTALL_HINT", "LINGER", "redact", "normalize_dsn", "describe_dsn"]
 
 #: The NOTIFY channel every write signals (payload: the table code).
 CHANNEL = "dichotomy_events"
@@ -75,6 +92,11 @@ DEFAULT_CONNECT_TIMEOUT = 10
 #: most this; a dropped connection wakes the waiters itself). Every wake of an idle kernel costs CPU
 #: and a round trip, and notifications wake it for every change, so this is long.
 RECHECK_EVERY = 30.0
+
+#: Relayed: seconds a kernel keeps its connection (and its slot) after the last use while no other
+#: kernel of the server waits for a slot (then it goes back after the current query): a kernel in play
+#: keeps it between moves (a new connection costs ~15 ms of authentication here), an idle page lets it go.
+LINGER = 5.0
 
 #: Key of the advisory lock held while creating the schema (any constant; "dich" in ASCII).
 _SCHEMA_LOCK = 0x64696368
@@ -133,7 +155,7 @@ WITH ins AS (
     ON CONFLICT (table_id) DO NOTHING
     RETURNING 1
 )
-SELECT count(*) FROM (SELECT pg_notify('{CHANNEL}', left(%(t)s, 200)) FROM ins) AS done
+SELECT count(*) FROM (SELECT pg_notify('{CHANNEL}', '+' || left(%(t)s, 200)) FROM ins) AS done
 """
 
 _STATE = """
@@ -196,6 +218,11 @@ def _describe(dsn: str) -> str:
     return f"postgresql://{user}{host}{port}{db}"  # built from parts: the password is not among them
 
 
+#: Public names for the server's change relay (:mod:`.pg_relay`).
+normalize_dsn = _normalize_dsn
+describe_dsn = _describe
+
+
 # --------------------------------------------------------------------------------------------------
 # The store
 
@@ -208,7 +235,8 @@ class PostgresStore(ClosingStore):
     (reads are retried once; a write whose fate is unknown raises :class:`StoreError`).
     """
 
-    def __init__(self, dsn: str, *, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT) -> None:
+    def __init__(self, dsn: str, *, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+                 relay_dir: str | os.PathLike[str] | None = None, linger: float = LINGER) -> None:
         if not isinstance(dsn, str) or not dsn.strip():
             raise StoreError("A PostgreSQL table store needs a connection string (postgresql://user@host/db).")
         try:
@@ -227,15 +255,35 @@ class PostgresStore(ClosingStore):
         self._wake_r, self._wake_w = socket.socketpair()  # wakes the listener thread (close, reconnect)
         self._wake_r.setblocking(False)
         self._wake_w.setblocking(False)
+        self._schema_ok = False
+        self.linger = linger
+        self._relay: _RelayFeed | None = None
+        if relay_dir is not None:
+            self._relay = _RelayFeed(self, relay_dir)
+            if not self._relay.start():
+                log.warning("cannot watch %s; this kernel listens on its own connection", relay_dir)
+                self._relay = None
         try:
             with self._lock:
                 self._connect()
         except BaseException:
             self._wake_r.close()
             self._wake_w.close()
+            if self._relay is not None:
+                self._relay.stop()
             raise
-        self._thread = threading.Thread(target=self._listen_loop, name=f"dichotomy-pg-listen {self.url}", daemon=True)
+        if self._relay is not None:
+            self._thread = threading.Thread(target=self._relay.reap_loop, name=f"dichotomy-pg-idle {self.url}",
+                                            daemon=True)
+        else:
+            self._thread = threading.Thread(target=self._listen_loop, name=f"dichotomy-pg-listen {self.url}",
+                                            daemon=True)
         self._thread.start()
+
+    @property
+    def relayed(self) -> bool:
+        """True when the server process listens for this store (``relay_dir``), False when it listens itself."""
+        return self._relay is not None
 
     def __repr__(self) -> str:
         return f"PostgresStore({self.url!r})"
@@ -254,25 +302,44 @@ class PostgresStore(ClosingStore):
         kwargs: dict[str, Any] = {"autocommit": True}
         if "connect_timeout" not in self._dsn:
             kwargs["connect_timeout"] = max(1, int(round(self.connect_timeout)))
+        relay = self._relay
+        if relay is not None:
+            relay.slots.acquire(self.connect_timeout)  # the server's budget: wait for a free connection
         try:
             conn = psycopg.connect(self._dsn, **kwargs)
         except psycopg.Error as exc:
+            if relay is not None:
+                relay.slots.release()
             raise self._error("connect", exc) from None
         except Exception as exc:  # malformed DSN and the like  # noqa: BLE001
+            if relay is not None:
+                relay.slots.release()
             raise self._error("connect", exc) from None
         try:
-            self._prepare(conn)
-            conn.add_notify_handler(self._on_notify)
-            conn.execute(f"LISTEN {CHANNEL}")
+            if relay is not None and relay.pooler:
+                conn.prepare_threshold = None  # PgBouncer in transaction mode: no named prepared statements
+            if not self._schema_ok:
+                self._prepare(conn)
+                self._schema_ok = True
+            if relay is None:
+                conn.add_notify_handler(self._on_notify)
+                conn.execute(f"LISTEN {CHANNEL}")
         except StoreError:
             conn.close()
+            if relay is not None:
+                relay.slots.release()
             raise
         except psycopg.Error as exc:
             conn.close()
+            if relay is not None:
+                relay.slots.release()
             raise self._error("open", exc) from None
         self._conn = conn
         self._pid = conn.info.backend_pid
-        self._wake_listener()
+        if relay is not None:
+            relay.opened()
+        else:
+            self._wake_listener()
 
     def _prepare(self, conn: psycopg.Connection) -> None:
         """Create the schema if missing (once, under an advisory lock) and check it."""
@@ -347,6 +414,9 @@ class PostgresStore(ClosingStore):
                 if conn.broken or conn.closed:
                     self._drop_connection()
                 raise self._error(action, exc) from None
+            finally:
+                if self._relay is not None:
+                    self._relay.used()  # close it after `linger` s idle
 
     def _read(self, action: str, query: str, params: dict, fetch: str = "one") -> Any:
         """Run a read-only query; if the connection had broken, reconnect and try once more."""
@@ -376,6 +446,8 @@ class PostgresStore(ClosingStore):
     def _drop_connection(self) -> None:
         """Forget a broken connection (the next call reconnects) and wake waiters. Lock held."""
         conn, self._conn = self._conn, None
+        if self._relay is not None:
+            self._relay.slots.release()
         if conn is not None:
             try:
                 conn.close()
@@ -389,6 +461,7 @@ class PostgresStore(ClosingStore):
     def create_table(self, table_id: str, meta: dict) -> None:
         """Create an empty table; :class:`TableExists` if the code is taken."""
         check_table_id(table_id)
+        self._follow(table_id)
         meta_json = to_json(meta, "table meta")
         with self._connection("create a table") as conn:
             created = conn.execute(_CREATE, {"t": table_id, "m": meta_json}).fetchone()[0]
@@ -399,6 +472,7 @@ class PostgresStore(ClosingStore):
     def table_meta(self, table_id: str) -> dict:
         """The ``meta`` given at creation; :class:`TableNotFound` if missing."""
         check_table_id(table_id)
+        self._follow(table_id)
         row = self._read("read a table", "SELECT meta FROM dichotomy_tables WHERE table_id = %(t)s", {"t": table_id})
         if row is None:
             raise not_found_error(table_id)
@@ -407,6 +481,7 @@ class PostgresStore(ClosingStore):
     def table_exists(self, table_id: str) -> bool:
         """Whether a table with that code exists."""
         check_table_id(table_id)
+        self._follow(table_id)
         row = self._read("read a table", "SELECT 1 FROM dichotomy_tables WHERE table_id = %(t)s", {"t": table_id})
         return row is not None
 
@@ -415,6 +490,7 @@ class PostgresStore(ClosingStore):
         import psycopg
 
         check_table_id(table_id)
+        self._follow(table_id)
         check_seq(expected_seq, "expected_seq")
         encoded = encode_events(events)
         if not encoded or expected_seq + len(encoded) > _BIGINT_MAX:  # nothing to write: check only
@@ -453,6 +529,7 @@ class PostgresStore(ClosingStore):
     def load(self, table_id: str, after_seq: int = 0) -> list[Record]:
         """Events with ``seq > after_seq`` in order; :class:`TableNotFound` if missing."""
         check_table_id(table_id)
+        self._follow(table_id)
         check_seq(after_seq, "after_seq")
         rows = self._read(
             "load events",
@@ -468,6 +545,7 @@ class PostgresStore(ClosingStore):
     def last_seq(self, table_id: str) -> int:
         """Sequence number of the last event (0 for none); :class:`TableNotFound` if missing."""
         check_table_id(table_id)
+        self._follow(table_id)
         found, last = self._read("read a table", _STATE, {"t": table_id})
         if not found:
             raise not_found_error(table_id)
@@ -476,9 +554,19 @@ class PostgresStore(ClosingStore):
     def change_marker(self) -> object:
         """A counter bumped by every notification from another session and by every own write.
 
-        One round trip first: it makes the server hand over notifications of commits that were
-        already acknowledged to their writers.
+        Listening: one round trip first, which makes the server hand over notifications of commits
+        that were already acknowledged to their writers. Relayed: no round trip; another writer's
+        commit bumps it once the server's relay has passed it on (milliseconds), which is enough for
+        the take-the-marker-then-read pattern of :meth:`Table.watch`: a change committed before the
+        marker is in the read, one after it wakes the wait.
         """
+
+        if self._relay is not None:  # the relay's file is the feed: no round trip
+            with self._lock:
+                if self._closed:
+                    raise StoreError("The table store {path} is closed.", params={"path": self.url})
+                self._relay.read()
+                return self._version
 
         def check(conn: Any) -> object:
             conn.execute("SELECT 1")
@@ -513,8 +601,12 @@ class PostgresStore(ClosingStore):
             conn, self._conn = self._conn, None
             self._changed()
             self._wake_listener()
+            if self._relay is not None:
+                self._relay.closing()
         if self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
+        if self._relay is not None:
+            self._relay.stop()
         if conn is not None:
             try:
                 conn.close()
@@ -524,6 +616,11 @@ class PostgresStore(ClosingStore):
             sock.close()
 
     # -- change notification ---------------------------------------------------------------------
+
+    def _follow(self, table_id: str) -> None:
+        """Relayed: wake this store's waiters for changes to ``table_id`` from now on."""
+        if self._relay is not None:
+            self._relay.follow(table_id)
 
     def _changed(self) -> None:
         """Bump the marker and wake every waiter, on whatever loop it waits. Lock held."""
@@ -600,3 +697,108 @@ class PostgresStore(ClosingStore):
         return decode_record(text, self.url, table_id)
 
 
+
+
+class _RelayFeed:
+    """The relayed half of a :class:`PostgresStore`: the change file, the slot, the idle close."""
+
+    def __init__(self, store: PostgresStore, folder: str | os.PathLike[str]) -> None:
+        from .file_watch import FileWatch
+        from .pg_slots import CHANGES_FILE, POOLER, ConnectionSlots
+
+        self.store = store
+        self.path = os.path.join(os.fspath(folder), CHANGES_FILE)
+        self.slots = ConnectionSlots(folder)
+        self.pooler = os.path.exists(os.path.join(os.fspath(folder), POOLER))
+        self.tables: set[str] = set()  # the tables this kernel has read or written: the ones it follows
+        self.offset = self._size()  # older lines are news to nobody
+        self.last_used = 0.0
+        self.idle = threading.Condition(store._lock)
+        self.watch = FileWatch(folder, {CHANGES_FILE}, self._on_notice)
+
+    def start(self) -> bool:
+        if not self.slots.size:
+            log.warning("no connection slots in %s", self.slots.folder)
+            return False
+        return self.watch.start()
+
+    def stop(self) -> None:
+        self.watch.stop()
+        self.slots.release()
+
+    def _size(self) -> int:
+        try:
+            return os.stat(self.path).st_size
+        except OSError:
+            return 0
+
+    def follow(self, table_id: str) -> None:
+        with self.store._lock:
+            self.tables.add(table_id)
+
+    def _on_notice(self, _written: bool) -> None:
+        with self.store._lock:
+            self.read()
+
+    def read(self) -> None:
+        """Read the relay's new lines; bump the store's marker if one concerns a followed table
+        (and not this kernel's own write, already counted). Lock held."""
+        from .pg_slots import CREATED, EVERYTHING
+
+        try:
+            with open(self.path, "rb") as fh:
+                size = os.fstat(fh.fileno()).st_size
+                if size < self.offset:  # emptied by the relay: anything may have changed
+                    self.offset = 0
+                    self.store._changed()
+                fh.seek(self.offset)
+                data = fh.read(size - self.offset)
+        except OSError as exc:
+            log.warning("cannot read the change relay %s (%s)", self.path, exc)
+            return
+        end = data.rfind(b"\n") + 1  # only whole lines
+        self.offset += end
+        own = self.store._pid if self.store._conn is not None else -1
+        for line in data[:end].decode("utf-8", "replace").splitlines():
+            pid, _, table = line.partition(" ")
+            if table == EVERYTHING or (pid != str(own) and (table.startswith(CREATED) or table in self.tables)):
+                self.store._changed()
+                return
+
+    def opened(self) -> None:
+        """A connection was just opened: wake the idle thread to time it. Lock held."""
+        self.last_used = time.monotonic()
+        self.idle.notify_all()
+
+    def used(self) -> None:
+        """The connection was just used: close it after ``linger`` s idle, at once if another kernel
+        waits for a slot. Lock held."""
+        self.last_used = time.monotonic()  # the idle thread, asleep until the old deadline, sees it then
+        if self.slots.contended():
+            self._close_connection()
+
+    def closing(self) -> None:
+        self.idle.notify_all()
+
+    def _close_connection(self) -> None:
+        """Close the idle connection and give its slot back (no change implied). Lock held."""
+        conn, self.store._conn = self.store._conn, None
+        self.slots.release()
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:  # noqa: BLE001 - it is gone either way
+                log.debug("closing an idle connection failed", exc_info=True)
+
+    def reap_loop(self) -> None:
+        """Daemon thread: close the connection once it has been idle for ``linger`` s."""
+        with self.idle:
+            while not self.store._closed:
+                if self.store._conn is None:
+                    self.idle.wait()
+                    continue
+                due = self.last_used + self.store.linger - time.monotonic()
+                if due > 0:
+                    self.idle.wait(due)
+                    continue
+                self._close_connection()

@@ -7,6 +7,10 @@ the widget protocol as ipywidgets 8's front end does: every widget's state at on
 ``jupyter.widget.control`` comm (``request_states``), ``request_state`` for a widget opened later, and
 custom messages (the game's actions). Voila lets only widget and info messages through, exactly as for
 a browser.
+
+Behind a reverse proxy that pins a page to a server with a cookie (HAProxy in
+``tests/scale_out_support.py``), the client sends ``cookie`` with its first request if given, keeps
+the cookies the page's response sets (``cookies``) and sends them with the websocket, as a browser does.
 """
 
 from __future__ import annotations
@@ -22,7 +26,24 @@ from urllib.parse import urlsplit
 
 import websocket  # websocket-client, a dependency of jupyter_server
 
-from support import http_get  # tests/support.py (the test puts tests/ on sys.path)
+
+def _get(url: str, source: str, timeout: float, cookie: str) -> tuple[int, str, dict[str, str]]:
+    """GET ``url`` from ``source``; (status, body, the cookies the response sets)."""
+    import http.client
+    from http.cookies import SimpleCookie
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout, source_address=(source, 0))
+    try:
+        conn.request("GET", parts.path + (f"?{parts.query}" if parts.query else ""),
+                     headers={"Cookie": cookie} if cookie else {})
+        resp = conn.getresponse()
+        jar: dict[str, str] = {}
+        for header in resp.headers.get_all("Set-Cookie") or []:
+            jar.update({k: m.coded_value for k, m in SimpleCookie(header).items()})
+        return resp.status, resp.read().decode("utf-8", "replace"), jar
+    finally:
+        conn.close()
 
 CONFIG = re.compile(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', re.S)
 
@@ -30,9 +51,11 @@ CONFIG = re.compile(r'<script id="jupyter-config-data" type="application/json">(
 class WireStudent:
     """One seat page held open from ``source``; ``view`` is the seat widget's latest view."""
 
-    def __init__(self, url: str, source: str, timeout: float = 120.0) -> None:
+    def __init__(self, url: str, source: str, timeout: float = 120.0, cookie: str = "") -> None:
         self.source = source
-        self.status, body = http_get(url, source, timeout=timeout)
+        self.status, body, self.cookies = _get(url, source, timeout, cookie)
+        if cookie:
+            self.cookies = {**dict(c.strip().split("=", 1) for c in cookie.split(";") if "=" in c), **self.cookies}
         found = CONFIG.search(body)
         if self.status != 200 or not found:
             raise AssertionError(f"seat page from {source}: HTTP {self.status}: {body[:300]}")
@@ -43,7 +66,8 @@ class WireStudent:
         self.session = uuid.uuid4().hex
         self.ws = websocket.create_connection(
             f"ws://{parts.hostname}:{parts.port}{config['baseUrl']}api/kernels/{self.kernel_id}/channels"
-            f"?session_id={self.session}", socket=sock, timeout=timeout)
+            f"?session_id={self.session}", socket=sock, timeout=timeout,
+            cookie="; ".join(f"{k}={v}" for k, v in self.cookies.items()) or None)
         self.ws.settimeout(1.0)
         self.states: dict[str, dict[str, Any]] = {}
         self.replies: list[dict[str, Any]] = []

@@ -1,0 +1,176 @@
+"""One LISTEN per server (stores/pg_relay.py) and its connection budget (stores/pg_slots.py), on a real
+PostgreSQL server (tests/pg_server.py) and, for the PgBouncer case, Debian's pgbouncer in transaction
+mode in front of it."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from pg_server import PostgresServer
+from scale_out_support import PgBouncer, client_connections
+
+from dichotomy_widget.errors import StoreError
+from dichotomy_widget.stores.pg_relay import CHANGES_FILE, ChangeRelay, is_postgres, start_server_relay
+from dichotomy_widget.stores.pg_slots import ConnectionSlots, make_slots
+from dichotomy_widget.stores.postgres import PostgresStore
+
+
+@pytest.fixture(scope="module")
+def pg():
+    with PostgresServer() as server:
+        yield server
+
+
+def _db(dsn: str) -> str:
+    return dsn.rsplit("/", 1)[1].split("?")[0]
+
+
+def test_slots_cap_holders_across_descriptors(tmp_path: Path) -> None:
+    make_slots(tmp_path, 2)
+    a, b, c = (ConnectionSlots(tmp_path) for _ in range(3))
+    a.acquire(1)
+    b.acquire(1)
+    assert a.held and b.held and c.size == 2
+    assert not c.contended()
+    with pytest.raises(StoreError, match="--pg-pool"):
+        c.acquire(0.05)
+    assert a.contended()  # the waiter asked holders to give back
+    a.release()
+    c.acquire(1)
+    assert c.held
+    make_slots(tmp_path, 1)  # a smaller pool removes the extra slot files
+    assert ConnectionSlots(tmp_path).size == 1
+
+
+def test_is_postgres() -> None:
+    assert is_postgres("postgresql://u@h/db") and is_postgres("postgres+psycopg://h/db")
+    assert not is_postgres("/srv/tables.sqlite3") and not is_postgres("sqlite:///x")
+    assert start_server_relay("/srv/tables.sqlite3", 4)[0] == {}
+
+
+def test_a_server_of_many_seats_holds_its_pool_and_one_listener(pg: PostgresServer, tmp_path: Path) -> None:
+    dsn = pg.create_database()
+    env, stop = start_server_relay(dsn, 2)
+    folder = next(iter(env.values()))
+    seats = [PostgresStore(dsn, relay_dir=folder) for _ in range(5)]
+    try:
+        assert all(s.relayed for s in seats)
+        seats[0].create_table("T1", {})
+        for s in seats:
+            s.last_seq("T1")
+        peak = [client_connections(pg.dsn(), _db(dsn))]
+        errors: list[BaseException] = []
+
+        def play(store: PostgresStore) -> None:
+            try:
+                for _ in range(3):
+                    for _attempt in range(50):
+                        try:
+                            store.append("T1", store.last_seq("T1"), [("tick", {})])
+                            break
+                        except StoreError as exc:
+                            if exc.code != "version_conflict":
+                                raise
+                    peak.append(client_connections(pg.dsn(), _db(dsn)))
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=play, args=(s,)) for s in seats]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert not errors, errors
+        assert seats[3].last_seq("T1") == 15  # every write landed
+        assert max(peak) <= 2 + 1  # the pool and the relay, never one per seat
+    finally:
+        for s in seats:
+            s.close()
+        stop()
+    assert not Path(folder).exists()
+
+
+def test_the_relay_wakes_followers_and_survives_a_lost_connection(pg: PostgresServer, tmp_path: Path) -> None:
+    dsn = pg.create_database()
+    make_slots(tmp_path, 2)
+    relay = ChangeRelay(dsn, tmp_path).start()
+    writer = PostgresStore(dsn)
+    follower = PostgresStore(dsn, relay_dir=tmp_path)
+    other = PostgresStore(dsn, relay_dir=tmp_path)
+    try:
+        writer.create_table("T1", {})
+        writer.create_table("T2", {})
+        follower.load("T1")  # follows T1 only
+
+        async def wait(store: PostgresStore, marker: object, seconds: float) -> object:
+            return await store.wait_for_change(marker, seconds)
+
+        def relayed(count: int) -> None:  # the relay has passed on ``count`` notifications
+            deadline = time.monotonic() + 10
+            while relay.notices < count and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert relay.notices >= count
+
+        relayed(2)  # the two new tables
+        marker = follower.change_marker()
+        threading.Timer(0.1, lambda: writer.append("T1", 0, [("tick", {})])).start()
+        assert asyncio.run(wait(follower, marker, 30)) != marker
+        relayed(3)
+        # a change to a table this kernel does not follow wakes nobody here
+        marker = follower.change_marker()
+        writer.append("T2", 0, [("tick", {})])
+        relayed(4)
+        assert follower.change_marker() == marker
+        # the relay's backend is terminated: it reconnects and says "reload everything"
+        pg.admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' "
+                 f"AND datname = '{_db(dsn)}'")
+        marker = other.change_marker()
+        assert asyncio.run(wait(other, marker, 30)) != marker
+        assert "0 *" in (tmp_path / CHANGES_FILE).read_text()
+        marker = follower.change_marker()
+        threading.Timer(0.1, lambda: writer.append("T1", 1, [("tick", {})])).start()
+        assert asyncio.run(wait(follower, marker, 30)) != marker  # listening again
+        assert [r.seq for r in follower.load("T1")] == [1, 2]
+    finally:
+        for s in (writer, follower, other):
+            s.close()
+        relay.stop()
+
+
+def test_the_relay_refuses_an_unreachable_server_clearly(pg: PostgresServer, tmp_path: Path) -> None:
+    bad = pg.dsn().replace(pg.password, "wrong-password-123")
+    with pytest.raises(StoreError) as caught:
+        ChangeRelay(bad, tmp_path, connect_timeout=5).start()
+    assert "wrong-password-123" not in caught.value.message and "listen" in caught.value.message
+
+
+def test_relayed_stores_work_through_pgbouncer_in_transaction_mode(pg: PostgresServer, tmp_path: Path) -> None:
+    dsn = pg.create_database("bouncy")
+    PostgresStore(dsn).close()  # the schema
+    bouncer = PgBouncer(pg.host, pg.port, pg.user, pg.password, "bouncy")
+    env, stop = start_server_relay(bouncer.dsn, 2, listen_url=dsn)  # the relay reaches PostgreSQL itself
+    folder = next(iter(env.values()))
+    a = PostgresStore(bouncer.dsn, relay_dir=folder)
+    b = PostgresStore(bouncer.dsn, relay_dir=folder)
+    try:
+        a.create_table("T1", {"m": 1})
+        b.last_seq("T1")
+        for i in range(12):  # more than psycopg's auto-prepare threshold: no named prepared statements
+            marker = b.change_marker()
+            a.append("T1", i, [("tick", {"i": i})])
+            assert asyncio.run(b.wait_for_change(marker, 30)) != marker
+            assert [r.payload["i"] for r in b.load("T1", after_seq=i)] == [i]
+        with pytest.raises(StoreError) as conflict:
+            b.append("T1", 3, [("tick", {})])
+        assert conflict.value.code == "version_conflict"
+        assert b.table_meta("T1") == {"m": 1} and b.last_seq("T1") == 12
+    finally:
+        a.close()
+        b.close()
+        stop()
+        bouncer.stop()
