@@ -17,14 +17,16 @@ import json
 import os
 import pprint
 import secrets
+import shlex
 import sys
 from pathlib import Path
 from typing import Mapping, Sequence
 from urllib.parse import urlsplit
 
 from .config import HUB_SECRET_FILE_ENV as SECRET_FILE_ENV
+from .stores.private import make_private_folder, open_to_others
 
-__all__ = ["add_commands", "run_command", "hub_config", "service_command", "voila_hub_args", "FLAVORS"]
+__all__ = ["add_commands", "run_command", "hub_config", "service_command", "voila_hub_args", "write_private", "FLAVORS"]
 
 FLAVORS = ("plain", "tljh", "z2jh")
 DEFAULT_SERVICE = "dichotomy"
@@ -63,10 +65,13 @@ def _secret(env: Mapping[str, str], store: str) -> str:
         path_text = str(Path(store.split("://", 1)[-1]).with_name("hub-secret"))
     path = Path(path_text)
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_folder(path.parent)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as out:
             out.write(secrets.token_urlsafe(32))
+    elif open_to_others(path):
+        raise SystemExit(f"dichotomy hub-service: other users may read or write the secret file {path}; "
+                         f"make it private, then start again:\n    chmod 600 {shlex.quote(str(path))}")
     secret = path.read_text().strip()
     if len(secret) < MIN_SECRET_LENGTH:
         raise SystemExit(f"dichotomy hub-service: {path} holds no usable secret.")
@@ -112,11 +117,11 @@ def run_service(args: argparse.Namespace) -> int:
     On Linux voila also gets SIGTERM if the hub dies (the setting survives ``execve``), so a killed hub
     leaves no game server behind; voila then shuts its kernels down.
     """
-    from .voila_launch import die_with_parent
+    from .voila_launch import private_child
 
     cmd, env = service_command(args, os.environ)
     sys.stdout.flush()
-    die_with_parent()
+    private_child()  # umask 077: nothing voila or a page kernel writes is readable by other users
     os.execve(cmd[0], cmd, env)
     return 1  # pragma: no cover - execve does not return
 
@@ -261,6 +266,8 @@ def add_commands(sub: "argparse._SubParsersAction") -> None:
     cfg.add_argument("--no-admins-host", dest="admins_host", action="store_false",
                      help="hub admins may not host unless they are in a host group")
     cfg.add_argument("--user", default=None, help="system user the service runs as (tljh default: dichotomy)")
+    cfg.add_argument("--output", "-o", default=None, metavar="FILE",
+                     help="write the configuration to FILE with mode 600 (it holds the secret) instead of printing it")
     cfg.add_argument("--python", default=sys.executable,
                      help="the Python with dichotomy_widget[hub] installed (default: this one)")
     svc = sub.add_parser("hub-service", help="run the game as a JupyterHub service (the hub starts it)",
@@ -292,5 +299,20 @@ def run_command(args: argparse.Namespace) -> int | None:
                       if args.flavor == "z2jh" else "/srv/dichotomy/tables.sqlite3")
     if args.flavor == "z2jh" and not args.store.lower().startswith(("postgres://", "postgresql://")):
         raise SystemExit("On Zero to JupyterHub the store must be PostgreSQL: --store postgresql://...")
-    print(hub_config(args), end="")
+    text = hub_config(args)
+    if args.output:
+        write_private(Path(args.output), text)
+        print(f"dichotomy hub-config: wrote {args.output} (mode 600: it holds the service's secret)", file=sys.stderr)
+    else:
+        print(text, end="")
+        print("dichotomy hub-config: the configuration holds the service's secret; keep the file you save it in "
+              "private (chmod 600 FILE), or let `dichotomy hub-config --output FILE` write it so.", file=sys.stderr)
     return 0
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` readable by its owner only (0600, also when the file existed)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
