@@ -30,14 +30,13 @@ from ..errors import DichotomyError
 from ..table import Table
 from .app import UrlQuery, message_box, on_enter, page_store, page_title
 from .hub_history import MAX_VISITS, Visit, visits
-from .hub_identity import HubIdentity, HubIdentityError, current_identity, hub_mode, hub_secret
+from .hub_identity import HOME_PAGE, HubIdentity, HubIdentityError, current_identity, hub_mode, hub_secret
 from .page_lang import PageLanguage
 
 __all__ = ["HomePage", "home_page", "Navigator", "HOME_PAGE"]
 
 log = logging.getLogger(__name__)
 
-HOME_PAGE = "home.ipynb"
 #: What the navigator may open: one of the packaged pages next to this one, with a plain query.
 _PAGE_HREF = re.compile(r"^[a-z]+\.ipynb(\?[A-Za-z0-9_=&%.~-]*)?$")
 
