@@ -180,7 +180,7 @@ def hub_config(args: argparse.Namespace, secret: str | None = None) -> str:
              f"c.JupyterHub.load_groups.update({_py(load_groups)})\n")
     if args.all_users:
         text += ("\n# Every signed-in hub user may open the game (a workshop whose authenticator puts nobody in groups).\n"
-                 f"c.JupyterHub.extra_user_scopes.append({_access_scope(args)!r})\n")
+                 f"c.JupyterHub.extra_user_scopes.add({_access_scope(args)!r})\n")
     return text
 
 
@@ -260,7 +260,7 @@ def _z2jh(args: argparse.Namespace, secret: str, groups: list[str]) -> str:
         "  extraConfig:\n"
         "    dichotomy-groups: |\n"
         f"      c.JupyterHub.load_groups.update({load_groups})\n"
-        + (f"      c.JupyterHub.extra_user_scopes.append({_access_scope(args)!r})\n" if args.all_users else "") +
+        + (f"      c.JupyterHub.extra_user_scopes.add({_access_scope(args)!r})\n" if args.all_users else "") +
         "  service:\n"
         "    extraPorts:\n"
         f"      - name: {args.name}\n"

@@ -241,7 +241,7 @@ def test_hub_config_for_tljh_runs_as_a_system_user_and_for_z2jh_mounts_the_secre
     assert {"name": "dichotomy-store", "persistentVolumeClaim": {"claimName": "dichotomy-store"}} in values["hub"]["extraVolumes"]
     assert {"name": "dichotomy-store", "mountPath": "/srv/dichotomy"} in values["hub"]["extraVolumeMounts"]
     assert values["hub"]["extraVolumes"][0]["secret"] == {"secretName": "dichotomy", "defaultMode": 0o440}
-    assert "extra_user_scopes.append('access:services!service=dichotomy')" in values["hub"]["extraConfig"]["dichotomy-groups"]
+    assert "extra_user_scopes.add('access:services!service=dichotomy')" in values["hub"]["extraConfig"]["dichotomy-groups"]
     with pytest.raises(SystemExit, match="PostgreSQL"):
         main(["hub-config", "--flavor", "z2jh", "--store", "/srv/tables.sqlite3"])
 

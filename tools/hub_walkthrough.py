@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 command = moved(body, work)
                 log = (work / "jupyterhub.log").open("w")
-                proc = subprocess.Popen(["bash", "-euc", f"exec {command}"], stdout=log, stderr=subprocess.STDOUT,
+                proc = subprocess.Popen(["bash", "-euc", command], stdout=log, stderr=subprocess.STDOUT,
                                         start_new_session=True)
                 base = f"http://127.0.0.1:{port}"
                 deadline = time.monotonic() + 180
