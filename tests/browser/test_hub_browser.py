@@ -132,8 +132,11 @@ c.JupyterHub.spawner_class = "simple"  # nobody spawns a server: the game is a s
 load_subconfig("dichotomy_config.py")  # noqa: F821 - written 0600 by `dichotomy hub-config --output`
 # The hub notices a dead managed service at its spawner's next poll (30 s by default): 2 s here, so the
 # test of a killed service waits less (a test-only setting; the service's own behaviour is unchanged).
-from jupyterhub.services.service import _ServiceSpawner
-_ServiceSpawner.class_traits()["poll_interval"].default_value = 2
+from jupyterhub.services import service as _service
+from traitlets import Integer as _Integer
+class _QuickPollServiceSpawner(_service._ServiceSpawner):
+    poll_interval = _Integer(2)
+_service._ServiceSpawner = _QuickPollServiceSpawner
 c.JupyterHub.load_groups.update({{"teachers": {{"users": ["teacher"]}}, "students": {{"users": ["ana", "ben", "cy"]}}}})
 """)
     server = ServerProcess([sys.executable, "-m", "jupyterhub", "-f", str(tmp / "jupyterhub_config.py")],
