@@ -1,9 +1,10 @@
 """Dichotomy as a JupyterHub managed service: ``dichotomy hub-service`` and ``dichotomy hub-config``.
 
-``dichotomy hub-config [--flavor plain|tljh|z2jh]`` prints the configuration to paste into
-``jupyterhub_config.py`` (or TLJH's ``jupyterhub_config.d/``, or Z2JH's ``values.yaml``): the managed
-service, a role granting ``access:services!service=<name>`` to chosen groups, the groups, and the
-environment the service needs. The hub then runs ``dichotomy hub-service``, which is ``dichotomy
+``dichotomy hub-config [--flavor plain|tljh|z2jh] [--output FILE]`` prints (or writes, mode 0600: it
+holds the service's secret) the configuration for ``jupyterhub_config.py`` (or TLJH's
+``jupyterhub_config.d/``, or Z2JH's ``values.yaml``, which mounts the secret and the store): the managed
+service, a role granting ``access:services!service=<name>`` to chosen groups (or, ``--all-users``, to
+everyone), the groups, and the environment the service needs. The hub then runs ``dichotomy hub-service``, which is ``dichotomy
 serve``'s voila on the same packaged pages, behind the hub's proxy at ``/services/<name>/``, with every
 request authenticated by the hub's OAuth (:mod:`dichotomy_widget.ui.hub_auth`) and the pages in hub
 mode (:mod:`dichotomy_widget.ui.hub_identity`): the seat's name is the hub user's, a seat belongs to

@@ -13,6 +13,11 @@ them; see docs/jupyterhub.md):
   identity in the kernel's environment).
 * :class:`HubAuthorizer` (``Voila.authorizer_class``): JupyterHub's access-scope check.
 
+The identity provider also routes pages (:func:`page_route`): voila's notebook list (the base URL,
+``voila/tree``, the contents API) redirects to the start page (``home.ipynb``, :mod:`.hub_home`), and
+the pages in :data:`HOST_ONLY_PAGES` answer a user without the host right with a short 403 page in the
+browser's language, before any kernel starts.
+
 Who may host: hub admins (unless ``$DICHOTOMY_HUB_ADMINS_HOST`` is ``0``) and members of the groups in
 ``$DICHOTOMY_HUB_HOST_GROUPS`` (comma separated).
 """
