@@ -1,9 +1,10 @@
 """Dichotomy as a JupyterHub managed service: ``dichotomy hub-service`` and ``dichotomy hub-config``.
 
-``dichotomy hub-config [--flavor plain|tljh|z2jh]`` prints the configuration to paste into
-``jupyterhub_config.py`` (or TLJH's ``jupyterhub_config.d/``, or Z2JH's ``values.yaml``): the managed
-service, a role granting ``access:services!service=<name>`` to chosen groups, the groups, and the
-environment the service needs. The hub then runs ``dichotomy hub-service``, which is ``dichotomy
+``dichotomy hub-config [--flavor plain|tljh|z2jh] [--output FILE]`` prints (or writes, mode 0600: it
+holds the service's secret) the configuration for ``jupyterhub_config.py`` (or TLJH's
+``jupyterhub_config.d/``, or Z2JH's ``values.yaml``, which mounts the secret and the store): the managed
+service, a role granting ``access:services!service=<name>`` to chosen groups (or, ``--all-users``, to
+everyone), the groups, and the environment the service needs. The hub then runs ``dichotomy hub-service``, which is ``dichotomy
 serve``'s voila on the same packaged pages, behind the hub's proxy at ``/services/<name>/``, with every
 request authenticated by the hub's OAuth (:mod:`dichotomy_widget.ui.hub_auth`) and the pages in hub
 mode (:mod:`dichotomy_widget.ui.hub_identity`): the seat's name is the hub user's, a seat belongs to
@@ -17,14 +18,16 @@ import json
 import os
 import pprint
 import secrets
+import shlex
 import sys
 from pathlib import Path
 from typing import Mapping, Sequence
 from urllib.parse import urlsplit
 
 from .config import HUB_SECRET_FILE_ENV as SECRET_FILE_ENV
+from .stores.private import make_private_folder
 
-__all__ = ["add_commands", "run_command", "hub_config", "service_command", "voila_hub_args", "FLAVORS"]
+__all__ = ["add_commands", "run_command", "hub_config", "service_command", "voila_hub_args", "write_private", "FLAVORS"]
 
 FLAVORS = ("plain", "tljh", "z2jh")
 DEFAULT_SERVICE = "dichotomy"
@@ -63,10 +66,13 @@ def _secret(env: Mapping[str, str], store: str) -> str:
         path_text = str(Path(store.split("://", 1)[-1]).with_name("hub-secret"))
     path = Path(path_text)
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_folder(path.parent)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as out:
             out.write(secrets.token_urlsafe(32))
+    elif path.stat().st_mode & 0o006:  # others (a group, e.g. a Kubernetes fsGroup, may read a mounted Secret)
+        raise SystemExit(f"dichotomy hub-service: other users may read or write the secret file {path}; "
+                         f"make it private, then start again:\n    chmod 600 {shlex.quote(str(path))}")
     secret = path.read_text().strip()
     if len(secret) < MIN_SECRET_LENGTH:
         raise SystemExit(f"dichotomy hub-service: {path} holds no usable secret.")
@@ -112,11 +118,11 @@ def run_service(args: argparse.Namespace) -> int:
     On Linux voila also gets SIGTERM if the hub dies (the setting survives ``execve``), so a killed hub
     leaves no game server behind; voila then shuts its kernels down.
     """
-    from .voila_launch import die_with_parent
+    from .voila_launch import private_child
 
     cmd, env = service_command(args, os.environ)
     sys.stdout.flush()
-    die_with_parent()
+    private_child()  # umask 077: nothing voila or a page kernel writes is readable by other users
     os.execve(cmd[0], cmd, env)
     return 1  # pragma: no cover - execve does not return
 
@@ -148,7 +154,7 @@ def _role(args: argparse.Namespace) -> dict:
     groups = list(dict.fromkeys([*args.player_group, *args.host_group]))
     return {"name": f"{args.name}-players",
             "description": "Play Dichotomy: open the game service (hosting needs a host group or admin)",
-            "scopes": [f"access:services!service={args.name}"], "groups": groups}
+            "scopes": [_access_scope(args)], "groups": groups}
 
 
 def hub_config(args: argparse.Namespace, secret: str | None = None) -> str:
@@ -173,7 +179,14 @@ def hub_config(args: argparse.Namespace, secret: str | None = None) -> str:
              f"c.JupyterHub.load_roles.append({_py(_role(args))})\n\n"
              f"# Groups (load_groups only adds; members can also be managed at /hub/admin).\n"
              f"c.JupyterHub.load_groups.update({_py(load_groups)})\n")
+    if args.all_users:
+        text += ("\n# Every signed-in hub user may open the game (a workshop whose authenticator puts nobody in groups).\n"
+                 f"c.JupyterHub.extra_user_scopes.add({_access_scope(args)!r})\n")
     return text
+
+
+def _access_scope(args: argparse.Namespace) -> str:
+    return f"access:services!service={args.name}"
 
 
 def _yaml_list(items: Sequence[str], indent: int) -> str:
@@ -181,22 +194,58 @@ def _yaml_list(items: Sequence[str], indent: int) -> str:
     return "".join(f"{pad}- {json.dumps(item)}\n" for item in items)
 
 
+#: Zero to JupyterHub: where the hub pod mounts the Kubernetes Secret with the service's secret, and
+#: the volume of an SQLite store (the service makes its own 0700 folder inside: a volume's root is
+#: usually group-writable under the pod's fsGroup).
+Z2JH_SECRET_DIR = "/etc/dichotomy"
+Z2JH_STORE_DIR = "/srv/dichotomy"
+Z2JH_STORE = f"{Z2JH_STORE_DIR}/store/tables.sqlite3"
+
+
 def _z2jh(args: argparse.Namespace, secret: str, groups: list[str]) -> str:
     service = _service(args, secret, True)
-    env = "".join(f"        {k}: {json.dumps(v)}\n" for k, v in service["environment"].items())
+    environment = dict(service["environment"])
+    environment.pop("DICHOTOMY_HUB_SECRET")
+    environment["DICHOTOMY_HUB_SECRET_FILE"] = f"{Z2JH_SECRET_DIR}/hub-secret"
+    postgres = args.store.lower().startswith(("postgres://", "postgresql://"))
+    env = "".join(f"        {k}: {json.dumps(v)}\n" for k, v in environment.items())
     load_groups = json.dumps({g: {"users": []} for g in groups})
+    volumes = (
+        "  extraVolumes:\n"
+        "    - name: dichotomy-secret\n"
+        "      secret:\n"
+        "        secretName: dichotomy\n"
+        "        defaultMode: 288  # 0440: the pod's group (fsGroup) may read it, others not\n"
+        + ("" if postgres else
+           "    - name: dichotomy-store\n"
+           "      persistentVolumeClaim:\n"
+           "        claimName: dichotomy-store\n") +
+        "  extraVolumeMounts:\n"
+        "    - name: dichotomy-secret\n"
+        f"      mountPath: {Z2JH_SECRET_DIR}\n"
+        "      readOnly: true\n"
+        + ("" if postgres else
+           "    - name: dichotomy-store\n"
+           f"      mountPath: {Z2JH_STORE_DIR}\n"))
     return (
         "# Zero to JupyterHub (values.yaml). The service runs in the hub pod: build a hub image with it,\n"
         "#   FROM quay.io/jupyterhub/k8s-hub:<your chart's version>\n"
         "#   USER root\n"
         '#   RUN python3 -m pip install --no-cache-dir "dichotomy_widget[hub,postgres]"\n'
         "#   USER ${NB_USER}\n"
-        "# The store MUST be PostgreSQL (the hub pod's disk is not shared, and pods come and go):\n"
-        "# replace DICHOTOMY_STORE below with your postgresql://user:password@host:5432/db URL.\n"
+        "# The service's secret lives in a Kubernetes Secret (not in this file), mounted read-only:\n"
+        '#   kubectl create secret generic dichotomy --from-literal=hub-secret="$(openssl rand -base64 32)"\n'
+        + ("# The store is PostgreSQL: this file holds its password, keep it private.\n" if postgres else
+           "# The store is an SQLite file on its own volume (the hub pod is the only one that uses it):\n"
+           "#   kubectl apply -f - <<'EOF'\n"
+           "#   {apiVersion: v1, kind: PersistentVolumeClaim, metadata: {name: dichotomy-store},\n"
+           "#    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}\n"
+           "#   EOF\n") +
         "hub:\n"
         "  image:\n"
         "    name: myregistry/k8s-hub-dichotomy\n"
         "    tag: latest\n"
+        + volumes +
         "  services:\n"
         f"    {args.name}:\n"
         f"      url: {service['url']}\n"
@@ -212,6 +261,7 @@ def _z2jh(args: argparse.Namespace, secret: str, groups: list[str]) -> str:
         "  extraConfig:\n"
         "    dichotomy-groups: |\n"
         f"      c.JupyterHub.load_groups.update({load_groups})\n"
+        + (f"      c.JupyterHub.extra_user_scopes.add({_access_scope(args)!r})\n" if args.all_users else "") +
         "  service:\n"
         "    extraPorts:\n"
         f"      - name: {args.name}\n"
@@ -258,9 +308,13 @@ def add_commands(sub: "argparse._SubParsersAction") -> None:
                      help="hub group whose members may host (repeatable; default: teachers)")
     cfg.add_argument("--player-group", action="append", default=None,
                      help="hub group whose members may play (repeatable; default: students)")
+    cfg.add_argument("--all-users", action="store_true",
+                     help="every signed-in hub user may play, in a group or not (e.g. a shared-password workshop)")
     cfg.add_argument("--no-admins-host", dest="admins_host", action="store_false",
                      help="hub admins may not host unless they are in a host group")
     cfg.add_argument("--user", default=None, help="system user the service runs as (tljh default: dichotomy)")
+    cfg.add_argument("--output", "-o", default=None, metavar="FILE",
+                     help="write the configuration to FILE with mode 600 (it holds the secret) instead of printing it")
     cfg.add_argument("--python", default=sys.executable,
                      help="the Python with dichotomy_widget[hub] installed (default: this one)")
     svc = sub.add_parser("hub-service", help="run the game as a JupyterHub service (the hub starts it)",
@@ -288,9 +342,25 @@ def run_command(args: argparse.Namespace) -> int | None:
     if args.user is None and args.flavor == "tljh":
         args.user = "dichotomy"
     if args.store is None:
-        args.store = ("postgresql://dichotomy:CHANGE-ME@postgres.example.org:5432/dichotomy"
-                      if args.flavor == "z2jh" else "/srv/dichotomy/tables.sqlite3")
-    if args.flavor == "z2jh" and not args.store.lower().startswith(("postgres://", "postgresql://")):
-        raise SystemExit("On Zero to JupyterHub the store must be PostgreSQL: --store postgresql://...")
-    print(hub_config(args), end="")
+        args.store = Z2JH_STORE if args.flavor == "z2jh" else "/srv/dichotomy/tables.sqlite3"
+    if (args.flavor == "z2jh" and not args.store.lower().startswith(("postgres://", "postgresql://"))
+            and not args.store.startswith(Z2JH_STORE_DIR + "/")):
+        raise SystemExit(f"On Zero to JupyterHub the store is an SQLite file on the volume mounted at {Z2JH_STORE_DIR} "
+                         f"(the default, {Z2JH_STORE}) or PostgreSQL: --store postgresql://...")
+    text = hub_config(args)
+    if args.output:
+        write_private(Path(args.output), text)
+        print(f"dichotomy hub-config: wrote {args.output} (mode 600: it holds the service's secret)", file=sys.stderr)
+    else:
+        print(text, end="")
+        print("dichotomy hub-config: the configuration holds the service's secret; keep the file you save it in "
+              "private (chmod 600 FILE), or let `dichotomy hub-config --output FILE` write it so.", file=sys.stderr)
     return 0
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` readable by its owner only (0600, also when the file existed)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)

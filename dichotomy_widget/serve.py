@@ -34,7 +34,7 @@ from .config import (DECKS_DIR_ENV, HOST_PAGE, SEAT_PAGE, SEAT_URL_ENV, STORE_EN
                      TEACHER_KEY_ENV, TEACHER_PAGE)
 from . import errors
 from .ui import bounds
-from .voila_launch import (CULL_IDLE_TIMEOUT, checkout_path_env, die_with_parent, norm_base_url, pool_env,
+from .voila_launch import (CULL_IDLE_TIMEOUT, checkout_path_env, norm_base_url, pool_env, private_child,
                            resolve_store, template_path_env, voila_command)
 
 __all__ = ["main", "host_url", "lan_address", "build_parser"]
@@ -247,7 +247,7 @@ def serve(args: argparse.Namespace) -> int:
     cmd = voila_command(pages, args.port, args.ip, args.base_url,
                         cull_idle_timeout=args.cull_idle_timeout, extra=[*bound_args, *args.voila_arg])
     if os.name == "posix":
-        popen_kw: dict = {"start_new_session": True, "preexec_fn": die_with_parent}
+        popen_kw: dict = {"start_new_session": True, "preexec_fn": private_child}  # umask 077 too
     else:  # Windows: its own process group, so Ctrl-C reaches only this command
         popen_kw = {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
     if getattr(args, "pg_pool", DEFAULT_PG_POOL) < 1:

@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 from .config import PAGE_EXTENSIONS
 
 __all__ = ["CULL_IDLE_TIMEOUT", "CULL_INTERVAL", "VOILA_TEMPLATE", "voila_command", "page_extensions_option",
-           "resolve_store", "die_with_parent", "norm_base_url", "checkout_path_env", "template_path_env",
+           "resolve_store", "sqlite_store_file", "die_with_parent", "private_child", "norm_base_url", "checkout_path_env", "template_path_env",
            "pool_env", "VOILA_MODULE"]
 
 CULL_IDLE_TIMEOUT = 600  # seconds without activity before an unconnected kernel is shut down
@@ -68,8 +68,15 @@ def page_extensions_option() -> str:
 
 
 def resolve_store(store: str | None) -> str:
-    """An absolute store path or URL for the kernels; refuse a memory store (kernels must share it)."""
+    """An absolute store path or URL for the kernels; refuse a memory store (kernels must share it).
+
+    An SQLite store is private (:mod:`dichotomy_widget.stores.private`): its folder is made ``0700`` and
+    its files ``0600``, and a folder other users may read or write is refused with the ``chmod`` that
+    fixes it (voila itself starts under :func:`private_child`).
+    """
+    from .errors import StoreError
     from .stores import default_store_path, open_store
+    from .stores.private import prepare_private_store
 
     if store is not None and store.strip().lower() in ("", "memory", ":memory:", "memory://", "mem://"):
         raise SystemExit("dichotomy serve needs a store shared by kernels: an SQLite file path or a "
@@ -80,8 +87,37 @@ def resolve_store(store: str | None) -> str:
         path = store
     else:
         path = str(Path(store).expanduser().resolve())
-    open_store(path).close()  # create it now: a clear error here beats one inside a page
+    sqlite_file = sqlite_store_file(path)
+    try:
+        if sqlite_file is not None:
+            prepare_private_store(sqlite_file)
+        open_store(path).close()  # create it now: a clear error here beats one inside a page
+    except StoreError as exc:
+        raise SystemExit(f"dichotomy: {exc.message}") from None
     return path
+
+
+def sqlite_store_file(store: str) -> Path | None:
+    """The SQLite file of a store path or ``sqlite:``/``file:`` URL; None for PostgreSQL."""
+    scheme, sep, rest = store.partition("://")
+    if not sep:
+        return Path(store)
+    if scheme.lower() in ("sqlite", "sqlite3", "file"):
+        if rest.startswith("//"):
+            rest = rest[1:]
+        if rest:
+            return Path(rest)
+        from .stores import default_store_path
+
+        return default_store_path()
+    return None
+
+
+def private_child() -> None:  # pragma: no cover - runs in the child between fork and exec
+    """Before voila starts: umask ``077`` (voila and every page kernel create nothing other users can
+    read), and :func:`die_with_parent`."""
+    os.umask(0o077)
+    die_with_parent()
 
 
 def die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec

@@ -216,7 +216,7 @@ def test_hub_config_declares_the_managed_service_its_role_and_groups(capsys):
     assert hub_config(config_args()) != hub_config(config_args())  # a fresh secret each time
 
 
-def test_hub_config_for_tljh_runs_as_a_system_user_and_for_z2jh_needs_postgresql(capsys):
+def test_hub_config_for_tljh_runs_as_a_system_user_and_for_z2jh_mounts_the_secret_and_the_store(capsys):
     assert main(["hub-config", "--flavor", "tljh"]) == 0
     text = capsys.readouterr().out
     assert "jupyterhub_config.d" in text
@@ -229,6 +229,19 @@ def test_hub_config_for_tljh_runs_as_a_system_user_and_for_z2jh_needs_postgresql
     assert values["hub"]["loadRoles"]["dichotomy-players"]["scopes"] == ["access:services!service=dichotomy"]
     assert values["hub"]["service"]["extraPorts"][0]["port"] == 10101
     assert values["proxy"]["chp"]["networkPolicy"]["egress"][0]["ports"] == [{"port": 10101}]
+    # the secret comes from a mounted Kubernetes Secret, never from values.yaml
+    assert "DICHOTOMY_HUB_SECRET" not in svc["environment"]
+    assert svc["environment"]["DICHOTOMY_HUB_SECRET_FILE"] == "/etc/dichotomy/hub-secret"
+    assert values["hub"]["extraVolumeMounts"] == [{"name": "dichotomy-secret", "mountPath": "/etc/dichotomy",
+                                                   "readOnly": True}]
+    # by default an SQLite store on its own volume, mounted into the hub pod
+    assert main(["hub-config", "--flavor", "z2jh", "--all-users"]) == 0
+    values = yaml.safe_load(capsys.readouterr().out)
+    assert values["hub"]["services"]["dichotomy"]["environment"]["DICHOTOMY_STORE"] == "/srv/dichotomy/store/tables.sqlite3"
+    assert {"name": "dichotomy-store", "persistentVolumeClaim": {"claimName": "dichotomy-store"}} in values["hub"]["extraVolumes"]
+    assert {"name": "dichotomy-store", "mountPath": "/srv/dichotomy"} in values["hub"]["extraVolumeMounts"]
+    assert values["hub"]["extraVolumes"][0]["secret"] == {"secretName": "dichotomy", "defaultMode": 0o440}
+    assert "extra_user_scopes.add('access:services!service=dichotomy')" in values["hub"]["extraConfig"]["dichotomy-groups"]
     with pytest.raises(SystemExit, match="PostgreSQL"):
         main(["hub-config", "--flavor", "z2jh", "--store", "/srv/tables.sqlite3"])
 

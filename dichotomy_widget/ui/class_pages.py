@@ -44,6 +44,7 @@ from .app import (RefusingPage, UrlQuery, error_text, game_widget, interface_men
 from .page_lang import PageLanguage, language_menu
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
+from .hub_history import remember_page
 from .hub_identity import HubIdentityError, current_identity, hub_mode
 from .teacher_gate import TeacherGate
 from .device import page_device
@@ -352,6 +353,7 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self.join_link = page_link(CLASS_PAGE, {"class": room.code}, self.env)
         self.view_link = page_link(CLASS_VIEW_PAGE, {"class": room.code}, self.env)
         self.report_link = page_link(REPORT_PAGE, {"class": room.code}, self.env)
+        remember_page(self.store, "class", "teacher", room.code, token, self.env)  # hub landing page list
         header = W.HTML(
             '<h2 class="dichotomy-class-title">' + _esc(_("{name} · class {code}", name=room.state.name, code=room.code)) + '</h2>'
             + _join_block(room, self.join_link, self.tr, scale=3)
@@ -678,6 +680,7 @@ class ClassPage(RefusingPage, W.VBox):
         assert self.room is not None
         self.student, self.token = student, token
         self.url.query = urlencode(self.page_lang.query({"class": self.room.code, "student": token}))
+        remember_page(self.store, "class", "student", self.room.code, token, getattr(self, "env", None))  # hub landing list
         self._enter_title()
         self._update()
         if self.state != "seat":

@@ -13,27 +13,39 @@ them; see docs/jupyterhub.md):
   identity in the kernel's environment).
 * :class:`HubAuthorizer` (``Voila.authorizer_class``): JupyterHub's access-scope check.
 
+The identity provider also routes pages (:func:`page_route`): voila's notebook list (the base URL,
+``voila/tree``, the contents API) redirects to the start page (``home.ipynb``, :mod:`.hub_home`), and
+the pages in :data:`HOST_ONLY_PAGES` answer a user without the host right with a short 403 page in the
+browser's language, before any kernel starts.
+
 Who may host: hub admins (unless ``$DICHOTOMY_HUB_ADMINS_HOST`` is ``0``) and members of the groups in
 ``$DICHOTOMY_HUB_HOST_GROUPS`` (comma separated).
 """
 
 from __future__ import annotations
 
+import html
 import logging
 import os
+import posixpath
 import re
 from typing import Any, Mapping, Sequence
+from urllib.parse import unquote
 
 from jupyter_server.utils import url_path_join
 from jupyterhub.singleuser.extension import JupyterHubAuthorizer, JupyterHubIdentityProvider
 from tornado import web
 
+from ..config import CLASS_VIEW_PAGE, HOST_PAGE, PROJECTOR_PAGE, REPORT_PAGE, TEACHER_PAGE
 from ..config import HUB_ADMINS_HOST_ENV as ADMINS_HOST_ENV, HUB_HOST_GROUPS_ENV as HOST_GROUPS_ENV
+from ..i18n import DEFAULT_LANGUAGE, N_, translator
 from .bounded_kernels import BoundedKernelManager
-from .hub_identity import (IDENTITY_ENV, IDENTITY_HEADER, HubIdentity, HubIdentityError, hub_secret,
+from .page_lang import accept_language
+from .hub_identity import (HOME_PAGE, IDENTITY_ENV, IDENTITY_HEADER, HubIdentity, HubIdentityError, hub_secret,
                            sign_identity, verify_identity)
 
 __all__ = ["HubIdentityProvider", "HubAuthorizer", "HubKernelManager", "identity_from_hub_user", "kernel_ids_in_path",
+           "page_route", "HOST_ONLY_PAGES",
            "host_groups", "HOST_GROUPS_ENV", "ADMINS_HOST_ENV"]
 
 log = logging.getLogger(__name__)
@@ -83,6 +95,55 @@ def _plain_403(handler: web.RequestHandler) -> None:
     handler.write_error = write_error  # type: ignore[method-assign]
 
 
+#: Pages behind the hub that only hosts (hub admins, host-group members) may open: creating and running
+#: tables and classes, and the token-less projector, class view and report pages (docs/jupyterhub.md).
+HOST_ONLY_PAGES = frozenset({HOST_PAGE, TEACHER_PAGE, PROJECTOR_PAGE, CLASS_VIEW_PAGE, REPORT_PAGE})
+_REFUSED = (N_("This page is for teachers"),
+            N_("You are signed in as {name}. The host, projector, class view and report pages are for the hub's "
+               "teachers; join a table or class from the Dichotomy start page."),
+            N_("Go to the Dichotomy start page"))
+
+
+def page_route(path: str, base_url: str) -> tuple[str, str]:
+    """What a request path under the service's ``base_url`` asks for: ``("home", "")`` for voila's
+    notebook list (the base URL, ``voila/tree``, the contents API), ``("page", NAME)`` for a rendered
+    page, ``("other", "")`` for the rest (kernels, static files, OAuth)."""
+    base = "/" + base_url.strip("/") + "/" if base_url.strip("/") else "/"
+    if not path.startswith(base) and path != base.rstrip("/"):
+        return "other", ""
+    rest = path[len(base):] if path.startswith(base) else ""
+    if rest in ("", "voila", "voila/") or rest.startswith(("voila/tree", "voila/api/contents")):
+        return "home", ""
+    if rest.startswith("voila/render/"):
+        # the file name however the path is spelt (``a/../host.ipynb``, ``%68ost.ipynb``, ``//host.ipynb``)
+        return "page", posixpath.basename(posixpath.normpath("/" + unquote(rest[len("voila/render/"):])))
+    return "other", ""
+
+
+def _route_page(handler: web.RequestHandler, identity: HubIdentity) -> None:
+    """Send the notebook list to the landing page; refuse a host-only page to a non-host (a short page
+    in the browser's language, no kernel started)."""
+    kind, page = page_route(handler.request.path, handler.base_url)
+    if kind == "home":
+        handler.redirect(url_path_join(handler.base_url, "voila/render", HOME_PAGE))
+        raise web.Finish()
+    if kind == "page" and page in HOST_ONLY_PAGES and not identity.host:
+        log.info("refused: hub user %s may not open %s", identity.name, page)
+        tr = translator(accept_language(handler.request.headers.get("Accept-Language")) or DEFAULT_LANGUAGE, "pages")
+        title = html.escape(tr.gettext(_REFUSED[0]))
+        body = html.escape(tr.gettext(_REFUSED[1])).replace("{name}", f"<b>{html.escape(identity.display_name)}</b>")
+        home = html.escape(url_path_join(handler.base_url, "voila/render", HOME_PAGE), quote=True)
+        handler.set_status(403)
+        handler.set_header("Content-Type", "text/html; charset=utf-8")
+        handler.finish(f'<!DOCTYPE html><html lang="{tr.lang}"><head><meta charset="utf-8">'
+                       '<meta name="viewport" content="width=device-width, initial-scale=1">'
+                       f"<title>{title}</title></head><body style=\"font:1.1em system-ui,sans-serif;max-width:40em;"
+                       f'margin:2em auto;padding:0 1em"><main><h1 class="dichotomy-refused-title">{title}</h1>'
+                       f'<p class="dichotomy-message">{body}</p><p><a class="dichotomy-home-link" href="{home}">'
+                       f"{html.escape(tr.gettext(_REFUSED[2]))}</a></p></main></body></html>")
+        raise web.Finish()
+
+
 class HubIdentityProvider(JupyterHubIdentityProvider):
     """JupyterHub OAuth for the service, plus the signed identity header and kernel ownership."""
 
@@ -111,6 +172,7 @@ class HubIdentityProvider(JupyterHubIdentityProvider):
         if user is None:
             return None
         identity = identity_from_hub_user(user.hub_user)
+        _route_page(handler, identity)
         handler.request.headers[IDENTITY_HEADER] = sign_identity(identity, hub_secret())
         owners = getattr(handler.settings.get("kernel_manager"), "owners", {})
         for kernel_id in kernel_ids_in_path(handler.path_args or (), handler.path_kwargs or {}):

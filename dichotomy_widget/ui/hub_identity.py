@@ -31,9 +31,11 @@ from ..errors import HubIdentityError
 
 __all__ = ["HubIdentity", "HubIdentityError", "HUB_ENV", "SECRET_ENV", "IDENTITY_HEADER", "IDENTITY_ENV",
            "hub_mode", "hub_secret", "sign_identity", "verify_identity", "current_identity", "hub_seat_token",
-           "hub_library_secret"]
+           "hub_library_secret", "HOME_PAGE"]
 
 MIN_SECRET_LENGTH = 16
+#: The service's landing page (ui/hub_home.py); the service's base URL leads there (ui/hub_auth.py).
+HOME_PAGE = "home.ipynb"
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from ..rules import MAX_NAME_LENGTH, clean_name
 from ..table import Table
 from ..i18n import N_, Translator
 from .app import HostPage, SeatPage, error_text, message_box, on_enter, page_title
+from .hub_history import remember
 from .hub_identity import (HubIdentity, HubIdentityError, current_identity, hub_library_secret, hub_secret,
                            hub_seat_token)
 
@@ -107,6 +108,8 @@ class HubSeatPage(SeatPage):
     def _show_seat(self, seat: int, token: str) -> None:
         super()._show_seat(seat, token)
         self._with_bar()
+        if self.identity is not None and self._secret is not None and self.table is not None:
+            remember(self.store, self._secret, self.identity.name, "table", "seat", self.table.code)
 
     def _token(self, table: Table) -> str:
         assert self.identity is not None and self._secret is not None
@@ -248,6 +251,8 @@ class HubHostPage(HostPage):
 
     def _show_host(self, table: Table, token: str) -> None:
         super()._show_host(table, token)
+        if self.identity is not None and self._secret is not None:
+            remember(self.store, self._secret, self.identity.name, "table", "host", table.code, token)
         # the localhost advice of ``dichotomy serve`` does not apply behind a hub
         loopback = _hub_loopback(self.tr)
         self.join_info.value = re.sub(r'<p class="dichotomy-warning".*?</p>', lambda _m: loopback,

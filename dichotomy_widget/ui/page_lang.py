@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover - the server process (refusal pages) never
     import ipywidgets as W
 
 __all__ = ["ACCEPT_LANGUAGE_ENV", "PageLanguage", "SpeaksPageLanguage", "query_lang", "accept_language", "language_menu", "error_text",
-           "STALLED_BANNER"]
+           "STALLED_BANNER", "GONE_BANNER"]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,11 @@ MAX_HEADER = 500  # an Accept-Language longer than this is not a browser's
 #: (``ui/voila/templates/dichotomy/index.html.j2``; tests/test_i18n.py checks them against the catalogues).
 STALLED_BANNER = (N_("This page is taking longer than it should to start. Reloading it is safe."),
                   N_("Reload the page"))
+#: The banner of a page whose server went away (kernel gone, server restarted, network down), shown by
+#: the same template's watcher with its own copy of these texts (tests/test_page_watch.py checks them).
+GONE_BANNER = (N_("The connection to the game server was lost (the server restarted or the network dropped). "
+                  "Reload the page to continue: your seat comes back and what you typed is kept."),
+               N_("Reload the page"))
 
 
 def query_lang(query: str | None) -> str | None:

@@ -217,7 +217,7 @@ def test_a_full_disk_shows_a_banner_on_every_page_even_a_waiting_one(browser, tm
         pytest.fail("mounting a small tmpfs needs root (CI runs as root)")
     disk = tmp_path / "disk"
     disk.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(disk)], check=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k,mode=700", "tmpfs", str(disk)], check=True)  # a private store folder
     server = context = None
     try:
         path = disk / "tables.sqlite3"

@@ -16,9 +16,11 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -62,7 +64,7 @@ def _kill_service_leftovers(tmp) -> None:
     import os
     import signal
 
-    marker = f"DICHOTOMY_STORE={tmp / 'tables.sqlite3'}"
+    marker = f"DICHOTOMY_STORE={store_path(tmp)}"
     for pid, env in _process_environments(with_pids=True):
         if marker in env and pid != os.getpid():
             try:
@@ -97,16 +99,23 @@ def _stop_hub(server, tmp) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
+def store_path(tmp):
+    """The service's store: in ``srv/dichotomy/``, which the service itself creates (0700)."""
+    return tmp / "srv" / "dichotomy" / "tables.sqlite3"
+
+
 def _start_hub(tmp):
-    """Write a hub config (``dichotomy hub-config`` output + test users) and start JupyterHub on free ports."""
+    """Write the hub's base config (test users, free ports) loading ``dichotomy hub-config --output``'s
+    file, as docs/jupyterhub.md does, and start JupyterHub."""
     ports: set[int] = set()
     while len(ports) < 4:
         ports.add(free_port())
     proxy_port, hub_port, api_port, service_port = ports
-    snippet = subprocess.run(
+    subprocess.run(
         [sys.executable, "-m", "dichotomy_widget.serve", "hub-config", "--port", str(service_port),
-         "--store", str(tmp / "tables.sqlite3")],
-        capture_output=True, text=True, check=True, env=server_env()).stdout
+         "--store", str(store_path(tmp)), "--output", str(tmp / "dichotomy_config.py")],
+        capture_output=True, text=True, check=True, env=server_env())
+    snippet = (tmp / "dichotomy_config.py").read_text()
     (tmp / "jupyterhub_config.py").write_text(f"""c = get_config()  # noqa
 c.JupyterHub.bind_url = "http://127.0.0.1:{proxy_port}"
 c.JupyterHub.hub_ip = "127.0.0.1"
@@ -120,12 +129,20 @@ c.JupyterHub.authenticator_class = "dummy"
 c.DummyAuthenticator.password = {PASSWORD!r}
 c.Authenticator.allowed_users = {{"teacher", "ana", "ben", "cy", "dee"}}  # dee: in no group
 c.JupyterHub.spawner_class = "simple"  # nobody spawns a server: the game is a service
-{snippet}
+load_subconfig("dichotomy_config.py")  # noqa: F821 - written 0600 by `dichotomy hub-config --output`
+# The hub notices a dead managed service at its spawner's next poll (30 s by default): 2 s here, so the
+# test of a killed service waits less (a test-only setting; the service's own behaviour is unchanged).
+from jupyterhub.services import service as _service
+from traitlets import Integer as _Integer
+class _QuickPollServiceSpawner(_service._ServiceSpawner):
+    poll_interval = _Integer(2)
+_service._ServiceSpawner = _QuickPollServiceSpawner
 c.JupyterHub.load_groups.update({{"teachers": {{"users": ["teacher"]}}, "students": {{"users": ["ana", "ben", "cy"]}}}})
 """)
     server = ServerProcess([sys.executable, "-m", "jupyterhub", "-f", str(tmp / "jupyterhub_config.py")],
                            proxy_port, cwd=tmp, env=server_env(), log_name="jupyterhub")
-    server.store = str(tmp / "tables.sqlite3")  # type: ignore[attr-defined]
+    server.store = str(store_path(tmp))  # type: ignore[attr-defined]
+    server.tmp = tmp  # type: ignore[attr-defined]
     server.secret = re.search(r"'DICHOTOMY_HUB_SECRET': '([^']+)'", snippet).group(1)  # type: ignore[attr-defined]
     deadline = time.monotonic() + 120
     while not _service_redirects_to_oauth(server.base):
@@ -145,7 +162,10 @@ def hub(tmp_path_factory):
     if importlib.util.find_spec("jupyterhub") is None:
         pytest.fail("the hub cannot start: jupyterhub is not installed (the [test] extra has it)")
     for _attempt in range(3):  # a free port can be taken by another process before the hub binds it
-        tmp = tmp_path_factory.mktemp("hub")
+        # our own folder (not pytest's 0700 tree): another Unix user may pass through it (0711), so the
+        # modes the service gives the store and the config are what keeps them out
+        tmp = Path(tempfile.mkdtemp(prefix="dichotomy-hub-"))
+        tmp.chmod(0o711)
         server, log = _start_hub(tmp)
         if server is not None or "EADDRINUSE" not in log and "address already in use" not in log:
             break
@@ -155,6 +175,7 @@ def hub(tmp_path_factory):
         yield server
     finally:
         _stop_hub(server, tmp)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def signed_in(browser, hub, user: str, url: str, landing: str | None = None, **context_kw):
@@ -297,10 +318,10 @@ def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(bro
     expect(refused.locator("body")).to_contain_text("do not have permission to access JupyterHub service dichotomy")
     assert refused.locator(".dichotomy-message, .dw-root").count() == 0
     outsider.close()
-    # Ana (a student, despite her forged header) may not host.
+    # Ana (a student, despite her forged header) may not host: the service refuses the page itself.
     not_host = contexts["ana"].new_page()
-    not_host.goto(service + "host.ipynb")
-    expect(not_host.locator(".dichotomy-message")).to_contain_text("may not host", timeout=RENDER_TIMEOUT)
+    assert not_host.goto(service + "host.ipynb").status == 403
+    expect(not_host.locator(".dichotomy-message")).to_contain_text("for the hub's teachers")
     assert not_host.locator("button.dichotomy-create").count() == 0
     not_host.close()
 
@@ -318,7 +339,39 @@ def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(bro
     writers = [n for n in pages if n != guesser]
     target = pages[writers[0]].locator("[data-testid=target]").first.inner_text().strip()
     words = iter(CLUES)
-    for _ in writers:
+    # The service dies (killed, with its kernels) while a writer has typed a clue but not sent it:
+    # the page says so within seconds; once the hub has restarted the service, Reload brings the seat
+    # back with the clue still in the box.
+    _writer, wpage = find(pages, "[data-testid=clue-input]")
+    draft = next(words)
+    wpage.locator("[data-testid=clue-input]").fill(draft)
+    wpage.wait_for_timeout(200)
+    killed = time.monotonic()
+    _kill_service_leftovers(hub.tmp)
+    expect(wpage.locator("#dichotomy-gone")).to_be_visible(timeout=20_000)
+    print(f"the page said the server went away {time.monotonic() - killed:.1f} s after the service was killed")
+    expect(wpage.locator("#dichotomy-gone")).to_contain_text("connection to the game server was lost")
+    screenshots("hub-server-gone", wpage, clip={"x": 0, "y": 0, "width": 900, "height": 300})
+    deadline = time.monotonic() + 90
+    while not _service_redirects_to_oauth(hub.base):
+        assert time.monotonic() < deadline, "the hub did not restart the service"
+        time.sleep(0.3)
+    print(f"the hub restarted the service {time.monotonic() - killed:.1f} s after it was killed")
+    wpage.locator(".dichotomy-gone-reload").click()
+    wpage.locator("[data-testid=clue-input]").wait_for(timeout=RENDER_TIMEOUT)
+    expect(wpage.locator("[data-testid=clue-input]")).to_have_value(draft)
+    assert wpage.locator("#dichotomy-gone").count() == 0
+    for other in [host, *(p for p in pages.values() if p is not wpage)]:
+        other.reload()
+    for other in [host, *pages.values()]:
+        ready(other)
+    wpage.locator("[data-testid=clue-input]").press("Enter")
+    try:
+        expect(wpage.locator("[data-testid=clue-input]")).to_have_count(0, timeout=8_000)
+        left = len(writers) - 1
+    except AssertionError:
+        left = len(writers)  # refused (a variant of the pair): it types another word below
+    for _ in range(left):
         _writer, wpage = find(pages, "[data-testid=clue-input]")
         box = wpage.locator("[data-testid=clue-input]")
         for _attempt in range(4):
@@ -350,3 +403,84 @@ def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(bro
     for ctx in (teacher, phone, *contexts.values()):
         ctx.close()
     assert "jupyterhub-singleuser" not in hub.log_path.read_text(errors="replace")  # students' own servers are not involved
+
+
+def test_the_landing_page_greets_teachers_and_students_and_keeps_students_off_teacher_pages(browser, hub, screenshots):
+    root = hub.base + "/services/dichotomy/"
+    home_path = "/services/dichotomy/voila/render/home.ipynb"
+    # A teacher opens the service's address (Services -> dichotomy): the landing page, no file list.
+    teacher, home = signed_in(browser, hub, "teacher", root, landing=home_path)
+    home.locator(".dichotomy-home-host-table").wait_for(timeout=RENDER_TIMEOUT)
+    expect(home.locator(".dichotomy-home-run-class")).to_have_text("Run a class")
+    expect(home.locator("body")).to_contain_text("Welcome, teacher")
+    assert home.locator("text=Select items to open").count() == 0
+    # the table the teacher hosted earlier in this module is listed with a working host link
+    hosted = home.locator(".dichotomy-home-hosted a.dichotomy-home-link")
+    expect(hosted.first).to_be_visible()
+    code = hosted.first.inner_text().split()[-1]
+    assert re.fullmatch(rf"host\.ipynb\?table={code}&host=[\w-]{{16,}}", hosted.first.get_attribute("href"))
+    screenshots("hub-home-teacher", home, full_page=True)
+    # voila's notebook list and contents API are not reachable behind the hub: they lead to the start page
+    for path in ("", "voila/tree", "voila/tree/", "voila/api/contents", "voila/api/contents/"):
+        answer = home.request.get(root + path, max_redirects=0)
+        assert answer.status == 302 and answer.headers["location"].endswith("/voila/render/home.ipynb"), path
+    teacher.close()
+
+    # A student: the tables they sit at, no host links, a join box; teacher-only pages are refused.
+    student, shome = signed_in(browser, hub, "ben", root, landing=home_path)
+    shome.locator(".dichotomy-home-code input").wait_for(timeout=RENDER_TIMEOUT)
+    ready(shome)
+    assert shome.locator(".dichotomy-home-host-table, .dichotomy-home-run-class").count() == 0
+    expect(shome.locator(f".dichotomy-home-seats a[href='seat.ipynb?table={code}']")).to_be_visible()
+    screenshots("hub-home-student", shome, full_page=True)
+    box = shome.locator(".dichotomy-home-code input")
+    box.fill("ZZZZZZ")
+    box.press("Enter")
+    expect(shome.locator(".dichotomy-feedback")).to_contain_text("No table or class has the code ZZZZZZ")
+    box.fill(code.lower())
+    box.press("Enter")
+    shome.wait_for_url(re.compile(rf"seat\.ipynb\?table={code}"), timeout=60_000)
+    shome.locator(".dw-root[data-you='ben']").wait_for(timeout=RENDER_TIMEOUT)  # his seat, by his hub name
+    for page in ("host.ipynb", "teacher.ipynb", f"projector.ipynb?table={code}", "classview.ipynb?class=X",
+                 "report.ipynb?class=X", f"a/../projector.ipynb?table={code}"):
+        answer = shome.goto(root + "voila/render/" + page)
+        assert answer.status == 403, page
+        expect(shome.locator(".dichotomy-message")).to_contain_text("for the hub's teachers")
+        assert shome.locator(".dw-root").count() == 0
+    student.close()
+
+
+def test_the_store_and_the_hub_config_are_private_to_the_service(hub):
+    """Modes, and another Unix user (created here) who may pass through the folders cannot read them."""
+    import os
+    import pwd
+    import stat
+
+    if os.geteuid() != 0:
+        pytest.skip("creating a Unix user needs root (CI runs as root)")
+    store = Path(hub.store)
+    files = [store, Path(f"{store}-wal"), Path(f"{store}-shm"), hub.tmp / "dichotomy_config.py"]
+    assert all(p.exists() for p in files), [p for p in files if not p.exists()]  # the pages hold the store open
+    assert {oct(stat.S_IMODE(p.stat().st_mode)) for p in files} == {"0o600"}
+    assert {oct(stat.S_IMODE(p.stat().st_mode)) for p in (store.parent, store.parent.parent)} == {"0o700"}
+    name = f"dwprobe{os.getpid() % 100000}"
+    subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name], check=True)
+    try:
+        other = pwd.getpwnam(name)
+
+        def readable(path: Path) -> bool:
+            return subprocess.run(["cat", str(path)], user=other.pw_uid, group=other.pw_gid, extra_groups=[],
+                                  capture_output=True).returncode == 0
+
+        assert readable(Path("/etc/hostname"))  # the probe works: this user reads a world-readable file
+        assert not any(readable(p) for p in files)
+        # even with the folders opened for passing through, the files' own modes keep the user out
+        for folder in (store.parent.parent, store.parent):
+            folder.chmod(0o711)
+        try:
+            assert not any(readable(p) for p in files)
+        finally:
+            for folder in (store.parent, store.parent.parent):
+                folder.chmod(0o700)
+    finally:
+        subprocess.run(["userdel", name], check=False)
