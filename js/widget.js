@@ -928,7 +928,7 @@ class App {
     this.onTrouble = () => this.renderTrouble();
     this.onLanguage = () => this.relanguage();
     this.onMsg = (/** @type {any} */ msg) => this.receive(msg);
-    for (const name of ["change:view", "change:curtain", "change:host"]) model.on(name, this.onChange);
+    for (const name of ["change:view", "change:curtain", "change:host", "change:name"]) model.on(name, this.onChange);
     model.on("change:store_trouble", this.onTrouble);
     for (const name of ["change:i18n", "change:lang"]) model.on(name, this.onLanguage);
     model.on("msg:custom", this.onMsg);
@@ -945,7 +945,7 @@ class App {
   }
 
   destroy() {
-    for (const name of ["change:view", "change:curtain", "change:host"]) this.model.off(name, this.onChange);
+    for (const name of ["change:view", "change:curtain", "change:host", "change:name"]) this.model.off(name, this.onChange);
     this.model.off("change:store_trouble", this.onTrouble);
     for (const name of ["change:i18n", "change:lang"]) this.model.off(name, this.onLanguage);
     this.model.off("msg:custom", this.onMsg);
@@ -1296,7 +1296,7 @@ class App {
   /** @param {View} view */
   renderHeader(view) {
     const over = view.phase === "over";
-    const key = JSON.stringify([view.you && view.you.name, this.kind, view.table, view.phase === "lobby", over,
+    const key = JSON.stringify([view.you && view.you.name, this.kind, view.table, this.model.get("name"), view.phase === "lobby", over,
       over ? (view.history || []).length : view.round, view.rounds, view.score, view.discard, view.deck_left,
       view.phase, Boolean(view.next)]);
     renderRegion(this.header, key, () => this.headerParts(view));
@@ -1307,7 +1307,8 @@ class App {
     const title = h("span", { class: "dw-title" }, t("Dichotomy"),
       view.you ? h("span", { class: "dw-you", text: ` · ${view.you.name}` }) : "");
     const lobby = view.phase === "lobby";
-    const code = this.kind === "table" && view.table ? h("span", { class: "dw-code", text: t("Table {code}", { code: view.table }) }) : "";
+    const name = this.kind === "table" ? String(this.model.get("name") || view.table || "") : "";
+    const code = name ? h("span", { class: "dw-code", "data-testid": "table-name", text: t("Table {code}", { code: name }) }) : "";
     const hide = this.kind === "pass" && view.you
       ? h("button", { class: "dw-button dw-quiet", type: "button", onclick: () => this.act({ type: "hide" }) }, t("Hide my screen"))
       : "";
