@@ -690,7 +690,68 @@ function recapScreen(view, act, kind) {
   } else if (view.actions.includes("continue")) {
     panel.append(actionButton(act, { label: t("Continue"), action: { type: "continue" }, slot, autofocus: true }), slot);
   }
+  if (view.recap) panel.append(soundToggle());
   return panel;
+}
+
+const SOUND_KEY = "dichotomy-sound";
+
+/** True when this browser's player turned the reveal's sound on (off by default). */
+function soundOn() {
+  try {
+    return window.localStorage.getItem(SOUND_KEY) === "on";
+  } catch (_err) {
+    return false; // storage refused (a private window, a sandbox): no sound
+  }
+}
+
+/** A small "Sound: off / on" switch for the reveal's sound, remembered by this browser. */
+function soundToggle() {
+  const b = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button dw-quiet dw-sound", type: "button", "data-action": "sound" }));
+  const show = () => {
+    b.textContent = soundOn() ? t("Sound: on") : t("Sound: off");
+    b.setAttribute("aria-pressed", String(soundOn()));
+  };
+  b.addEventListener("click", () => {
+    try {
+      window.localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
+    } catch (err) {
+      console.warn("dichotomy: cannot remember the sound setting", err);
+    }
+    show();
+  });
+  show();
+  return b;
+}
+
+/**
+ * The outcome's sound, made in the browser (no file is loaded): two rising notes for a right guess,
+ * one low note otherwise. Only when the player turned sound on.
+ * @param {string} outcome
+ */
+function chime(outcome) {
+  if (!soundOn()) return;
+  const Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
+  if (!Ctx) return;
+  try {
+    const audio = new Ctx();
+    const notes = outcome === "correct" ? [523, 784] : outcome === "pass" ? [392] : [196];
+    notes.forEach((freq, i) => {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      const at = audio.currentTime + i * 0.16;
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, at);
+      gain.gain.exponentialRampToValueAtTime(0.2, at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.3);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(at);
+      osc.stop(at + 0.32);
+    });
+    window.setTimeout(() => audio.close(), 1000);
+  } catch (err) {
+    console.warn("dichotomy: no sound", err);
+  }
 }
 
 /** Mark a recap for the App's staged reveal. @param {HTMLElement} block */
@@ -709,7 +770,7 @@ function keptRecapScreen(recap, status, close) {
     h("p", { class: "dw-kept-note", "data-testid": "kept-note", text: t("The next round has started: {status}", { status }) }),
     staged(recapBlock(recap)),
     h("button", { class: "dw-button dw-primary", type: "button", "data-action": "continue", "data-autofocus": true, onclick: close },
-      t("Continue")));
+      t("Continue")), soundToggle());
 }
 
 /** A seat that has read the recap: the next round's pick, or waiting for it. @param {View} view @param {Act} act @param {string} kind */
@@ -1215,10 +1276,12 @@ class App {
     }
     this.revealed.add(id);
     const collideAt = collides.length ? Number(collides[0].dataset.collide) : -1;
+    const outcome = /** @type {HTMLElement|null} */ (block.querySelector(".dw-outcome[data-beat]"));
     let step = 0;
     const next = () => {
       step += 1;
       show(step);
+      if (outcome && Number(outcome.dataset.beat) === step) chime(String(outcome.dataset.outcome));
       this.stageTimer = step < last ? window.setTimeout(next, step + 1 === collideAt ? 1100 : 750) : undefined;
     };
     next();
