@@ -217,7 +217,11 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
 
     def both(pages, name: str, selector: str) -> None:
         for page in pages:
-            page.locator(selector).first.wait_for(timeout=120_000)
+            try:
+                page.locator(selector).first.wait_for(timeout=120_000)
+            except Exception:
+                print(f"{name}: no {selector} on {page.url}:\n{page.locator('body').inner_text()[:800]}")
+                raise
         shots[name] = [widget_shot(page) for page in pages]
 
     def open_all(url: str) -> list:

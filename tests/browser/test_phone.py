@@ -113,6 +113,7 @@ def a_clue(table: Table, taken: set[str]) -> str:
 def test_every_student_screen_fits_a_phone(browser, serve):
     seen: dict[str, bool] = {}
     light, dark = phone(browser), phone(browser, dark=True)
+    wall = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         # the join page and the lobby: the count follows classmates joining
         lobby = Table.create(deck="en", rounds=3, store=serve.store, seed=3)
@@ -197,23 +198,43 @@ def test_every_student_screen_fits_a_phone(browser, serve):
             expect(recap.locator(".dw-recap-clue.dw-collided")).to_have_count(2)
             expect(recap.locator(".dw-outcome .dw-stamp")).to_have_text("✗")
         check(gpage, "recap (dark)", seen)
-        gpage.locator("button[data-action=continue]").click()
+
+        # the table's projector on a 1280 x 720 wall: full width, the class's name for the table in
+        # letters of 100 px or more; it has no Continue, so it says where the recap is read
+        projector = wall.new_page()
+        projector.goto(f"{serve.base}/voila/render/projector.ipynb?table={game.code}&n=2")
+        projector.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=TIMEOUT)
+        expect(projector.get_by_test_id("table-name")).to_have_text("Table 2", timeout=60_000)
+        size = projector.evaluate("parseFloat(getComputedStyle(document.querySelector('.dw-code')).fontSize)")
+        width = projector.evaluate("document.querySelector('.dw-root').getBoundingClientRect().width")
+        assert size >= 100 and width >= 0.9 * 1280, (size, width)
+        expect(projector.get_by_test_id("dw-status")).to_have_text("Round over: everyone reads the recap on their own screen.")
+        assert projector.locator(".dw-main button").count() == 0
+        expect(projector.locator(".dw-badge-drawer")).to_have_text("Next drawer")
+
+        # the second Clue-Giver draws next round: once it has read the recap, it is picking
+        draft.locator("button[data-action=continue]").click()
+        draft.locator(".dw-pairs").wait_for(timeout=TIMEOUT)
         game.refresh()
+        assert game.state.drawer == second
         for seat in game.state.order:
             if seat not in (second, guesser):
                 game.act(seat, {"type": "continue"})
+        expect(projector.locator(".dw-badge-drawer")).to_have_text("Drawer")
+        expect(projector.get_by_test_id("dw-status")).to_contain_text("is picking a pair")
+        projector.close()
+        # the last Guesser has not continued: its recap stays after the next Drawer picked
         game.refresh()
-        game.act(game.state.drawer, {"type": "pick", "pair": 2})  # the next Drawer picks: round 2 starts
+        game.act(second, {"type": "pick", "pair": 2})
         game.refresh()
         assert game.state.phase == "clues" and game.state.round == 2
-        expect(draft.get_by_test_id("kept-note")).to_be_visible(timeout=30_000)
-        draft.wait_for_timeout(1500)  # a later view must not wipe it either
-        expect(draft.get_by_test_id("recap")).to_be_visible()
-        expect(draft.get_by_test_id("recap")).to_have_attribute("data-round", "1")
-        check(draft, "recap kept after the next pick", seen)
-        draft.locator("button[data-action=continue]").click()
-        expect(draft.get_by_test_id("recap")).to_have_count(0)
-        expect(draft.locator(".dw-writer, .dw-guesser-wait, .dw-wait").first).to_be_visible()
+        expect(gpage.get_by_test_id("kept-note")).to_be_visible(timeout=30_000)
+        gpage.wait_for_timeout(1500)  # a later view must not wipe it either
+        expect(gpage.get_by_test_id("recap")).to_have_attribute("data-round", "1")
+        check(gpage, "recap kept after the next pick (dark)", seen)
+        gpage.locator("button[data-action=continue]").click()
+        expect(gpage.get_by_test_id("recap")).to_have_count(0)
+        expect(gpage.locator(".dw-writer").first).to_be_visible()
 
         # the final screen with its rank ladder
         game.act(None, {"type": "end"})
@@ -223,6 +244,6 @@ def test_every_student_screen_fits_a_phone(browser, serve):
         check(draft, "final", seen)
         check(gpage, "final (dark)", seen)
     finally:
-        light.close()
-        dark.close()
+        for context in (light, dark, wall):
+            context.close()
     assert len(seen) == 12, sorted(seen)
