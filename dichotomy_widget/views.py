@@ -242,8 +242,18 @@ def seat_view(state: GameState, seat: int | None, lang: str = "en") -> dict[str,
     if phase == "over":
         view["final"] = {"score": len(state.score_pile), "rounds": state.rounds,
                          "band": tr.gettext(rank_band(len(state.score_pile), state.rounds)),
-                         "ended_by_host": state.ended_by_host}
+                         "ended_by_host": state.ended_by_host, "ladder": _ladder(state.rounds, tr)}
     return view
+
+
+def _ladder(rounds: int, tr: Translator) -> list[dict[str, Any]]:
+    """The rank bands this deck length can reach, lowest first: each band's label and lowest score."""
+    steps: list[dict[str, Any]] = []
+    for score in range(max(rounds, 0) + 1):
+        band = rank_band(score, rounds)
+        if not steps or steps[-1]["key"] != band:
+            steps.append({"key": band, "band": tr.gettext(band), "from": score})
+    return [{"band": s["band"], "from": s["from"]} for s in steps]
 
 
 def stage(state: GameState) -> str:

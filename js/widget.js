@@ -54,6 +54,8 @@
  * @typedef {(action: Record<string, any>, ui?: ActUi) => void} Act
  * @typedef {{lang: string, plural_categories: string[], messages: Record<string, string|string[]>,
  *   languages?: [string, string][]}} Catalogue
+ * @typedef {{draft: {text: string, queued: boolean}, setDraft: (text: string) => void,
+ *   queue: (text: string) => void, unqueue: () => void}} ScreenCtx
  */
 
 const REPLY_TIMEOUT_MS = 20000;
@@ -324,11 +326,14 @@ function renderRegion(el, key, build) {
 }
 
 /**
- * A text box with its submit button and inline error slot. Enter submits; an empty submit asks
- * once more before it sends (a skipped clue or a pass).
+ * A text box with its submit button (the main action, disabled while the box is empty), an optional
+ * small secondary "skip" button that asks once more before it sends, and an inline error slot. Enter
+ * submits; Enter on an empty box asks once more too (a second Enter, or the skip button, confirms).
  * @param {Act} act
- * @param {{label: string, send: string, empty: string, confirmEmpty: string, testid: string, maxlength: number,
- *   action: (text: string) => Record<string, any>, extra?: HTMLElement[]}} opts
+ * @param {{label: string, send: string, confirmEmpty: string, testid: string, maxlength: number,
+ *   action: (text: string) => Record<string, any>, skip?: HTMLButtonElement, extra?: HTMLElement[],
+ *   value?: string, onInput?: (text: string) => void,
+ *   onSubmit?: (text: string, ui: ActUi) => void, note?: HTMLElement}} opts
  */
 function entry(act, opts) {
   const id = uid("in");
@@ -336,35 +341,52 @@ function entry(act, opts) {
   const slot = errorSlot(errId);
   const input = /** @type {HTMLInputElement} */ (h("input", {
     id, class: "dw-input", type: "text", maxlength: opts.maxlength, autocomplete: "off", autocapitalize: "off",
-    spellcheck: "false", "aria-describedby": errId, "data-autofocus": true, "data-testid": opts.testid,
+    spellcheck: "false", enterkeyhint: "send", "aria-describedby": errId, "data-autofocus": true, "data-testid": opts.testid,
   }));
-  const button = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button dw-primary", type: "submit" }));
+  if (opts.value) input.value = opts.value;
+  const button = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button dw-primary dw-send", type: "submit", "data-action": "send" }, opts.send));
+  const skip = opts.skip || null;
+  const skipLabel = skip ? skip.textContent || "" : "";
   const nothingTyped = t("Nothing typed. Press Enter or “{button}” again to confirm.", { button: opts.confirmEmpty });
   let armed = false;
   const label = () => {
-    button.textContent = armed ? opts.confirmEmpty : input.value.trim() ? opts.send : opts.empty;
+    button.disabled = !input.value.trim();
+    if (skip) skip.textContent = armed ? opts.confirmEmpty : skipLabel;
   };
   label();
   input.addEventListener("input", () => {
     armed = false;
     slot.textContent = "";
     label();
+    if (opts.onInput) opts.onInput(input.value);
   });
   const form = h("form", { class: "dw-entry", novalidate: true },
     h("label", { class: "dw-label", for: id, text: opts.label }),
-    h("div", { class: "dw-entry-row" }, input, button, ...(opts.extra || [])), slot);
-  const submit = () => {
-    const text = input.value.trim(); // exactly what the box holds now
-    if (!text && !armed) {
-      armed = true;
-      label();
-      slot.textContent = nothingTyped;
-      return;
-    }
+    h("div", { class: "dw-entry-row" }, input, button), opts.note || "", slot,
+    skip || (opts.extra || []).length ? h("div", { class: "dw-entry-extra" }, skip || "", ...(opts.extra || [])) : "");
+  const send = (/** @type {string} */ text) => {
     armed = false;
-    act(opts.action(text), { button, slot, input });
+    const ui = { button: text ? button : skip, slot, input };
+    if (opts.onSubmit) opts.onSubmit(text, ui);
+    else act(opts.action(text), ui);
     label();
   };
+  const arm = () => {
+    armed = true;
+    label();
+    slot.textContent = nothingTyped;
+  };
+  const submit = () => {
+    const text = input.value.trim(); // exactly what the box holds now
+    if (!text && !armed) arm();
+    else send(text);
+  };
+  if (skip) {
+    skip.addEventListener("click", () => {
+      if (armed) send("");
+      else arm();
+    });
+  }
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     submit();
@@ -407,7 +429,7 @@ function lobbyScreen(view, act, kind) {
   const { min_seats: least, max_seats: most } = view.limits;
   const box = h("div", { class: "dw-panel dw-lobby" },
     h("h2", { class: "dw-h", text: t("Waiting to start") }),
-    h("p", { text: tn("{n} player at the table. Dichotomy needs {least} to {most}.",
+    h("p", { "data-testid": "lobby-count", text: tn("{n} player at the table. Dichotomy needs {least} to {most}.",
       "{n} players at the table. Dichotomy needs {least} to {most}.", names, { least, most }) }));
   if (kind === "pass") {
     if (view.actions.includes("start")) {
@@ -418,9 +440,29 @@ function lobbyScreen(view, act, kind) {
       box.append(h("p", { text: t("Add players in the notebook with table.join(\"Name\"), then come back here.") }));
     }
   } else if (kind === "seat") {
-    box.append(h("p", { text: t("The host starts the game when everyone is here.") }));
+    box.append(h("p", { class: "dw-help", text: t("The host starts the game when everyone is here.") }), howToPlay());
   }
   return box;
+}
+
+/** Three cards that teach the game while a student waits in the lobby (Target, Foil, matching clues cancel). */
+function howToPlay() {
+  /** @param {string} cls @param {string} n @param {string} title @param {string} text @param {Node} picture */
+  const card = (cls, n, title, text, picture) => h("li", { class: `dw-howto-card ${cls}` },
+    h("span", { class: "dw-howto-n", "aria-hidden": "true", text: n }), picture,
+    h("h3", { class: "dw-h3", text: title }), h("p", { text }));
+  return h("section", { class: "dw-howto", "aria-label": t("How to play") },
+    h("h3", { class: "dw-h3", text: t("How to play") }),
+    h("ol", { class: "dw-howto-cards" },
+      card("dw-howto-target", "1", t("The Target"),
+        t("One player guesses. Everyone else sees a secret word, the Target, and writes a one-word clue for it."),
+        h("span", { class: "dw-howto-pic dw-target", "aria-hidden": "true", text: "◎" })),
+      card("dw-howto-foil", "2", t("The Foil"),
+        t("Beside the Target is a Foil, a word close to it. If the Guesser says the Foil, the team loses a card."),
+        h("span", { class: "dw-howto-pic dw-foil", "aria-hidden": "true", text: "✗" })),
+      card("dw-howto-match", "3", t("Matching clues cancel"),
+        t("Two clues that match (the same word, a plural, the same root) are both removed before the Guesser sees them. Be original!"),
+        h("span", { class: "dw-howto-pic", "aria-hidden": "true", text: "⇄" }))));
 }
 
 /** The Drawer's five pairs; keys 1 to 5 pick (App.onKey, anywhere in the widget). @param {View} view @param {Act} act */
@@ -440,7 +482,9 @@ function pickScreen(view, act) {
   }
   return h("div", { class: "dw-panel" },
     h("h2", { class: "dw-h", text: t("You are the Drawer: pick one pair") }),
-    h("p", { class: "dw-help", text: t("Your team writes clues for the Target. The Guesser must not say the Foil. Press 1 to 5 or click a pair.") }),
+    h("p", { class: "dw-help", text: touchScreen()
+      ? t("Your team writes clues for the Target. The Guesser must not say the Foil. Tap a pair.")
+      : t("Your team writes clues for the Target. The Guesser must not say the Foil. Press 1 to 5 or click a pair.") }),
     list, slot);
 }
 
@@ -479,19 +523,42 @@ function pairBox(view) {
     item("target", view.pair.target), item("foil", view.pair.foil));
 }
 
-/** @param {View} view @param {Act} act */
-function writerScreen(view, act) {
+/**
+ * A Clue-Giver's screen: the pair, and the clue box on this seat's turn. Before it, the clue can be
+ * drafted and readied: the App sends it when the turn comes (the engine checks it then).
+ * @param {View} view @param {Act} act @param {ScreenCtx} ctx
+ */
+function writerScreen(view, act, ctx) {
   const panel = h("div", { class: "dw-panel dw-writer" }, pairBox(view));
   if (view.actions.includes("clue")) {
+    const skip = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button dw-quiet dw-skip", type: "button", "data-action": "skip" }, t("Skip (no clue)")));
     panel.append(entry(act, {
       label: t("Your clue: one word that leads to the Target (not the Foil)"), maxlength: view.limits.clue,
-      send: t("Send clue"), empty: t("Skip (no clue)"), confirmEmpty: t("Yes, skip my clue"), testid: "clue-input",
-      action: (text) => ({ type: "clue", text }),
+      send: t("Send clue"), confirmEmpty: t("Yes, skip my clue"), testid: "clue-input", skip,
+      value: ctx.draft.text, onInput: (text) => ctx.setDraft(text), action: (text) => ({ type: "clue", text }),
     }).form);
   } else if (view.slate) {
     panel.append(h("p", { class: "dw-slate" }, view.slate.timeout
       ? t("You gave no clue this round.")
       : h("span", {}, `${t("Your clue:")} `, h("strong", { class: "dw-word", text: view.slate.text || "" }))));
+  } else if (view.phase === "clues") {
+    if (view.you && nextWriter(view) === view.you.seat) {
+      panel.append(h("p", { class: "dw-next-cue", "data-testid": "next-cue", text: t("You're next! Get your clue ready.") }));
+    }
+    if (ctx.draft.queued) {
+      panel.append(h("div", { class: "dw-draft-ready", "data-testid": "draft-ready" },
+        h("p", {}, withWord(t("Ready: {word} is sent when your turn comes."), h("strong", { class: "dw-word", text: ctx.draft.text }))),
+        h("button", { class: "dw-button dw-quiet", type: "button", "data-action": "edit-draft", onclick: () => ctx.unqueue() },
+          t("Change it"))));
+    } else {
+      panel.append(entry(act, {
+        label: t("Draft your clue now: it is sent when your turn comes, and checked then."), maxlength: view.limits.clue,
+        send: t("Send on my turn"), confirmEmpty: t("Send on my turn"), testid: "draft-input",
+        value: ctx.draft.text, onInput: (text) => ctx.setDraft(text), action: (text) => ({ type: "clue", text }),
+        onSubmit: (text) => { if (text) ctx.queue(text); },
+      }).form);
+    }
+    panel.append(h("p", { class: "dw-help", text: t("If someone writes the same clue, both are eliminated.") }));
   } else {
     panel.append(h("p", { class: "dw-help", text: t("Think of a clue now; you can type it when it's your turn. If someone writes the same clue, both are eliminated.") }));
   }
@@ -499,11 +566,27 @@ function writerScreen(view, act) {
   return panel;
 }
 
+/**
+ * The seat that writes after the one writing now (writing order: clockwise from the Guesser's left),
+ * or null. Only names and marks of the view: no clue text.
+ * @param {View} view
+ */
+function nextWriter(view) {
+  const ps = view.players;
+  const g = ps.findIndex((p) => p.guesser);
+  const ring = g < 0 ? ps : [...ps.slice(g + 1), ...ps.slice(0, g)];
+  const writers = ring.filter((p) => p.clue);
+  const now = writers.findIndex((p) => p.clue === "writing");
+  if (now < 0) return null;
+  const after = writers.slice(now + 1).find((p) => p.clue === "waiting");
+  return after ? after.seat : null;
+}
+
 /** @param {View} view @param {Act} act */
 function guessScreen(view, act) {
-  const pass = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button", type: "button", "data-action": "pass" }, t("Pass")));
+  const pass = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button dw-quiet dw-pass", type: "button", "data-action": "pass" }, t("Pass")));
   const box = entry(act, {
-    label: t("Your guess"), send: t("Guess"), empty: t("Guess"), confirmEmpty: t("Yes, pass"), maxlength: view.limits.guess,
+    label: t("Your guess"), send: t("Guess"), confirmEmpty: t("Pass"), maxlength: view.limits.guess,
     testid: "guess-input", action: (text) => (text ? { type: "guess", text } : { type: "pass" }), extra: [pass],
   });
   pass.addEventListener("click", () => act({ type: "pass" }, { button: pass, slot: box.slot, input: box.input }));
@@ -529,10 +612,15 @@ function watchGuessScreen(view) {
   return panel;
 }
 
-/** One recap clue line. @param {RecapClue} c */
-function recapClue(c) {
-  const li = h("li", { class: `dw-recap-clue${c.eliminated ? " dw-eliminated" : ""}${c.timeout ? " dw-timeout" : ""}` },
-    h("span", { class: "dw-author", text: t("{name}:", { name: c.author }) }), " ");
+/**
+ * One recap clue line; `beat` is the step of the staged reveal that turns it over, `collide` the step
+ * where an eliminated clue falls away with its reason.
+ * @param {RecapClue} c @param {number} beat @param {number} collide
+ */
+function recapClue(c, beat, collide) {
+  const li = h("li", {
+    class: `dw-recap-clue${c.eliminated ? " dw-eliminated" : ""}${c.timeout ? " dw-timeout" : ""}`, "data-beat": beat,
+  }, h("span", { class: "dw-author", text: t("{name}:", { name: c.author }) }), " ");
   if (c.timeout) {
     li.append(h("span", { class: "dw-noclue", text: noClueText(c.cause) }));
   } else if (c.eliminated) {
@@ -540,14 +628,30 @@ function recapClue(c) {
     const text = c.matched.length
       ? t("eliminated: {why} (same as {names})", { why, names: c.matched.join(", ") })
       : t("eliminated: {why}", { why });
-    li.append(h("s", { class: "dw-word", text: c.text || "" }), " ", h("span", { class: "dw-reason", text }));
+    li.dataset.collide = String(collide);
+    li.append(h("s", { class: "dw-word", text: c.text || "" }), " ", h("span", { class: "dw-reason", "data-beat": collide, text }));
   } else {
     li.append(h("strong", { class: "dw-word", text: c.text || "" }));
   }
   return li;
 }
 
-/** Everything about a resolved round. @param {Recap} r */
+/** The big mark of a round's end: ✓, ✗, the Foil or a pass. @param {string} outcome */
+function outcomeStamp(outcome) {
+  switch (outcome) {
+    case "correct": return "✓";
+    case "wrong": return "✗";
+    case "foil": return t("Foil!");
+    default: return "–";
+  }
+}
+
+/**
+ * Everything about a resolved round, in the order of its staged reveal (`data-beat` on each part:
+ * the pair, each clue turning over, matching clues falling away, the guess, the outcome, the piles).
+ * Only the recap of the view: the staging hides nothing the seat may not see and adds nothing.
+ * @param {Recap} r
+ */
 function recapBlock(r) {
   const guessLine = !r.passed ? t("{name} guessed {word}.", { name: r.guesser, word: quoted(r.guess || "") })
     : r.cause === "host" ? t("{name} was timed out by the host (counts as a pass).", { name: r.guesser })
@@ -555,18 +659,22 @@ function recapBlock(r) {
   const extras = [];
   if (r.penalty_discarded) extras.push(t("The next card was discarded as a penalty."));
   if (r.score_card_removed) extras.push(t("One scored card was lost."));
-  return h("div", { class: "dw-recap", "data-testid": "recap" },
+  const clues = r.clues.length;
+  const collide = clues + 2;
+  const guessBeat = collide + (r.clues.some((c) => c.eliminated) ? 1 : 0);
+  return h("div", { class: "dw-recap", "data-testid": "recap", "data-round": r.round },
     h("h2", { class: "dw-h", text: t("Round {n}", { n: r.round }) }),
-    h("p", { class: "dw-recap-pair" },
+    h("p", { class: "dw-recap-pair", "data-beat": 1 },
       wordChip("target", h("strong", { text: r.target })), " ", wordChip("foil", h("strong", { text: r.foil })), " ",
       h("span", { class: "dw-help", text: t("(pair {number}, picked by {name})", { number: r.pair_number, name: r.drawer }) })),
-    h("ul", { class: "dw-recap-clues", "aria-label": t("Clues") }, ...r.clues.map(recapClue)),
-    h("p", { class: "dw-guessline", text: guessLine }),
-    h("p", { class: `dw-outcome dw-outcome-${r.outcome}`, "data-outcome": r.outcome },
+    h("ul", { class: "dw-recap-clues", "aria-label": t("Clues") }, ...r.clues.map((c, i) => recapClue(c, i + 2, collide))),
+    h("p", { class: "dw-guessline", "data-beat": guessBeat, text: guessLine }),
+    h("p", { class: `dw-outcome dw-outcome-${r.outcome}`, "data-outcome": r.outcome, "data-beat": guessBeat + 1 },
+      h("span", { class: "dw-stamp", "aria-hidden": "true", text: outcomeStamp(r.outcome) }), " ",
       h("strong", { text: r.outcome_text }),
       r.reason_text && r.reason !== "same" && r.outcome !== "pass" ? ` (${r.reason_text})` : ""),
-    extras.length ? h("p", { class: "dw-help", text: extras.join(" ") }) : "",
-    h("p", { class: "dw-recap-stats", text: [
+    extras.length ? h("p", { class: "dw-help", "data-beat": guessBeat + 2, text: extras.join(" ") }) : "",
+    h("p", { class: "dw-recap-stats", "data-beat": guessBeat + 2, text: [
       tn("{n} card scored", "{n} cards scored", r.score), tn("{n} discarded", "{n} discarded", r.discard),
       tn("{n} card left", "{n} cards left", r.deck_left)].join(" · ") }));
 }
@@ -574,7 +682,7 @@ function recapBlock(r) {
 /** @param {View} view @param {Act} act @param {string} kind */
 function recapScreen(view, act, kind) {
   const panel = h("div", { class: "dw-panel" });
-  if (view.recap) panel.append(recapBlock(view.recap));
+  if (view.recap) panel.append(staged(recapBlock(view.recap)));
   const slot = errorSlot();
   if (kind === "pass" && view.actions.includes("confirm_absent")) {
     const label = view.next ? t("Continue (for everyone)") : t("See the final score");
@@ -582,7 +690,87 @@ function recapScreen(view, act, kind) {
   } else if (view.actions.includes("continue")) {
     panel.append(actionButton(act, { label: t("Continue"), action: { type: "continue" }, slot, autofocus: true }), slot);
   }
+  if (view.recap) panel.append(soundToggle());
   return panel;
+}
+
+const SOUND_KEY = "dichotomy-sound";
+
+/** True when this browser's player turned the reveal's sound on (off by default). */
+function soundOn() {
+  try {
+    return window.localStorage.getItem(SOUND_KEY) === "on";
+  } catch (_err) {
+    return false; // storage refused (a private window, a sandbox): no sound
+  }
+}
+
+/** A small "Sound: off / on" switch for the reveal's sound, remembered by this browser. */
+function soundToggle() {
+  const b = /** @type {HTMLButtonElement} */ (h("button", { class: "dw-button dw-quiet dw-sound", type: "button", "data-action": "sound" }));
+  const show = () => {
+    b.textContent = soundOn() ? t("Sound: on") : t("Sound: off");
+    b.setAttribute("aria-pressed", String(soundOn()));
+  };
+  b.addEventListener("click", () => {
+    try {
+      window.localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
+    } catch (err) {
+      console.warn("dichotomy: cannot remember the sound setting", err);
+    }
+    show();
+  });
+  show();
+  return b;
+}
+
+/**
+ * The outcome's sound, made in the browser (no file is loaded): two rising notes for a right guess,
+ * one low note otherwise. Only when the player turned sound on.
+ * @param {string} outcome
+ */
+function chime(outcome) {
+  if (!soundOn()) return;
+  const Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
+  if (!Ctx) return;
+  try {
+    const audio = new Ctx();
+    const notes = outcome === "correct" ? [523, 784] : outcome === "pass" ? [392] : [196];
+    notes.forEach((freq, i) => {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      const at = audio.currentTime + i * 0.16;
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, at);
+      gain.gain.exponentialRampToValueAtTime(0.2, at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.3);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(at);
+      osc.stop(at + 0.32);
+    });
+    window.setTimeout(() => audio.close(), 1000);
+  } catch (err) {
+    console.warn("dichotomy: no sound", err);
+  }
+}
+
+/** Mark a recap for the App's staged reveal. @param {HTMLElement} block */
+function staged(block) {
+  block.dataset.staged = "true";
+  return block;
+}
+
+/**
+ * The recap a seat has not finished reading when the next round has already begun (the next Drawer
+ * picked): it stays until this player continues, which only closes it on this screen.
+ * @param {Recap} recap @param {string} status @param {() => void} close
+ */
+function keptRecapScreen(recap, status, close) {
+  return h("div", { class: "dw-panel dw-kept" },
+    h("p", { class: "dw-kept-note", "data-testid": "kept-note", text: t("The next round has started: {status}", { status }) }),
+    staged(recapBlock(recap)),
+    h("button", { class: "dw-button dw-primary", type: "button", "data-action": "continue", "data-autofocus": true, onclick: close },
+      t("Continue")), soundToggle());
 }
 
 /** A seat that has read the recap: the next round's pick, or waiting for it. @param {View} view @param {Act} act @param {string} kind */
@@ -608,14 +796,37 @@ function finalScreen(view) {
     h("h2", { class: "dw-h", text: t("Game over") }),
     h("p", { class: "dw-final-score" }, before, h("span", { class: "dw-final-number", text: num(f.score) }), after),
     h("p", { class: "dw-band", text: f.band }),
+    rankLadder(f),
     f.ended_by_host ? h("p", { class: "dw-help", text: t("The game was ended early.") }) : "",
     rows.length ? h("h3", { class: "dw-h3", text: t("Round by round") }) : "",
     rows.length ? h("ol", { class: "dw-history" }, ...rows) : "",
     view.recap ? h("details", { class: "dw-last-recap" }, h("summary", { text: t("Last round in detail") }), recapBlock(view.recap)) : "");
 }
 
-/** The screen for a view. @param {View} view @param {Act} act @param {string} kind @returns {HTMLElement} */
-function buildScreen(view, act, kind) {
+/**
+ * The rank ladder: every band this game could reach, lowest at the bottom, the table's own marked.
+ * @param {{score: number, band: string, ladder?: {band: string, from: number}[]}} f
+ */
+function rankLadder(f) {
+  const steps = f.ladder || [];
+  if (!steps.length) return "";
+  const rows = steps.map((step, i) => {
+    const top = i + 1 < steps.length ? steps[i + 1].from - 1 : step.from;
+    const here = f.score >= step.from && (i + 1 === steps.length || f.score < steps[i + 1].from);
+    const range = top > step.from ? t("{low}–{high}", { low: step.from, high: top }) : num(step.from);
+    return h("li", { class: `dw-rung${here ? " dw-here" : ""}`, "aria-current": here ? "true" : null },
+      h("span", { class: "dw-rung-range", text: range }), h("span", { class: "dw-rung-band", text: step.band }),
+      here ? h("span", { class: "dw-rung-here", text: t("You are here") }) : "");
+  });
+  return h("ol", { class: "dw-ladder", "aria-label": t("Rank ladder") }, ...rows.reverse());
+}
+
+/**
+ * The screen for a view.
+ * @param {View} view @param {Act} act @param {string} kind @param {ScreenCtx} ctx
+ * @returns {HTMLElement}
+ */
+function buildScreen(view, act, kind, ctx) {
   const role = view.you ? view.you.role : "public";
   switch (view.phase) {
     case "lobby": return lobbyScreen(view, act, kind);
@@ -626,7 +837,7 @@ function buildScreen(view, act, kind) {
     case "clues":
       if (role === "guesser") return guesserWaitScreen();
       if (role === "public") return waitScreen(view, kind, t("Clues are being written, one at a time."));
-      return writerScreen(view, act);
+      return writerScreen(view, act, ctx);
     case "guess":
       return role === "guesser" ? guessScreen(view, act) : watchGuessScreen(view);
     case "recap":
@@ -718,6 +929,25 @@ class App {
     this.expireSentFor = undefined;
     /** @type {Act} */
     this.send = (action, ui) => this.act(action, ui);
+    /** This seat's clue drafted before its turn (kept in memory only, never sent before the turn). */
+    this.draft = { text: "", queued: false, key: "" };
+    /** @type {ScreenCtx} */
+    this.ctx = {
+      draft: this.draft,
+      setDraft: (text) => { this.draft.text = text; },
+      queue: (text) => { this.draft.text = text; this.draft.queued = true; this.focusOwed = true; this.render(); },
+      unqueue: () => { this.draft.queued = false; this.focusOwed = true; this.render(); },
+    };
+    /** @type {Recap|null} the last recap this seat has not continued from */
+    this.kept = null;
+    /** @type {Set<string>} recaps whose reveal has played on this screen (a re-render does not replay it) */
+    this.revealed = new Set();
+    /** @type {number|undefined} */
+    this.stageTimer = undefined;
+    /** @type {Set<string>} the players' names already shown (a newcomer's name arrives) */
+    this.seen = new Set();
+    /** @type {Record<string, number>} the piles' sizes last drawn (a pile that grew moves) */
+    this.piles = {};
 
     // data-lm-suppress-shortcuts: JupyterLab / Notebook 7 (Lumino) run no notebook shortcut for a key
     // pressed on the root (focused by a click inside it) or on a control (h() marks every one).
@@ -759,7 +989,7 @@ class App {
     this.onTrouble = () => this.renderTrouble();
     this.onLanguage = () => this.relanguage();
     this.onMsg = (/** @type {any} */ msg) => this.receive(msg);
-    for (const name of ["change:view", "change:curtain", "change:host"]) model.on(name, this.onChange);
+    for (const name of ["change:view", "change:curtain", "change:host", "change:name"]) model.on(name, this.onChange);
     model.on("change:store_trouble", this.onTrouble);
     for (const name of ["change:i18n", "change:lang"]) model.on(name, this.onLanguage);
     model.on("msg:custom", this.onMsg);
@@ -776,11 +1006,12 @@ class App {
   }
 
   destroy() {
-    for (const name of ["change:view", "change:curtain", "change:host"]) this.model.off(name, this.onChange);
+    for (const name of ["change:view", "change:curtain", "change:host", "change:name"]) this.model.off(name, this.onChange);
     this.model.off("change:store_trouble", this.onTrouble);
     for (const name of ["change:i18n", "change:lang"]) this.model.off(name, this.onLanguage);
     this.model.off("msg:custom", this.onMsg);
     if (this.clock !== undefined) window.clearInterval(this.clock);
+    if (this.stageTimer !== undefined) window.clearTimeout(this.stageTimer);
     for (const p of this.pending.values()) window.clearTimeout(p.timer);
   }
 
@@ -925,24 +1156,140 @@ class App {
       this.screenKey = "gone";
       return;
     }
+    this.root.classList.toggle("dw-projector", this.kind === "table" && !this.model.get("host"));
     this.renderHeader(view);
     this.renderPlayers(view);
+    this.followDraft(view);
+    const kept = this.keptRecap(view);
     const mine = view.actions.length > 0 && view.you !== null;
     const waiting = !mine && !["lobby", "over"].includes(view.phase) && (view.phase !== "recap" || nextRoundStarted(view));
-    this.setStatus(view.status, waiting);
-    const key = JSON.stringify([
-      this.kind, view.phase, view.round, view.you && view.you.role, view.actions, view.card, view.pair,
-      view.slate, view.clues, view.recap && view.recap.round, view.final, view.deadline !== null, nextRoundStarted(view),
-    ]); // only what buildScreen shows: an unchanged screen keeps its elements (a press in progress, focus)
+    const status = this.statusFor(view);
+    this.setStatus(status, waiting);
+    const key = this.screenKeyOf(view, kept);
     if (key !== this.screenKey) {
       this.screenKey = key;
       this.notice.textContent = "";
-      this.main.replaceChildren(buildScreen(view, this.send, this.kind));
+      this.main.replaceChildren(kept ? keptRecapScreen(kept, status, () => this.closeKept())
+        : buildScreen(view, this.send, this.kind, this.ctx));
       this.takeFocus(/** @type {HTMLElement|null} */ (this.main.querySelector("[data-autofocus]")));
+      this.stage(/** @type {HTMLElement|null} */ (this.main.querySelector(".dw-recap[data-staged]")));
+      this.sendQueued(view);
     }
     this.fillProgress(view);
     this.renderHost(view);
     this.startClock(view);
+  }
+
+  /**
+   * What the screen shows, derived from the view: every field except those drawn elsewhere (the
+   * status line, the players list and the writers' marks, which App regions refresh in place) and
+   * bookkeeping (version, stage, the deadline's second); plus this screen's own state (a readied
+   * draft, a kept recap). An unchanged key keeps the screen's elements (a press in progress, focus).
+   * @param {View} view @param {Recap|null} kept
+   */
+  screenKeyOf(view, kept) {
+    const { status, version, stage, deadline, players, turn, ...shown } = view;
+    return JSON.stringify([this.kind, shown, deadline !== null && deadline !== undefined, nextRoundStarted(view),
+      view.phase === "lobby" ? players.map((p) => p.name) : null, view.phase === "clues" ? nextWriter(view) : null,
+      this.draft.queued, kept ? kept.round : null, touchScreen()]);
+  }
+
+  /** The status line; the projector, which has no Continue, says where the recap is read. @param {View} view */
+  statusFor(view) {
+    if (this.kind !== "table" || this.model.get("host") || view.phase !== "recap") return view.status;
+    const next = view.next;
+    const picking = next && view.players.some((p) => p.seat === next.drawer.seat && p.confirmed);
+    return picking ? t("{name} is picking a pair…", { name: next.drawer.name })
+      : t("Round over: everyone reads the recap on their own screen.");
+  }
+
+  /**
+   * The recap this seat keeps on screen: set while it is open and unread, dropped once this player
+   * continues (here or in the engine) or the game is over. Returned only once the table has moved on.
+   * @param {View} view
+   * @returns {Recap|null}
+   */
+  keptRecap(view) {
+    if (this.kind !== "seat" || !view.you) {
+      this.kept = null;
+      return null;
+    }
+    if (view.phase === "recap") {
+      const read = view.players.some((p) => p.you && p.confirmed);
+      this.kept = read || !view.recap ? null : view.recap;
+      return null;
+    }
+    if (!["reveal", "clues", "guess"].includes(view.phase)) this.kept = null;
+    if (this.kept && (this.kept.round >= view.round || this.kept.round + 1 < view.round)) this.kept = null;
+    return this.kept;
+  }
+
+  closeKept() {
+    this.kept = null;
+    this.focusOwed = true;
+    this.render();
+  }
+
+  /** A draft lives while this round's clues are written and this seat's clue is not in. @param {View} view */
+  followDraft(view) {
+    const key = `${view.round}`;
+    if (this.draft.key !== key || view.slate || view.phase !== "clues") {
+      this.draft.key = key;
+      this.draft.text = "";
+      this.draft.queued = false;
+    }
+  }
+
+  /** This seat's turn has come with a readied draft: send it now, through the clue box (checked then). @param {View} view */
+  sendQueued(view) {
+    if (!this.draft.queued || !view.actions.includes("clue")) return;
+    const form = /** @type {HTMLFormElement|null} */ (this.main.querySelector("form.dw-entry"));
+    const input = /** @type {HTMLInputElement|null} */ (this.main.querySelector("[data-testid=clue-input]"));
+    this.draft.queued = false;
+    if (!form || !input || !input.value.trim()) return;
+    form.requestSubmit();
+  }
+
+  /**
+   * The staged reveal: the recap's parts come in beat by beat (the pair, each clue turning over,
+   * matching clues falling away with their reason, the guess, then the outcome). Once per recap per
+   * screen; at once with reduced motion; a tap shows everything.
+   * @param {HTMLElement|null} block
+   */
+  stage(block) {
+    if (this.stageTimer !== undefined) window.clearTimeout(this.stageTimer);
+    this.stageTimer = undefined;
+    if (!block) return;
+    const parts = /** @type {HTMLElement[]} */ ([...block.querySelectorAll("[data-beat]")]);
+    const collides = /** @type {HTMLElement[]} */ ([...block.querySelectorAll("[data-collide]")]);
+    const last = Math.max(0, ...parts.map((el) => Number(el.dataset.beat)));
+    const id = `${this.kind}:${block.dataset.round}`;
+    block.classList.add("dw-staged");
+    const show = (/** @type {number} */ step) => {
+      block.dataset.step = step >= last ? "done" : String(step);
+      for (const el of parts) if (Number(el.dataset.beat) <= step) el.classList.add("dw-in");
+      for (const el of collides) if (Number(el.dataset.collide) <= step) el.classList.add("dw-collided");
+    };
+    if (this.revealed.has(id) || lessMotion()) {
+      show(last);
+      return;
+    }
+    this.revealed.add(id);
+    const collideAt = collides.length ? Number(collides[0].dataset.collide) : -1;
+    const outcome = /** @type {HTMLElement|null} */ (block.querySelector(".dw-outcome[data-beat]"));
+    let step = 0;
+    const next = () => {
+      step += 1;
+      show(step);
+      if (outcome && Number(outcome.dataset.beat) === step) chime(String(outcome.dataset.outcome));
+      this.stageTimer = step < last ? window.setTimeout(next, step + 1 === collideAt ? 1100 : 750) : undefined;
+    };
+    next();
+    block.addEventListener("click", () => {
+      if (this.stageTimer !== undefined) window.clearTimeout(this.stageTimer);
+      this.stageTimer = undefined;
+      show(last);
+    });
   }
 
   // --- keyboard and focus -------------------------------------------------------------------------
@@ -1012,8 +1359,9 @@ class App {
   /** @param {View} view */
   renderHeader(view) {
     const over = view.phase === "over";
-    const key = JSON.stringify([view.you && view.you.name, this.kind, view.table, view.phase === "lobby", over,
-      over ? (view.history || []).length : view.round, view.rounds, view.score, view.discard, view.deck_left]);
+    const key = JSON.stringify([view.you && view.you.name, this.kind, view.table, this.model.get("name"), view.phase === "lobby", over,
+      over ? (view.history || []).length : view.round, view.rounds, view.score, view.discard, view.deck_left,
+      view.phase, Boolean(view.next)]);
     renderRegion(this.header, key, () => this.headerParts(view));
   }
 
@@ -1022,18 +1370,28 @@ class App {
     const title = h("span", { class: "dw-title" }, t("Dichotomy"),
       view.you ? h("span", { class: "dw-you", text: ` · ${view.you.name}` }) : "");
     const lobby = view.phase === "lobby";
-    const code = this.kind === "table" && view.table ? h("span", { class: "dw-code", text: t("Table {code}", { code: view.table }) }) : "";
+    const name = this.kind === "table" ? String(this.model.get("name") || view.table || "") : "";
+    const code = name ? h("span", { class: "dw-code", "data-testid": "table-name", text: t("Table {code}", { code: name }) }) : "";
     const hide = this.kind === "pass" && view.you
       ? h("button", { class: "dw-button dw-quiet", type: "button", onclick: () => this.act({ type: "hide" }) }, t("Hide my screen"))
       : "";
+    const playing = ["reveal", "clues", "guess"].includes(view.phase);
+    // still to play: the card in play counts (the view's deck_left is the cards after it)
+    const toPlay = lobby ? view.rounds : view.deck_left + (playing ? 1 : 0);
+    const last = toPlay === 1 && (playing || (view.phase === "recap" && Boolean(view.next)));
+    const sizes = { score: view.score, discard: view.discard, deck: toPlay };
+    const grew = (/** @type {string} */ name) => name in this.piles && sizes[name] > this.piles[name];
+    const piles = h("span", { class: "dw-piles", role: "group", "aria-label": t("Cards") },
+      pile(t("Kept"), view.score, "score", grew("score")),
+      pile(t("Discarded"), view.discard, "discard", grew("discard")),
+      pile(t("Still to play"), toPlay, "deck", false),
+      last ? h("span", { class: "dw-last-card", "data-testid": "last-card", text: t("Last card!") }) : "");
+    this.piles = sizes;
     const stats = h("span", { class: "dw-stats" },
       view.phase === "over" // a penalty can end the game before its last round: no "Round 2 of 3"
         ? stat(t("Rounds played"), num((view.history || []).length), "round")
         : stat(t("Round"), lobby ? t("– of {rounds}", { rounds: view.rounds })
-          : t("{round} of {rounds}", { round: view.round, rounds: view.rounds }), "round"),
-      stat(t("Score"), num(view.score), "score"),
-      stat(t("Discarded"), num(view.discard), "discard"),
-      stat(t("Cards left"), num(lobby ? view.rounds : view.deck_left), "deck"));
+          : t("{round} of {rounds}", { round: view.round, rounds: view.rounds }), "round"), piles);
     return [title, code, stats, hide];
   }
 
@@ -1049,14 +1407,18 @@ class App {
     const items = view.players.map((p) => {
       const guesser = p.guesser || Boolean(next && next.guesser.seat === p.seat);
       const drawer = p.drawer || Boolean(next && next.drawer.seat === p.seat);
+      // the next Drawer who has read the recap is already picking: the Drawer now, not "next"
+      const picking = Boolean(next && next.drawer.seat === p.seat && p.confirmed);
       const badges = [];
       if (guesser) badges.push(h("span", { class: "dw-badge dw-badge-guesser", text: p.guesser ? t("Guesser") : t("Next guesser") }));
-      if (drawer) badges.push(h("span", { class: "dw-badge dw-badge-drawer", text: p.drawer ? t("Drawer") : t("Next drawer") }));
+      if (drawer) badges.push(h("span", { class: "dw-badge dw-badge-drawer", text: p.drawer || picking ? t("Drawer") : t("Next drawer") }));
       const mark = p.clue || (view.phase === "recap" && p.confirmed ? "confirmed" : "");
       const state = mark ? markChip(mark, `dw-mark dw-mark-${mark === "confirmed" ? "submitted" : mark}`)
         : h("span", { class: "dw-mark" });
+      const arrived = this.seen.size > 0 && !this.seen.has(p.name); // a classmate who just joined
+      this.seen.add(p.name);
       return h("li", {
-        class: `dw-player${p.you ? " dw-me" : ""}${p.turn ? " dw-turn" : ""}${guesser ? " dw-is-guesser" : ""}`,
+        class: `dw-player${arrived ? " dw-new" : ""}${p.you ? " dw-me" : ""}${p.turn ? " dw-turn" : ""}${guesser ? " dw-is-guesser" : ""}`,
         "data-seat": p.seat, "data-testid": `player-${p.name}`,
       }, h("span", { class: "dw-name", text: p.you ? t("{name} (you)", { name: p.name }) : p.name }), ...badges, state);
     });
@@ -1173,6 +1535,17 @@ class App {
 }
 
 /**
+ * One pile of cards drawn as a stack (up to six cards high) with its count and name; `moved` plays
+ * the arrival of a card.
+ * @param {string} label @param {number} n @param {string} name its `data-stat` @param {boolean} moved
+ */
+function pile(label, n, name, moved) {
+  return h("span", { class: `dw-pile dw-pile-${name}${moved ? " dw-moved" : ""}`, "data-stat": name },
+    h("span", { class: "dw-pile-stack", "data-n": Math.min(n, 6), "aria-hidden": "true" }),
+    h("span", { class: "dw-stat-value", text: num(n) }), " ", h("span", { class: "dw-stat-label", text: label }));
+}
+
+/**
  * One header number: "Round 2 of 13".
  * @param {string} label
  * @param {string|number} value
@@ -1190,6 +1563,16 @@ function stat(label, value, name) {
  */
 function inNotebook() {
   return !(document.body && document.body.dataset.voila);
+}
+
+/** True on a screen used with a finger (a phone, a tablet): no keys to press, "tap" not "click". */
+function touchScreen() {
+  return typeof window.matchMedia === "function" && window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+}
+
+/** True when the reader asked for less motion: the staged reveal shows everything at once. */
+function lessMotion() {
+  return typeof window.matchMedia === "function" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 /** @param {{model: Model, el: HTMLElement}} ctx */

@@ -14,6 +14,13 @@ opens in Debian's Chromium (``$CHROMIUM`` overrides it):
 
 Each picture is 800 px wide, at most 1100 px high, reduced to a 64-colour palette (text and flat colours
 lose nothing visible) so each file stays under ~120 KB. Nothing is downloaded.
+
+    PYTHONPATH=$PWD python tools/screenshots.py --phone    # the student screens on a phone, the walls
+
+``--phone`` writes, in English, every student screen on a 360 px touch phone, light beside dark
+(``phone-<screen>.png``: join, lobby, pick, draft, write, guesser, guess, watch, recap, kept, final),
+the staged reveal's steps side by side (``phone-reveal.png``), and the table projector and the class
+projector at 1920x1080 (``wall-table.png``, ``wall-class.png``), each reduced to a 32-colour palette.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dichotomy_widget import SqliteStore, Table  # noqa: E402
+from dichotomy_widget import Classroom, SqliteStore, Table  # noqa: E402
 from dichotomy_widget.errors import DichotomyError  # noqa: E402
 from dichotomy_widget.i18n import INTERFACE_LANGUAGES  # noqa: E402
 
@@ -166,10 +173,150 @@ def language(browser, base: str, store: SqliteStore, lang: str) -> list[tuple[Pa
     return done
 
 
+PHONE = {"width": 360, "height": 740}
+
+
+def crop(png: bytes, height: int | None = None):
+    """``png`` as a Pillow image, cut to ``height`` px (the widget's bottom)."""
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return image.crop((0, 0, image.width, min(image.height, height))) if height else image
+
+
+def save_images(images: list, path: Path, colours: int = 32) -> int:
+    """The images side by side on one picture (a 32-colour palette); returns its size in bytes."""
+    from PIL import Image
+
+    gap = 12
+    width = sum(i.width for i in images) + gap * (len(images) - 1)
+    sheet = Image.new("RGB", (width, max(i.height for i in images)), (128, 128, 128))
+    x = 0
+    for image in images:
+        sheet.paste(image, (x, 0))
+        x += image.width + gap
+    small = sheet.quantize(colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    small.save(path, format="PNG", optimize=True)
+    return path.stat().st_size
+
+
+def widget_shot(page, max_height: int = 1400):
+    """The page from its top to the bottom of the game widget, as an image."""
+    page.wait_for_timeout(500)
+    box = page.locator(".dw-root").first.bounding_box() if page.locator(".dw-root").count() else None
+    height = int(box["y"] + box["height"]) + 12 if box else None
+    return crop(page.screenshot(full_page=True), min(height or max_height, max_height))
+
+
+def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, int]]:
+    """Every student screen at 360 px, light beside dark; the reveal's steps; both projectors at 1920."""
+    render = f"{base}/voila/render/"
+    contexts = [browser.new_context(viewport=PHONE, has_touch=True, color_scheme=c) for c in ("light", "dark")]
+    done: list[tuple[Path, int]] = []
+    shots: dict[str, list] = {}
+
+    def both(pages, name: str, selector: str) -> None:
+        for page in pages:
+            try:
+                page.locator(selector).first.wait_for(timeout=120_000)
+            except Exception:
+                print(f"{name}: no {selector} on {page.url}:\n{page.locator('body').inner_text()[:800]}")
+                raise
+        shots[name] = [widget_shot(page) for page in pages]
+
+    def open_all(url: str) -> list:
+        pages = []
+        for context in contexts:
+            page = context.new_page()
+            page.goto(url)
+            ready(page)
+            pages.append(page)
+        return pages
+
+    try:
+        lobby = Table.create(deck="en", rounds=3, store=store, seed=3)
+        join = open_all(f"{render}seat.ipynb?table={lobby.code}")
+        both(join, "join", ".dichotomy-name input")
+        for page, name in zip(join, ("Zoe", "Yan")):
+            page.locator(".dichotomy-name input").fill(name)
+            page.locator(".dichotomy-name input").press("Enter")
+            page.locator(f".dw-root[data-you='{name}']").wait_for(timeout=120_000)
+        lobby.join("Ana")
+        both(join, "lobby", ".dw-howto")
+        for page in join:
+            page.close()
+
+        game = Table.create(deck="en", rounds=4, store=store, seed=11)
+        tokens = {t.seat: t.token for t in (game.join(n) for n in NAMES)}
+        game.start()
+        game.refresh()
+        seat = lambda s: f"{render}seat.ipynb?table={game.code}&seat={tokens[s]}"  # noqa: E731
+        drawer, guesser = game.state.drawer, game.state.guesser
+        draw, guess = open_all(seat(drawer)), open_all(seat(guesser))
+        both(draw, "pick", ".dw-pairs")
+        both(guess, "guesser", ".dw-guesser-wait")
+        game.act(drawer, {"type": "pick", "pair": 1})
+        game.refresh()
+        second_id = game.state.writers[1]
+        second = open_all(seat(second_id))
+        for page in second:
+            page.get_by_test_id("draft-input").wait_for(timeout=120_000)
+            page.get_by_test_id("draft-input").fill("zebra")
+        both(second, "draft", "[data-testid=draft-input]")
+        both(draw, "write", "[data-testid=clue-input]")
+        give_clues(game, 99)
+        both(guess, "guess", "[data-testid=guess-input]")
+        both(second, "watch", ".dw-watch")
+        reveal = []
+        game.act(guesser, {"type": "guess", "text": "saxophone"})
+        recap = guess[0].get_by_test_id("recap")
+        recap.wait_for(timeout=120_000)
+        for step in ("3", "5", "done"):
+            guess[0].locator(f"[data-testid=recap][data-step='{step}']").wait_for(timeout=30_000)
+            reveal.append(widget_shot(guess[0]))
+        both(guess, "recap", "[data-testid=recap][data-step=done]")
+        game.refresh()
+        for s in game.state.order:
+            if s != second_id:
+                game.act(s, {"type": "continue"})
+        game.refresh()
+        game.act(game.state.drawer, {"type": "pick", "pair": 2})
+        both(second, "kept", "[data-testid=kept-note]")
+        projector = browser.new_context(viewport={"width": 1920, "height": 1080})
+        wall = projector.new_page()
+        wall.goto(f"{render}projector.ipynb?table={game.code}")
+        ready(wall)
+        wall.locator(".dw-progress, .dw-status").first.wait_for(timeout=120_000)
+        done.append((OUT / "wall-table.png", save_images([crop(wall.screenshot())], OUT / "wall-table.png")))
+        game.act(None, {"type": "end"})
+        both(second, "final", ".dw-ladder")
+        room = Classroom.create("Year 9 French", store=store, interface_lang="en")
+        for name in ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay", "Gus"):
+            room.join(name)
+        room.make_tables()
+        room.start_all()
+        wall.goto(f"{render}classview.ipynb?class={room.code}")
+        ready(wall)
+        wall.locator(".dichotomy-classview-page").first.wait_for(timeout=120_000)
+        wall.wait_for_timeout(800)
+        done.append((OUT / "wall-class.png", save_images([crop(wall.screenshot())], OUT / "wall-class.png")))
+        projector.close()
+    finally:
+        for context in contexts:
+            context.close()
+    for name, images in shots.items():
+        path = OUT / f"phone-{name}.png"
+        done.append((path, save_images(images, path)))
+    path = OUT / "phone-reveal.png"
+    done.append((path, save_images(reveal, path)))
+    return done
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lang", action="append", choices=INTERFACE_LANGUAGES,
                         help="only this language (repeatable; default: all)")
+    parser.add_argument("--phone", action="store_true", help="the phone screens and the walls instead")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -182,8 +329,10 @@ def main(argv: list[str] | None = None) -> int:
             store = SqliteStore(store_path)
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=exe, args=ARGS, headless=True)
-                for lang in args.lang or INTERFACE_LANGUAGES:
+                for lang in ([] if args.phone else args.lang or INTERFACE_LANGUAGES):
                     for path, size in language(browser, base, store, lang):
+                        print(f"{path.relative_to(ROOT)}  {size // 1024} KB")
+                for path, size in (phone_screens(browser, base, store) if args.phone else []):
                         print(f"{path.relative_to(ROOT)}  {size // 1024} KB")
                 browser.close()
         finally:

@@ -59,7 +59,7 @@ log = logging.getLogger(__name__)
 
 MAX_QUERY_VALUE = 200
 DEFAULT_ROUNDS = 5
-KEYS = ("class", "student", "teacher", "table")
+KEYS = ("class", "student", "teacher", "table", "n")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -170,7 +170,8 @@ def _overview_html(room: Classroom, env: Mapping[str, str] | None = None, tr: Tr
         phase = t["phase"] if t["started"] else "seating"
         label = _("Table {number}", number=t["number"])
         if t["started"]:
-            label = _a(page_link(PROJECTOR_PAGE, {"table": t["code"]}, env), label, "dichotomy-projector-link")
+            label = _a(page_link(PROJECTOR_PAGE, {"table": t["code"], "n": t["number"]}, env), label,
+                       "dichotomy-projector-link")
         rows.append(
             f'<tr class="dichotomy-overview-row" data-table="{t["number"]}" data-phase="{_esc(phase)}">'
             f'<th scope="row">{label}</th><td>{_esc(", ".join(t["players"]))}</td>'
@@ -440,7 +441,7 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
                      or "<li><em>" + _esc(_('empty')) + "</em></li>")
             extra = ""
             if t.started:
-                link = page_link(PROJECTOR_PAGE, {"table": t.code or ""}, self.env)
+                link = page_link(PROJECTOR_PAGE, {"table": t.code or "", "n": t.number}, self.env)
                 extra = (' · ' + _esc(_("code")) + f' <span class="dichotomy-table-code">{_esc(t.code)}</span> · '
                          + _a(link, _("projector"), "dichotomy-projector-link"))
             heading = tr.ngettext("Table {number} ({n} player) · {state}", "Table {number} ({n} players) · {state}",
@@ -844,7 +845,10 @@ class ProjectorPage(W.VBox):
         _ = lang.tr.gettext
         self.url.title = page_title(_("Projector · table {code}", code=table.code))
         self.widget = game_widget("TableWidget", table, host=False, lang=lang.lang if lang.chosen else None)
-        self.children = [self.url, W.HTML("<h2>" + _esc(_('Table {code}', code=table.code)) + "</h2>"), self.widget]
+        number = class_query(query).get("n", "")  # a class's table keeps the class's name (Table 2)
+        if number.isdigit() and len(number) < 4:
+            self.widget.name = number
+        self.children = [self.url, self.widget]
         table.start_watching()
 
 

@@ -35,7 +35,8 @@ class NameBox(anywidget.AnyWidget):
         input.maxLength = model.get("maxlength");
         input.placeholder = model.get("placeholder");
         input.value = model.get("value");
-        input.style.cssText = "font: inherit; padding: 0.35em 0.5em; margin-left: 0.5em; max-width: 100%; width: 18em;";
+        input.style.cssText = "font: inherit; font-size: max(16px, 1em); min-height: 44px; box-sizing: border-box; " +
+          "padding: 0.35em 0.5em; margin-left: 0.5em; max-width: 100%; width: 18em;";  // 16 px: no zoom on a phone
         input.addEventListener("input", () => {
           model.set("value", input.value);
           model.save_changes();

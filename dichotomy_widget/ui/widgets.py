@@ -275,6 +275,8 @@ class TableWidget(_DichotomyWidget):
     """
 
     host = traitlets.Bool(True).tag(sync=True)
+    #: The table's name in its class ("2": Table 2), shown instead of its code; "" for a table of its own.
+    name = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, table: Any, host: bool = True, lang: str | None = None) -> None:
         self._host = bool(host)
