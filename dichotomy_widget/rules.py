@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
@@ -761,8 +761,8 @@ def _on_clue(s: GameState, e: ClueSubmitted) -> GameState:
 
 def _on_purged(s: GameState, e: CluesPurged) -> GameState:
     fate = {row[0]: (row[1], tuple(row[2])) for row in e.eliminated}
-    clues = tuple(replace(c, eliminated=True, reason=fate[c.seat][0], matched=fate[c.seat][1])
-                  if c.seat in fate else c for c in s.clues)
+    clues = tuple(ClueResult(c.seat, c.text, c.cause, True, fate[c.seat][0], fate[c.seat][1])
+                  if c.seat in fate else c for c in s.clues)  # not ``replace``: it re-inspects the fields
     return _with(s, phase="guess", clues=clues)
 
 
