@@ -676,13 +676,14 @@ def legal_moves(state: GameState) -> list[tuple[int, str]]:
     :func:`allowed_actions`. Worked out once per state (asking only each move's possible seats)."""
     known = state.__dict__.get("_moves")
     if known is None:
-        per_seat: dict[int, list[str]] = {}
+        known = []
         for move in _SEAT_MOVES.get(state.phase, ()):
             for seat in (move.who(state) if move.who is not None else state.order):
                 if seat is not None and move.check(state, seat) is None:
-                    per_seat.setdefault(seat, []).append(move.kind)
-        known = state.__dict__["_moves"] = tuple((seat, kind) for seat in state.order
-                                                 for kind in per_seat.get(seat, ()))
+                    known.append((seat, move.kind))
+        if len(known) > 1:  # seating order; a seat's kinds stay in move-table order (a stable sort)
+            known.sort(key=lambda move: state.order.index(move[0]))
+        state.__dict__["_moves"] = known
     return list(known)
 
 
