@@ -208,7 +208,8 @@ STEP_NAMES = {"commit": "commit (act: decide + append)", "wake": "wake (wait_for
 
 def breakdown(windows: list[tuple[float, float, float]], stamps: list[tuple[str, float]]) -> dict[str, list[float]]:
     """Per step, its duration in each sample: ``windows`` are (act called, act returned, update
-    received); a step's time is the first stamp of it after the previous step in that window."""
+    received); a step's time is the first stamp of it after the previous step in that window (a
+    wake before the act returned counts 0)."""
     out: dict[str, list[float]] = {step: [] for step in (*STEPS, "notice")}
     stamps = sorted(stamps, key=lambda item: item[1])
     for t0, committed, received in windows:
@@ -218,12 +219,13 @@ def breakdown(windows: list[tuple[float, float, float]], stamps: list[tuple[str,
         notice = next((at for step, at in inside if step == "notice" and at >= t0), None)
         if notice is not None:
             out["notice"].append(notice - committed)
+        since = t0  # the other kernel may wake before the act has returned (PostgreSQL: NOTIFY at commit)
         for step in STEPS[1:-1]:
-            at = next((at for name, at in inside if name == step and at >= last), None)
+            at = next((at for name, at in inside if name == step and at >= since), None)
             if at is None:
                 break
-            out[step].append(at - last)
-            last = at
+            out[step].append(max(0.0, at - last))  # what happened before the act returned counts 0
+            since, last = at, max(at, last)
         else:
             out["deliver"].append(received - last)
     return out
