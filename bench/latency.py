@@ -20,7 +20,7 @@ Measures, on this machine:
     python bench/latency.py [--samples 120] [--stores sqlite,postgres] [--browser] [--browser-samples 40]
                             [--idle 10] [--skip-kernels] [--smoke]
 
-PostgreSQL is a throwaway server (tests/pg_server.py, durable defaults). Actions are spaced 20-120 ms
+PostgreSQL is a throwaway server (tests/pg_server.py; durable defaults, ``--fast``: no WAL flush). Actions are spaced 20-120 ms
 apart (random). ``--smoke`` (CI): 6 samples per path and store, 1 s of idle measurement.
 """
 
@@ -515,6 +515,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--idle", type=float, default=10.0, help="seconds to measure idle CPU")
     ap.add_argument("--skip-kernels", action="store_true", help="skip the voila memory / idle CPU part")
     ap.add_argument("--smoke", action="store_true", help="a few samples per path (CI: checks that it runs)")
+    ap.add_argument("--fast", action="store_true", help="PostgreSQL with fsync and synchronous_commit off "
+                    "(the commit step without the WAL flush; default: durable)")
     args = ap.parse_args(argv)
     if args.smoke:
         args.samples, args.browser_samples, args.idle = min(args.samples, 6), min(args.browser_samples, 3), 1.0
@@ -530,10 +532,11 @@ def main(argv: list[str] | None = None) -> int:
         if "sqlite" in stores:
             lat += measure_store("SQLite", store, args)
         if "postgres" in stores:
-            from pg_server import PostgresServer  # tests/pg_server.py
+            from pg_server import FAST_SETTINGS, PostgresServer  # tests/pg_server.py
 
-            with PostgresServer() as server:
-                lat += measure_store("PostgreSQL", server.create_database("bench"), args)
+            with PostgresServer(settings=FAST_SETTINGS if args.fast else {}) as server:
+                label = "PostgreSQL (fast)" if args.fast else "PostgreSQL"
+                lat += measure_store(label, server.create_database("bench"), args)
         if args.browser:
             lat.append(("SQLite: click -> DOM change, other page", browser_latency(store, args.browser_samples)))
         print(f"\nLive-update latency ({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}), milliseconds")
