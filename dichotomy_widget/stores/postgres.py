@@ -493,7 +493,9 @@ class PostgresStore(ClosingStore):
         # has made its round trip, so the marker is read without another one (a wake costs one less)
         await self._waiters.wait(self._lock, self.change_marker, marker, timeout)
         with self._lock:
-            return self._version
+            if not self._closed:
+                return self._version
+        return self.change_marker()  # closed meanwhile: it says so
 
     @property
     def trouble_every(self) -> float:
