@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -30,12 +31,20 @@ def _run(name: str) -> tuple[int, str, float]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         p for p in (str(REPO), str(REPO / "tests"), os.environ.get("PYTHONPATH", "")) if p))
     start = time.monotonic()
+    proc = subprocess.Popen([sys.executable, str(REPO / "bench" / name), "--smoke"], cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        proc = subprocess.run([sys.executable, str(REPO / "bench" / name), "--smoke"], cwd=REPO, env=env,
-                              capture_output=True, text=True, timeout=TIMEOUT, start_new_session=True)
-        code, out = proc.returncode, proc.stdout + "\n--- stderr ---\n" + proc.stderr[-4000:]
-    except subprocess.TimeoutExpired as exc:
-        code, out = -1, f"timed out after {TIMEOUT} s\n{exc.stdout or ''}"
+        stdout, stderr = proc.communicate(timeout=TIMEOUT)
+        code, out = proc.returncode, stdout + "\n--- stderr ---\n" + stderr[-4000:]
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # the bench and the servers it started
+        stdout, _ = proc.communicate()
+        code, out = -1, f"timed out after {TIMEOUT} s\n{stdout}"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # anything the bench left behind in its group
+        except ProcessLookupError:
+            pass
     seconds = time.monotonic() - start
     RAN.append((f"bench/{name}", seconds, code))
     return code, out, seconds
