@@ -160,7 +160,10 @@ def main() -> None:
     parser.add_argument("--loads", type=int, default=3, help="seat page loads per student (default 3)")
     parser.add_argument("--runs", default="no flood,bounded,unbounded",
                         help="comma-separated runs (default: all three)")
+    parser.add_argument("--smoke", action="store_true", help="CI: 6 flood loads, 1 student, the bounded run only")
     args = parser.parse_args()
+    if args.smoke:
+        args.n, args.concurrency, args.students, args.loads, args.runs = 6, 2, 1, 1, "bounded"
     workdir = Path(tempfile.mkdtemp(prefix="dichotomy-flood-"))
     rows = []
     try:

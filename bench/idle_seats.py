@@ -89,7 +89,10 @@ def main() -> None:
                         help="skip the bare voila pages measured beside the seat pages")
     parser.add_argument("--postgres", action="store_true", help="the pages share a throwaway PostgreSQL "
                         "server (durable settings) instead of an SQLite file")
+    parser.add_argument("--smoke", action="store_true", help="CI: 2 students, 2 s idle, 2 changes, no baseline")
     args = parser.parse_args()
+    if args.smoke:
+        args.students, args.seconds, args.changes, args.baseline = 2, 2.0, 2, False
     if args.postgres:
         from pg_server import PostgresServer  # tests/pg_server.py
 

@@ -520,7 +520,11 @@ def main() -> None:
                         "cache) and opened --visits pages of the server before; incognito: the same visits in "
                         "Playwright's default context (no code cache); cold: a first visit")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (server logs) and print it")
+    parser.add_argument("--smoke", action="store_true", help="CI: 2 students (wire clients), the seat configuration only")
     args = parser.parse_args()
+    if args.smoke:
+        args.students, args.http_students, args.chromium, args.configs, args.stall = 2, 2, 0, "seat", 30.0
+        args.connect_timeout = 5.0  # the HTTP-only pages' kernels go sooner: settling between steps waits for them
     if args.http_students is None:
         args.http_students = args.students
     args.http_students = min(args.http_students, 60)

@@ -1,21 +1,27 @@
-"""Live-update latency and idle cost across kernels on one SQLite file.
+"""Live-update latency and idle cost across kernels, on SQLite and on PostgreSQL.
 
 Measures, on this machine:
 
-1. ``process``: one process acts (``Table.act``); another OS process, following the same SQLite file
+1. ``process``: one process acts (``Table.act``); another OS process, following the same store
    with ``Table.start_watching()``, refreshes and builds every seat's view. Time from the call to the
    other process's listener having the new views.
 2. ``kernel``: the same, but the other side is a real ipykernel running the seat page
    (``seat_page(...)``, a ``SeatWidget``); time until the widget's new state arrives on iopub (what
-   voila forwards to the browser).
+   voila forwards to the browser). The kernel's steps are time-stamped (functions wrapped from the
+   outside, in the kernel) and printed as a breakdown: ``commit`` (the act: decide + append, in the
+   acting process), ``wake`` (until the seat kernel's ``wait_for_change`` returns; SQLite: ``notice``
+   is when inotify told the kernel's watch thread), ``trouble`` (the write-trouble check on every
+   wake), ``read`` (``store.load``), ``fold``, ``view`` (``Table.view`` of the seat), ``serialise+send``
+   (the widget's comm message) and ``deliver`` (iopub to this client).
 3. ``browser`` (``--browser``, needs voila + Chromium): ``dichotomy serve`` with three seat pages;
    time from a click (or Enter) on one page to the first DOM change on another page.
-4. Memory (RSS) of an idle seat kernel next to a bare voila kernel, and the CPU both burn while idle
-   (the seat kernel's watch loop polls ``PRAGMA data_version`` every 50 ms).
+4. Memory (RSS) of an idle seat kernel next to a bare voila kernel, and the CPU both burn while idle.
 
-    python bench/latency.py [--samples 120] [--browser] [--browser-samples 40] [--idle 10]
+    python bench/latency.py [--samples 120] [--stores sqlite,postgres] [--browser] [--browser-samples 40]
+                            [--idle 10] [--skip-kernels] [--smoke]
 
-Actions are spaced 20-120 ms apart (random), so samples fall at every phase of the 50 ms poll.
+PostgreSQL is a throwaway server (tests/pg_server.py; durable defaults, ``--fast``: no WAL flush). Actions are spaced 20-120 ms
+apart (random). ``--smoke`` (CI): 6 samples per path and store, 1 s of idle measurement.
 """
 
 from __future__ import annotations
@@ -161,7 +167,71 @@ def process_latency(store: str, samples: int) -> list[float]:
 # 2. a real ipykernel running the seat page
 
 
-def kernel_latency(store: str, samples: int) -> list[float]:
+#: Run in the seat kernel after each new page: wraps the table's, store's and widget's steps (per
+#: instance) so each appends ``(step, time.time())`` to ``_stamps``. Nothing changes in the package.
+INSTRUMENT = r"""
+import time as _time
+_stamps = globals().setdefault("_stamps", [])
+def _wrap(obj, name, step, when=lambda result: True):
+    inner = getattr(obj, name)
+    def wrapped(*args, **kwargs):
+        result = inner(*args, **kwargs)
+        if when(result):
+            _stamps.append((step, _time.time()))
+        return result
+    setattr(obj, name, wrapped)
+def _wrap_async(obj, name, step):
+    inner = getattr(obj, name)
+    async def wrapped(*args, **kwargs):
+        result = await inner(*args, **kwargs)
+        _stamps.append((step, _time.time()))
+        return result
+    setattr(obj, name, wrapped)
+_t, _w = page.table, page.widget
+_watch = getattr(_t.store, "_watch", None)
+if _watch is not None and hasattr(_watch, "on_change"):
+    _wrap(_watch, "on_change", "notice")
+_wrap_async(_t.store, "wait_for_change", "wake")
+_wrap(_t, "check_store", "trouble")
+_wrap(_t.store, "load", "read", when=bool)
+_wrap(_t, "_fold", "fold")
+_wrap(_t, "view", "view")
+_wrap(_w, "_send", "sent")
+"""
+
+#: The breakdown's steps in the order they happen, each measured from the step before it.
+STEPS = ("commit", "wake", "trouble", "read", "fold", "view", "sent", "deliver")
+STEP_NAMES = {"commit": "commit (act: decide + append)", "wake": "wake (wait_for_change returns)",
+              "trouble": "write-trouble check", "read": "read (store.load)", "fold": "fold",
+              "view": "view (Table.view)", "sent": "serialise + send (comm)", "deliver": "deliver (iopub)"}
+
+
+def breakdown(windows: list[tuple[float, float, float]], stamps: list[tuple[str, float]]) -> dict[str, list[float]]:
+    """Per step, its duration in each sample: ``windows`` are (act called, act returned, update
+    received); a step's time is the first stamp of it after the previous step in that window (a
+    wake before the act returned counts 0)."""
+    out: dict[str, list[float]] = {step: [] for step in (*STEPS, "notice")}
+    stamps = sorted(stamps, key=lambda item: item[1])
+    for t0, committed, received in windows:
+        inside = [(step, at) for step, at in stamps if t0 <= at <= received]
+        out["commit"].append(committed - t0)
+        last = committed
+        notice = next((at for step, at in inside if step == "notice" and at >= t0), None)
+        if notice is not None:
+            out["notice"].append(notice - committed)
+        since = t0  # the other kernel may wake before the act has returned (PostgreSQL: NOTIFY at commit)
+        for step in STEPS[1:-1]:
+            at = next((at for name, at in inside if name == step and at >= since), None)
+            if at is None:
+                break
+            out[step].append(max(0.0, at - last))  # what happened before the act returned counts 0
+            since, last = at, max(at, last)
+        else:
+            out["deliver"].append(received - last)
+    return out
+
+
+def kernel_latency(store: str, samples: int) -> tuple[list[float], dict[str, list[float]]]:
     import jupyter_client
 
     bot = Bot(store, rounds=13)
@@ -188,6 +258,8 @@ def kernel_latency(store: str, samples: int) -> list[float]:
                 f"page = seat_page({code_seat['q']!r}, store={store!r})\nassert page.state == 'seat'",
                 timeout=60, output_hook=lambda m: None)
             assert reply["content"]["status"] == "ok", reply["content"]
+            reply = kc.execute_interactive(INSTRUMENT, timeout=60, output_hook=lambda m: None)
+            assert reply["content"]["status"] == "ok", reply["content"]
             drain()
 
         def drain() -> None:
@@ -198,13 +270,17 @@ def kernel_latency(store: str, samples: int) -> list[float]:
                     return
 
         open_seat()
+        windows: list[tuple[float, float, float]] = []
+        warm = 2  # the first wakes after a new page ran through wait_for_change calls begun unwrapped
         while len(out) < samples:
             bot.table.refresh(notify=False)
             if bot.table.state.phase == "over":
                 open_seat()
+                warm = 2
             time.sleep(random.uniform(0.02, 0.12))
             t0 = time.time()
             bot.step()
+            committed = time.time()
             deadline = time.time() + 10
             while time.time() < deadline:
                 try:
@@ -213,13 +289,24 @@ def kernel_latency(store: str, samples: int) -> list[float]:
                     continue
                 if msg["msg_type"] == "comm_msg" and msg["content"].get("data", {}).get("method") == "update" \
                         and "view" in msg["content"]["data"].get("state", {}):
-                    out.append(time.time() - t0)
+                    received = time.time()
+                    if warm:
+                        warm -= 1
+                    else:
+                        out.append(received - t0)
+                        windows.append((t0, committed, received))
                     break
             drain()
+        printed: list[str] = []
+        reply = kc.execute_interactive("import json; print(json.dumps(_stamps))", timeout=60,
+                                       output_hook=lambda m: printed.append(m["content"].get("text", ""))
+                                       if m["msg_type"] == "stream" else None)
+        assert reply["content"]["status"] == "ok", reply["content"]
+        stamps = [tuple(item) for item in json.loads("".join(printed))]
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
-    return out
+    return out, breakdown(windows, stamps)
 
 
 def stop_group(proc: subprocess.Popen, wait: float) -> None:
@@ -267,7 +354,7 @@ def _free_port() -> int:
 
 def voila_kernels(store: str, idle: float) -> dict[str, dict[str, float]]:
     work = Path(tempfile.mkdtemp(prefix="dichotomy-bench-"))
-    shutil.copy(REPO / "dichotomy_widget" / "pages" / "seat.ipynb", work / "seat.ipynb")
+    shutil.copy(REPO / "dichotomy_widget" / "ui" / "pages" / "seat.ipynb", work / "seat.ipynb")
     bare = json.loads((work / "seat.ipynb").read_text())
     bare["cells"][0]["source"] = ["1"]
     (work / "bare.ipynb").write_text(json.dumps(bare))
@@ -394,34 +481,78 @@ def row(name: str, values: list[float]) -> str:
             f"{max(ms):>7.1f} |")
 
 
+def ms_row(name: str, values: list[float]) -> str:
+    if not values:
+        return f"| {name:<40} | {0:>4} | {'-':>7} | {'-':>7} | {'-':>7} |"
+    return row(name, values)
+
+
+def print_breakdown(parts: dict[str, list[float]]) -> None:
+    print("| step (from the step before)              |    n |     p50 |     p95 |     max |")
+    print("|------------------------------------------|------|---------|---------|---------|")
+    for step in STEPS:
+        print(ms_row(STEP_NAMES[step], parts[step]))
+    if parts["notice"]:
+        print(ms_row("  (of wake: inotify notice after commit)", parts["notice"]))
+
+
+def measure_store(label: str, store: str, args: argparse.Namespace) -> list[tuple[str, list[float]]]:
+    """The process and kernel paths on one store; prints the kernel path's breakdown."""
+    lat = [(f"{label}: process -> process (watch + views)", process_latency(store, args.samples))]
+    totals, parts = kernel_latency(store, args.samples)
+    lat.append((f"{label}: table.act -> seat kernel iopub", totals))
+    print(f"\nWhere the time goes, {label}: table.act -> seat kernel iopub update, milliseconds")
+    print_breakdown(parts)
+    return lat
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--samples", type=int, default=120)
+    ap.add_argument("--stores", default="sqlite,postgres", help="comma-separated: sqlite, postgres")
     ap.add_argument("--browser", action="store_true", help="also measure click -> DOM change in Chromium")
     ap.add_argument("--browser-samples", type=int, default=40)
     ap.add_argument("--idle", type=float, default=10.0, help="seconds to measure idle CPU")
     ap.add_argument("--skip-kernels", action="store_true", help="skip the voila memory / idle CPU part")
+    ap.add_argument("--smoke", action="store_true", help="a few samples per path (CI: checks that it runs)")
+    ap.add_argument("--fast", action="store_true", help="PostgreSQL with fsync and synchronous_commit off "
+                    "(the commit step without the WAL flush; default: durable)")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.samples, args.browser_samples, args.idle = min(args.samples, 6), min(args.browser_samples, 3), 1.0
+    stores = [name.strip() for name in args.stores.split(",") if name.strip()]
+    unknown = set(stores) - {"sqlite", "postgres"}
+    if unknown:
+        ap.error(f"unknown store(s): {', '.join(sorted(unknown))}")
 
     tmp = Path(tempfile.mkdtemp(prefix="dichotomy-latency-"))
     store = str(tmp / "tables.sqlite3")
-    lat = [("process -> process (watch + all views)", process_latency(store, args.samples)),
-           ("table.act -> seat kernel iopub update", kernel_latency(store, args.samples))]
-    if args.browser:
-        lat.append(("click -> DOM change, other browser page", browser_latency(store, args.browser_samples)))
-    print(f"\nLive-update latency on one SQLite file ({os.cpu_count()} CPUs), milliseconds")
-    print("| path                                     |    n |     p50 |     p95 |     max |")
-    print("|------------------------------------------|------|---------|---------|---------|")
-    for name, values in lat:
-        print(row(name, values))
-    if not args.skip_kernels:
-        kern = voila_kernels(store, args.idle)
-        print(f"\nIdle voila kernels (RSS after start; CPU averaged over {args.idle:.0f} s idle)")
-        print("| kernel                       |  RSS MB | idle CPU % |")
-        print("|------------------------------|---------|------------|")
-        for name, r in kern.items():
-            print(f"| {name:<28} | {r['rss']:>7.1f} | {r['cpu']:>10.2f} |")
-    shutil.rmtree(tmp, ignore_errors=True)
+    lat: list[tuple[str, list[float]]] = []
+    try:
+        if "sqlite" in stores:
+            lat += measure_store("SQLite", store, args)
+        if "postgres" in stores:
+            from pg_server import FAST_SETTINGS, PostgresServer  # tests/pg_server.py
+
+            with PostgresServer(settings=FAST_SETTINGS if args.fast else {}) as server:
+                label = "PostgreSQL (fast)" if args.fast else "PostgreSQL"
+                lat += measure_store(label, server.create_database("bench"), args)
+        if args.browser:
+            lat.append(("SQLite: click -> DOM change, other page", browser_latency(store, args.browser_samples)))
+        print(f"\nLive-update latency ({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}), milliseconds")
+        print("| path                                     |    n |     p50 |     p95 |     max |")
+        print("|------------------------------------------|------|---------|---------|---------|")
+        for name, values in lat:
+            print(ms_row(name, values))
+        if not args.skip_kernels:
+            kern = voila_kernels(store, args.idle)
+            print(f"\nIdle voila kernels (RSS after start; CPU averaged over {args.idle:.0f} s idle)")
+            print("| kernel                       |  RSS MB | idle CPU % |")
+            print("|------------------------------|---------|------------|")
+            for name, r in kern.items():
+                print(f"| {name:<28} | {r['rss']:>7.1f} | {r['cpu']:>10.2f} |")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 

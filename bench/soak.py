@@ -126,7 +126,7 @@ def worker(index: int, procs: int, seconds: float, tag: str, tables: int, seats:
             elif store.table_exists(code_for(tag, slot, gen)):
                 games[slot] = Table.open(code_for(tag, slot, gen), store)
             continue
-        action = None if seat is not None and table.state.seat(seat) is None else choose(rng, table, seat)
+        action = None if seat is not None and table.state.seat_record(seat) is None else choose(rng, table, seat)
         if action is None:
             time.sleep(0.002)
             continue
@@ -244,7 +244,10 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, default=None, help="where to put the SQLite files")
     parser.add_argument("--postgres", action="store_true", help="soak a throwaway PostgreSQL server")
     parser.add_argument("--fast", action="store_true", help="with --postgres: fsync and synchronous_commit off")
+    parser.add_argument("--smoke", action="store_true", help="CI: 3 s, 2 tables of 3 seats, 2 processes")
     args = parser.parse_args()
+    if args.smoke:
+        args.seconds, args.tables, args.seats, args.procs = 3.0, 2, 3, 2
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     if args.postgres:
         from pg_server import FAST_SETTINGS, PostgresServer

@@ -173,7 +173,10 @@ def main() -> None:
     parser.add_argument("--postgres", action="store_true", help="measure a throwaway PostgreSQL server")
     parser.add_argument("--fast", action="store_true", help="with --postgres: fsync and synchronous_commit off")
     parser.add_argument("--store", default=None, help="an existing, empty postgresql:// scratch database")
+    parser.add_argument("--smoke", action="store_true", help="CI: 50 appends, 2 writers of 20, 5 notices")
     args = parser.parse_args()
+    if args.smoke:
+        args.appends, args.procs, args.per_proc, args.notices = 50, 2, 20, 5
     tmp = args.dir or Path(tempfile.mkdtemp(prefix="dichotomy-bench-"))
     tmp.mkdir(parents=True, exist_ok=True)
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")

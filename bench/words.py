@@ -109,7 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pairs", type=int, default=20_000)
     ap.add_argument("--repeat", type=int, default=3, help="cold passes per language (the best is shown)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--smoke", action="store_true", help="CI: en and de, 200 pairs, one pass")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.langs, args.pairs, args.repeat = "en,de", 200, 1
     if args.child:
         print(json.dumps(child(args.child, args.pairs, args.repeat)))
         return 0

@@ -33,7 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--langs", default="es,fr,de")
     ap.add_argument("--pairs", type=int, default=20_000)
     ap.add_argument("--repeat", type=int, default=9)
+    ap.add_argument("--smoke", action="store_true", help="CI: es, 200 pairs, one pass")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.langs, args.pairs, args.repeat = "es", 200, 1
     rules_on = matcher._checked_derivation
     print(f"{'lang':4} {'without rules':>16} {'with rules':>16} {'cost':>7}   (new pairs per CPU second)")
     for lang in args.langs.split(","):

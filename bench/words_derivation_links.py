@@ -42,10 +42,15 @@ def rule_of(word: str, base: str, lang: str) -> tuple[str, str] | None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("lang", choices=("es", "fr", "de"))
+    ap.add_argument("lang", nargs="?", choices=("es", "fr", "de"))
     ap.add_argument("--sample", type=int, default=50)
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--smoke", action="store_true", help="CI: es, 5 links")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.lang, args.sample = args.lang or "es", 5
+    if args.lang is None:
+        ap.error("which language? es, fr or de")
     lang = args.lang
     db = sqlite3.connect(f"file:{matcher._DATA / (lang + '.sqlite')}?mode=ro&immutable=1", uri=True)
     words = sorted({w for (w,) in db.execute("SELECT word FROM lem") if matcher._is_word(w)})

@@ -49,7 +49,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pairs", type=int, default=1500, help="pairs sampled per class")
     ap.add_argument("--misses", type=int, default=10, help="missed pairs to list per class")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--smoke", action="store_true", help="CI: 50 pairs per class")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.pairs, args.misses = 50, 2
     if not Path(DICTIONARY + ".dic").is_file():
         print(f"missing {DICTIONARY}.dic (apt-get install hunspell-de-de)")
         return 1

@@ -62,7 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1],
                     help="checkout whose dichotomy_widget is measured (default: this one)")
     ap.add_argument("--show", action="store_true", help="list the pairs judged variants")
+    ap.add_argument("--smoke", action="store_true", help="CI: the same run (a few seconds)")
     args = ap.parse_args(argv)
+    if args.smoke:
+        pass  # already a few seconds
     sys.path.insert(0, str(args.root))
     from dichotomy_widget.words import is_known, variant_reason
 

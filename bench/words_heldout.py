@@ -96,7 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pairs", type=int, default=3000)
     ap.add_argument("--misses", type=int, default=12, help="missed pairs to list per language")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--smoke", action="store_true", help="CI: en and de (hunspell-en-us, hunspell-de-de), 50 pairs")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.langs, args.pairs, args.misses = "en,de", 50, 2
     print(f"{'lang':4} {'source':10} {'listed':>8} {'sampled':>8} {'clue recall':>12} {'guess recall':>13}")
     for lang in args.langs.split(","):
         if not Path(DICTIONARIES[lang] + ".dic").is_file():

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
@@ -679,13 +679,14 @@ def legal_moves(state: GameState) -> list[tuple[int, str]]:
     :func:`allowed_actions`. Worked out once per state (asking only each move's possible seats)."""
     known = state.__dict__.get("_moves")
     if known is None:
-        per_seat: dict[int, list[str]] = {}
+        known = []
         for move in _SEAT_MOVES.get(state.phase, ()):
             for seat in (move.who(state) if move.who is not None else state.order):
                 if seat is not None and move.check(state, seat) is None:
-                    per_seat.setdefault(seat, []).append(move.kind)
-        known = state.__dict__["_moves"] = tuple((seat, kind) for seat in state.order
-                                                 for kind in per_seat.get(seat, ()))
+                    known.append((seat, move.kind))
+        if len(known) > 1:  # seating order; a seat's kinds stay in move-table order (a stable sort)
+            known.sort(key=lambda move: state.order.index(move[0]))
+        state.__dict__["_moves"] = known
     return list(known)
 
 
@@ -765,8 +766,8 @@ def _on_clue(s: GameState, e: ClueSubmitted) -> GameState:
 
 def _on_purged(s: GameState, e: CluesPurged) -> GameState:
     fate = {row[0]: (row[1], tuple(row[2])) for row in e.eliminated}
-    clues = tuple(replace(c, eliminated=True, reason=fate[c.seat][0], matched=fate[c.seat][1])
-                  if c.seat in fate else c for c in s.clues)
+    clues = tuple(ClueResult(c.seat, c.text, c.cause, True, fate[c.seat][0], fate[c.seat][1])
+                  if c.seat in fate else c for c in s.clues)  # not ``replace``: it re-inspects the fields
     return _with(s, phase="guess", clues=clues)
 
 

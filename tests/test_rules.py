@@ -544,3 +544,38 @@ def test_writers_and_drawer_follow_the_guesser_and_order():
     assert moved.drawer != s.drawer
     flipped = replace(s, order=tuple(reversed(s.order)))
     assert flipped.drawer == left_of(flipped.order, s.guesser) != s.drawer
+
+
+# --- what a state works out once --------------------------------------------------------------
+def test_legal_moves_are_every_seats_allowed_actions_and_never_carried_to_the_next_state():
+    """``rules.legal_moves`` (worked out once per state) equals asking ``allowed_actions`` seat by seat
+    on a fresh copy of the state, and values a state remembers (writers, legal moves) are recomputed
+    for the next state rather than copied: checked on every state of seeded random games."""
+    import random
+    from dataclasses import fields
+
+    from dichotomy_widget import rules
+
+    for seed in range(4):
+        rng = random.Random(seed)
+        table, _tickets = new_game(players=3 + seed, rounds=5, seed=seed)
+        state = table.state
+        steps = 0
+        while state.phase != "over" and steps < 400:
+            steps += 1
+            moves = rules.legal_moves(state)
+            fresh = rules.GameState(**{f.name: getattr(state, f.name) for f in fields(rules.GameState)})
+            assert moves == [(s, k) for s in fresh.order for k in rules.allowed_actions(fresh, s)]
+            assert (state.writers, state.drawer, state.current_writer) == \
+                (fresh.writers, fresh.drawer, fresh.current_writer)
+            assert moves, f"no seat may move in phase {state.phase}"
+            seat, kind = rng.choice(moves)
+            action = {"type": kind, "pair": 1} if kind == "pick" else {"type": kind}
+            if kind in ("clue", "guess"):
+                action["text"] = rng.choice(["zebra", "anchor", "", state.target or "x"])
+            try:
+                events = rules.decide(state, rules.parse_action(seat, action))
+            except RuleViolation:
+                continue
+            state = rules.replay(events, state)
+        assert state.phase == "over"

@@ -577,9 +577,13 @@ class PostgresStore(ClosingStore):
 
     async def wait_for_change(self, marker: object, timeout: float) -> object:
         """Sleep (no polling) until a notification or own write bumps the marker, or ``timeout`` passes."""
-        # check and register under the lock the listener thread holds to bump the marker
+        # check and register under the lock the listener thread holds to bump the marker; the check
+        # has made its round trip, so the marker is read without another one (a wake costs one less)
         await self._waiters.wait(self._lock, self.change_marker, marker, timeout)
-        return self.change_marker()
+        with self._lock:
+            if not self._closed:
+                return self._version
+        return self.change_marker()  # closed meanwhile: it says so
 
     @property
     def trouble_every(self) -> float:

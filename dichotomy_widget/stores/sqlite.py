@@ -56,7 +56,10 @@ WATCHED_RECHECK = 30.0
 #: Without a file watch (polling), seconds between two write-trouble checks of a watching table.
 POLLED_TROUBLE_EVERY = 2.0
 
-#: After a file notice that did not yet change the marker (the writer is mid-commit), re-read this often ...
+#: After a file notice that did not yet change the marker (the writer is mid-commit), re-read after
+#: SETTLE_FIRST s, then twice as long each time up to SETTLE_STEP (a commit usually lands within a
+#: millisecond of its WAL write: the first re-reads catch it, and the re-reads stay about as few) ...
+SETTLE_FIRST = 0.001
 SETTLE_STEP = 0.01
 #: ... for this long.
 SETTLE_TIME = 0.25
@@ -407,6 +410,7 @@ class SqliteStore(ClosingStore):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(0.0, timeout)
         watched = self._ensure_watch()
+        step = SETTLE_FIRST
         while True:
             current = self.change_marker()
             remaining = deadline - loop.time()
@@ -415,8 +419,10 @@ class SqliteStore(ClosingStore):
             if not watched:
                 await asyncio.sleep(min(self.poll_interval, remaining))
             elif time.monotonic() - self._last_notice < SETTLE_TIME:
-                await asyncio.sleep(min(SETTLE_STEP, remaining))
+                await asyncio.sleep(min(step, remaining))
+                step = min(step * 2, SETTLE_STEP)
             else:
+                step = SETTLE_FIRST  # the next notice settles from the short step again
                 await self._waiters.wait(self._lock, self.change_marker, marker, min(WATCHED_RECHECK, remaining))
 
     def _ensure_watch(self) -> bool:

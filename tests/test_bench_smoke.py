@@ -1,0 +1,70 @@
+"""Every script in ``bench/`` runs in its ``--smoke`` mode and prints its figures, so a change that
+breaks a benchmark fails here (the full runs stay manual; their figures are not checked).
+
+The scripts are found by listing ``bench/*.py``: a new bench is run without being named here, and
+must accept ``--smoke``. They run as subprocesses, two at a time, once per test session; the
+benches that ran (and their seconds) are listed in pytest's terminal summary (``tests/conftest.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+BENCHES = sorted(p.name for p in (REPO / "bench").glob("*.py") if not p.name.startswith("_"))
+#: Seconds one smoke run may take (at a load average of 30 on 2 cores they took 4-340 s).
+TIMEOUT = 600
+#: Benches that ran this session: ``(script, seconds, exit code)``, for the terminal summary.
+RAN: list[tuple[str, float, int]] = []
+
+
+def _run(name: str) -> tuple[int, str, float]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(REPO), str(REPO / "tests"), os.environ.get("PYTHONPATH", "")) if p))
+    start = time.monotonic()
+    proc = subprocess.Popen([sys.executable, str(REPO / "bench" / name), "--smoke"], cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=TIMEOUT)
+        code, out = proc.returncode, stdout + "\n--- stderr ---\n" + stderr[-4000:]
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # the bench and the servers it started
+        stdout, _ = proc.communicate()
+        code, out = -1, f"timed out after {TIMEOUT} s\n{stdout}"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # anything the bench left behind in its group
+        except ProcessLookupError:
+            pass
+    seconds = time.monotonic() - start
+    RAN.append((f"bench/{name}", seconds, code))
+    return code, out, seconds
+
+
+@pytest.fixture(scope="module")
+def smoke_runs() -> dict[str, tuple[int, str, float]]:
+    """Every bench's ``--smoke`` run: exit code, output, seconds (two at a time)."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(BENCHES, pool.map(_run, BENCHES)))
+
+
+def test_every_bench_is_found() -> None:
+    assert "engine.py" in BENCHES and "latency.py" in BENCHES, BENCHES
+
+
+@pytest.mark.parametrize("name", BENCHES)
+def test_bench_smoke_runs_and_prints_figures(name: str, smoke_runs: dict[str, tuple[int, str, float]]) -> None:
+    code, out, _seconds = smoke_runs[name]
+    assert code == 0, f"bench/{name} --smoke exited with {code}:\n{out[-6000:]}"
+    stdout = out.split("\n--- stderr ---\n")[0]
+    assert re.search(r"\d", stdout), f"bench/{name} --smoke printed no figures:\n{out[-3000:]}"
+    assert "Traceback" not in stdout, out[-6000:]
