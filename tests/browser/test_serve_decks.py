@@ -254,7 +254,8 @@ def test_after_a_restart_the_saved_deck_is_listed_for_its_browser_only(serve, ho
     try:
         page = open_host(other, serve)
         expect(page.locator(".dichotomy-deck select option").filter(has_text="Folder animals")).to_have_count(1)
-        page.wait_for_timeout(1500)  # the browser secret has arrived: the list was rebuilt
+        # the browser secret has arrived and the list was rebuilt with this browser's (no) saved decks
+        page.locator(".dichotomy-deck-form.dichotomy-library-ready").wait_for(state="attached", timeout=RENDER_TIMEOUT)
         assert page.locator(".dichotomy-deck select option").filter(has_text="· saved").count() == 0
     finally:
         other.close()
