@@ -98,7 +98,7 @@ def serve(tmp_path_factory, files):
 def host_context(browser):
     """The teacher's browser for the whole module (its localStorage owns the saved decks)."""
     ctx = browser.new_context(viewport={"width": 800, "height": 900})
-    ctx.set_default_timeout(30_000)
+    ctx.set_default_timeout(RENDER_TIMEOUT)  # a loaded two-core machine renders slowly
     try:
         yield ctx
     finally:
@@ -107,7 +107,7 @@ def host_context(browser):
 
 def open_host(ctx, serve: Serve):
     page = ctx.new_page()
-    page.goto(serve.host_url)
+    page.goto(serve.host_url, wait_until="commit", timeout=RENDER_TIMEOUT)
     page.locator(".dichotomy-deck-form").wait_for(timeout=RENDER_TIMEOUT)
     ready(page)
     return page
@@ -269,7 +269,7 @@ def test_with_a_teacher_key_the_key_is_needed(tmp_path, browser, screenshots):
     try:
         assert key not in server.log()
         page = ctx.new_page()
-        page.goto(server.host_url)
+        page.goto(server.host_url, wait_until="commit", timeout=RENDER_TIMEOUT)
         box = page.locator(".dichotomy-teacher-key-input")
         box.wait_for(timeout=RENDER_TIMEOUT)
         ready(page)
