@@ -49,7 +49,8 @@ class Serve:
 
     def start(self) -> None:
         cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(self.store),
-               "--port", str(self.port), "--ip", "127.0.0.1", *self.extra]
+               "--port", str(self.port), "--ip", "127.0.0.1", "--connect-timeout", "300",  # a loaded machine
+               *self.extra]
         self.server = shared.ServerProcess(cmd, self.port, env=shared.server_env(), log_name="serve-decks")
         self.server.wait_ready("/voila/tree", timeout=90)
 
