@@ -13,6 +13,7 @@ import json
 import re
 from typing import Any, Protocol
 
+from .class_cards import record_card
 from .i18n import translator
 from .views import recap_json
 
@@ -114,8 +115,6 @@ def report(room: Classroom, lang: str = "en") -> dict[str, Any]:
     than tables x rounds) is listed with its words withheld (``"withheld": True``) until no table can.
 
     Its sentences (``outcome_text``, ``reason_text``) are in ``lang``; every other field is data."""
-    from .classroom import record_card
-
     tr = translator(lang)
     s = room.state
     tables = []

@@ -30,6 +30,7 @@ from .errors import (Plural, ClassNotFound, DeckError, DichotomyError, InvalidAc
                      StoreError, VersionConflict)
 from .events import Event
 from .i18n import interface_language, normalize_language
+from .class_cards import card_key, record_card
 from .config import MAX_SEATS, MAX_TIME_LIMIT, MIN_SEATS, MIN_TIME_LIMIT
 from .rules import clean_name
 from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
@@ -240,20 +241,6 @@ def _replace(state: ClassState, **changes: Any) -> ClassState:
     from dataclasses import replace
 
     return replace(state, **changes)
-
-
-def card_key(card: Any) -> tuple:
-    """A card (JSON lists or Pairs tuples) as a hashable tuple of (target, foil) tuples."""
-    return tuple((str(t), str(f)) for t, f in card)
-
-
-def record_card(state: Any, record: Any) -> tuple | None:
-    """The card (:func:`card_key`) a resolved round of a table was played with, from its deck."""
-    for card in state.deck:
-        pairs = card_key(card)
-        if 0 < record.pair_number <= len(pairs) and pairs[record.pair_number - 1] == (record.target, record.foil):
-            return pairs
-    return None
 
 
 def replay(events: list[Event], state: ClassState | None = None) -> ClassState:

@@ -290,6 +290,7 @@ def test_a_file_too_big_for_the_connection_is_refused_in_the_browser_and_the_nex
     form = page.deck_form
     form.source.value = "upload"
     assert form.upload.max_bytes == 1_000_000 and "file.size > model.get(\"max_bytes\")" in form.upload._esm
+    assert "dichotomy-library-ready" in form._dom_classes  # the browser secret arrived: saved decks listed
     form.upload._on_file_msg(form.upload, {"too_big": {"name": "huge.csv", "size": 12_000_000}}, [])
     assert form.deck is None and "at most 1,000,000 bytes" in html.unescape(form.problems_box.value)
     assert "12000000" in form.problems_box.value.replace(",", "")

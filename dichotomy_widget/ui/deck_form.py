@@ -159,6 +159,8 @@ class DeckForm(W.VBox):
         """Show ``library``'s saved decks in the list (None: no saved decks on this page)."""
         self.library = library
         self.refresh_choices()
+        if library is not None:  # a mark tests (and styles) can wait on: the saved decks are listed
+            self.add_class("dichotomy-library-ready")
 
     def _saved(self):
         if self.library is None:

@@ -37,7 +37,7 @@ def serve(tmp_path_factory):
     store = tmp_path_factory.mktemp("serve") / "tables.sqlite3"
     port = free_port()
     cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
-           "--ip", "127.0.0.1"]
+           "--ip", "127.0.0.1", "--connect-timeout", "300"]  # a loaded machine: pages connect slowly
     server = ServerProcess(cmd, port, env=server_env(), log_name="serve")
     try:
         server.wait_ready("/voila/tree", timeout=90)
@@ -51,7 +51,7 @@ def serve(tmp_path_factory):
 @pytest.fixture()
 def context(browser):
     ctx = browser.new_context(viewport={"width": 1000, "height": 800})
-    ctx.set_default_timeout(30_000)
+    ctx.set_default_timeout(RENDER_TIMEOUT)  # a loaded two-core machine renders slowly
     try:
         yield ctx
     finally:
@@ -78,7 +78,7 @@ def click_until(page, button_selector: str, done_selector: str, tries: int = 6) 
 
 def create_table(context, serve, rounds: int = 2):
     host = context.new_page()
-    host.goto(serve.host_url)
+    host.goto(serve.host_url, wait_until="commit", timeout=RENDER_TIMEOUT)
     host.locator("button.dichotomy-create").wait_for(timeout=RENDER_TIMEOUT)
     ready(host)
     expect(host.get_by_text("Language: English")).to_be_visible()
@@ -100,7 +100,7 @@ def create_table(context, serve, rounds: int = 2):
 
 def join_seat(context, link: str, name: str, keyboard: bool = False):
     page = context.new_page()
-    page.goto(link)
+    page.goto(link, wait_until="commit", timeout=RENDER_TIMEOUT)
     page.locator(".dichotomy-name input").wait_for(timeout=RENDER_TIMEOUT)
     ready(page)
     page.locator(".dichotomy-name input").fill(name)
@@ -145,7 +145,7 @@ def test_three_seats_play_a_full_game_with_a_reload(context, serve, screenshots)
     screenshots("serve-seat-lobby", pages["Ada"], full_page=True)
     # a name already taken: clear message, nothing created
     dup = context.new_page()
-    dup.goto(link)
+    dup.goto(link, wait_until="commit", timeout=RENDER_TIMEOUT)
     dup.locator(".dichotomy-name input").wait_for(timeout=RENDER_TIMEOUT)
     dup.locator(".dichotomy-name input").fill("ben")
     click_until(dup, "button.dichotomy-join", ".dichotomy-feedback:has-text('already called')")
@@ -170,7 +170,7 @@ def test_three_seats_play_a_full_game_with_a_reload(context, serve, screenshots)
             link_of_guesser = gpage.url
             gpage.close()
             gpage = context.new_page()
-            gpage.goto(link_of_guesser)
+            gpage.goto(link_of_guesser, wait_until="commit", timeout=RENDER_TIMEOUT)
             gpage.locator(".dw-guesser-wait").wait_for(timeout=RENDER_TIMEOUT)
             ready(gpage)
             pages[guesser] = gpage
@@ -222,14 +222,14 @@ def test_three_seats_play_a_full_game_with_a_reload(context, serve, screenshots)
 
     # a forged seat token and a forged host token: clear pages, nothing created
     forged = context.new_page()
-    forged.goto(f"{serve.base}/voila/render/seat.ipynb?table={code}&seat=forged-token-123")
+    forged.goto(f"{serve.base}/voila/render/seat.ipynb?table={code}&seat=forged-token-123", wait_until="commit", timeout=RENDER_TIMEOUT)
     expect(forged.locator(".dichotomy-message")).to_contain_text("not valid", timeout=RENDER_TIMEOUT)
     assert forged.locator(".dw-root").count() == 0
     screenshots("serve-forged-seat", forged, full_page=True)
-    forged.goto(f"{serve.base}/voila/render/host.ipynb?table={code}&host=forged")
+    forged.goto(f"{serve.base}/voila/render/host.ipynb?table={code}&host=forged", wait_until="commit", timeout=RENDER_TIMEOUT)
     expect(forged.locator(".dichotomy-message")).to_contain_text("not valid", timeout=RENDER_TIMEOUT)
     assert forged.locator(".dw-root").count() == 0
-    forged.goto(f"{serve.base}/voila/render/seat.ipynb?table=ZZZZZZ")
+    forged.goto(f"{serve.base}/voila/render/seat.ipynb?table=ZZZZZZ", wait_until="commit", timeout=RENDER_TIMEOUT)
     expect(forged.locator(".dichotomy-message")).to_contain_text("No table", timeout=RENDER_TIMEOUT)
     # the host link resumes hosting after a reload
     host.reload()
@@ -246,7 +246,7 @@ def test_seven_seats_fill_the_lobby_and_an_eighth_is_refused(context, serve, scr
     expect(host.locator(".dw-kind-table .dw-players li")).to_have_count(7)
     screenshots("serve-host-seven", host, full_page=True)
     late = context.new_page()
-    late.goto(link)
+    late.goto(link, wait_until="commit", timeout=RENDER_TIMEOUT)
     expect(late.locator(".dichotomy-message")).to_contain_text("full", timeout=RENDER_TIMEOUT)
     late.close()
     click_until(host, ".dw-kind-table button[data-action=start]", ".dw-root.dw-kind-table[data-phase=reveal]")
@@ -327,7 +327,7 @@ def test_fast_typed_names_keep_every_letter_and_no_page_asks_another_host(contex
     for name in NAMES:
         table.join(name)
     page = context.new_page()
-    page.goto(f"{serve.base}/voila/render/seat.ipynb?table={table.code}")
+    page.goto(f"{serve.base}/voila/render/seat.ipynb?table={table.code}", wait_until="commit", timeout=RENDER_TIMEOUT)
     box = page.locator(".dichotomy-name input")
     box.wait_for(timeout=RENDER_TIMEOUT)
     ready(page)
@@ -361,7 +361,7 @@ def test_a_second_page_takes_the_widget_code_from_the_browser_cache(context, ser
     headers: dict[str, str] = {}
     first = context.new_page()
     first.on("response", lambda r: headers.setdefault(r.url, r.headers.get("cache-control", "")))
-    first.goto(links[0])
+    first.goto(links[0], timeout=RENDER_TIMEOUT)  # "load": its resources are read below
     ready(first)
     hashed = {u: h for u, h in headers.items()
               if "/voila/labextensions/" in u and CONTENT_HASHED.search(urlsplit(u).path.rsplit("/", 1)[-1])}
@@ -370,7 +370,7 @@ def test_a_second_page_takes_the_widget_code_from_the_browser_cache(context, ser
     unhashed = {u: h for u, h in headers.items() if u.endswith("/package.json") or u.endswith("/style.js")}
     assert all("immutable" not in h for h in unhashed.values()), unhashed
     second = context.new_page()
-    second.goto(links[1])
+    second.goto(links[1], timeout=RENDER_TIMEOUT)  # "load": its resources are read below
     ready(second)
     entries = second.evaluate("performance.getEntriesByType('resource')"
                               ".map(e => [e.name, e.transferSize, e.decodedBodySize])")
@@ -394,7 +394,7 @@ def test_the_widget_code_comes_by_url_not_inside_every_page(context, serve):
     fetched: dict[str, tuple[int, str, str]] = {}
     page.on("response", lambda r: fetched.setdefault(r.url, (r.status, r.headers.get("cache-control", ""),
                                                              r.headers.get("content-type", ""))))
-    page.goto(link)
+    page.goto(link, wait_until="commit", timeout=RENDER_TIMEOUT)
     ready(page)
     page.locator(".dw-root[data-you='Ana']").wait_for(timeout=RENDER_TIMEOUT)
     expect(page.locator(".dw-root")).to_have_css("max-width", "860px")  # widget.css applied

@@ -49,7 +49,8 @@ class Serve:
 
     def start(self) -> None:
         cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(self.store),
-               "--port", str(self.port), "--ip", "127.0.0.1", *self.extra]
+               "--port", str(self.port), "--ip", "127.0.0.1", "--connect-timeout", "300",  # a loaded machine
+               *self.extra]
         self.server = shared.ServerProcess(cmd, self.port, env=shared.server_env(), log_name="serve-decks")
         self.server.wait_ready("/voila/tree", timeout=90)
 
@@ -98,7 +99,7 @@ def serve(tmp_path_factory, files):
 def host_context(browser):
     """The teacher's browser for the whole module (its localStorage owns the saved decks)."""
     ctx = browser.new_context(viewport={"width": 800, "height": 900})
-    ctx.set_default_timeout(30_000)
+    ctx.set_default_timeout(RENDER_TIMEOUT)  # a loaded two-core machine renders slowly
     try:
         yield ctx
     finally:
@@ -107,7 +108,7 @@ def host_context(browser):
 
 def open_host(ctx, serve: Serve):
     page = ctx.new_page()
-    page.goto(serve.host_url)
+    page.goto(serve.host_url, wait_until="commit", timeout=RENDER_TIMEOUT)
     page.locator(".dichotomy-deck-form").wait_for(timeout=RENDER_TIMEOUT)
     ready(page)
     return page
@@ -254,7 +255,8 @@ def test_after_a_restart_the_saved_deck_is_listed_for_its_browser_only(serve, ho
     try:
         page = open_host(other, serve)
         expect(page.locator(".dichotomy-deck select option").filter(has_text="Folder animals")).to_have_count(1)
-        page.wait_for_timeout(1500)  # the browser secret has arrived: the list was rebuilt
+        # the browser secret has arrived and the list was rebuilt with this browser's (no) saved decks
+        page.locator(".dichotomy-deck-form.dichotomy-library-ready").wait_for(state="attached", timeout=RENDER_TIMEOUT)
         assert page.locator(".dichotomy-deck select option").filter(has_text="· saved").count() == 0
     finally:
         other.close()
@@ -268,7 +270,7 @@ def test_with_a_teacher_key_the_key_is_needed(tmp_path, browser, screenshots):
     try:
         assert key not in server.log()
         page = ctx.new_page()
-        page.goto(server.host_url)
+        page.goto(server.host_url, wait_until="commit", timeout=RENDER_TIMEOUT)
         box = page.locator(".dichotomy-teacher-key-input")
         box.wait_for(timeout=RENDER_TIMEOUT)
         ready(page)
