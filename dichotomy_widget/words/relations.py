@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from ..errors import DependencyMissing
 from .matcher import is_variant
 
 __all__ = ["Neighbour", "KINDS", "RELATION_LANGUAGES", "has_relations", "neighbours", "frequency",
@@ -105,7 +106,13 @@ def _tables(lang: str) -> _Tables | None:
         return None
     with _lock:
         if lang not in _cache:
-            _cache[lang] = _Tables(lang)
+            try:
+                _cache[lang] = _Tables(lang)
+            except (OSError, ValueError) as err:
+                log.error("word relation tables for %s cannot be read: %s", lang, type(err).__name__)
+                raise DependencyMissing("The {lang} word relation tables ({file}) are missing or damaged in this "
+                                        "installation, so Foils cannot be suggested. Reinstall dichotomy_widget.",
+                                        params={"lang": lang, "file": "wordrel/" + lang + ".*"}) from err
         return _cache[lang]
 
 
