@@ -40,7 +40,7 @@ KINDS: tuple[str, ...] = ("synonym", "sister", "hypernym", "hyponym", "antonym",
 #: At most this many neighbours per word (the best ones).
 MAX_NEIGHBOURS = 60
 _SENSES = 4                 # senses of the word looked at (WordNet / thesaurus order)
-_BASE = {"antonym": 3.4, "sister": 3.0, "cousin": 2.2, "synonym": 3.0, "related": 2.2, "hypernym": 1.4,
+_BASE = {"antonym": 3.4, "sister": 3.0, "cousin": 1.9, "synonym": 3.0, "related": 2.2, "hypernym": 1.4,
          "hyponym": 1.4}
 _TWO_STEP = 80              # two-step candidates scored (those reached through most neighbours)
 _ZIPF_WEIGHT = 0.1          # frequency breaks ties inside a sense: common words first
