@@ -12,7 +12,7 @@ from typing import Any
 __all__ = [
     "MIN_SEATS", "MAX_SEATS", "MAX_CLUE_LENGTH", "MAX_GUESS_LENGTH", "MAX_NAME_LENGTH", "MAX_WORD_LENGTH",
     "PAIRS_PER_CARD", "MIN_TIME_LIMIT", "MAX_TIME_LIMIT", "DEFAULT_ROUNDS", "DEFAULT_DECK", "LIMITS",
-    "MAX_DECK_BYTES", "MAX_DECK_ROWS",
+    "MAX_DECK_BYTES", "MAX_DECK_ROWS", "MAX_TARGETS",
     "STORE_ENV", "SEAT_URL_ENV", "QUERY_ENV", "REQUEST_URL_ENV", "PG_BIN_ENV", "TEACHER_KEY_ENV", "DECKS_DIR_ENV",
     "HUB_ENV", "HUB_SECRET_ENV", "HUB_SECRET_FILE_ENV", "HUB_HOST_GROUPS_ENV", "HUB_ADMINS_HOST_ENV",
     "HUB_IDENTITY_HEADER", "HUB_IDENTITY_ENV",
@@ -36,6 +36,7 @@ MAX_TIME_LIMIT = 3600
 DEFAULT_ROUNDS = 13
 MAX_DECK_BYTES = 1_000_000  # a deck file, upload or pasted list (1 MB)
 MAX_DECK_ROWS = 10_000  # target/foil rows in one deck (2,000 cards)
+MAX_TARGETS = 100  # words in a one-column list given Foil suggestions (20 cards; a menu each in the form)
 DEFAULT_DECK = "en"
 
 #: The limits a browser needs (text box lengths, seat counts), as every view carries them.

@@ -48,15 +48,16 @@ import warnings
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Iterable, Mapping
 
-from .config import MAX_DECK_BYTES, MAX_DECK_ROWS, MAX_WORD_LENGTH, PAIRS_PER_CARD
+from .config import MAX_DECK_BYTES, MAX_DECK_ROWS, MAX_TARGETS, MAX_WORD_LENGTH, PAIRS_PER_CARD
 from .errors import DeckError, DeckWarning, Lines, Phrase
 from .i18n import N_
 from . import words
 
 __all__ = ["Pair", "Card", "Deck", "PAIRS_PER_CARD", "MAX_WORD_LENGTH", "MAX_DECK_BYTES", "MAX_DECK_ROWS",
            "DECK_FILE_SUFFIXES", "SEPARATORS", "DETECT", "load_deck", "parse_deck", "deck_from_bytes",
-           "packaged_decks", "detect_language"]
+           "packaged_decks", "detect_language", "deck_from_targets"]
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +118,6 @@ class Deck:
     def from_targets(cls, targets, lang: str | None = None, foils=None, name: str = "") -> "Deck":
         """A deck from a word list: each Target gets ``foils[target]`` or its first Foil suggestion
         (see :mod:`dichotomy_widget.deck_targets`, where ``shortlists`` shows the choices)."""
-        from .deck_targets import deck_from_targets
         return deck_from_targets(targets, lang, foils=foils, name=name)
 
     def to_json(self) -> dict:
@@ -543,3 +543,59 @@ def _validate(cards: list[_RawCard], lang: str) -> list[Phrase]:
             else:
                 seen_targets[key] = index
     return problems
+
+
+# -- a deck from a word list (Targets only; Foils from suggestions): see deck_targets.py -------------
+def list_language(targets: list[str], lang: str | None, source: str = "word list") -> str:
+    """The list's language: ``lang`` if given, else the one its words clearly show; else ask."""
+    if lang:
+        return lang.strip().lower()
+    found, _counts = detect_language(targets)
+    if found is None:
+        raise DeckError("{source}: which language is this deck in? Choose it, or add a first line "
+                        "\"# lang: es\".", code="deck_lang_missing", params={"source": source})
+    return found
+
+
+def deck_from_targets(targets: Iterable[str], lang: str | None = None, foils: Mapping[str, str] | None = None,
+                      name: str = "", source: str = "word list") -> Deck:
+    """A deck of ``targets`` in ``lang`` (detected from the words when None), each with its Foil:
+    ``foils[target]`` when given (``""``: none yet), else the first suggestion. Raises :class:`DeckError`
+    (``deck_foil_missing``) naming every Target left without a Foil, or the usual deck errors."""
+    targets = [str(t).strip() for t in targets]
+    if len(targets) > MAX_TARGETS:
+        raise DeckError("{source}: {n} words; a word list for Foil suggestions holds at most {limit} "
+                        "(split it into smaller decks).", code="deck_too_many_targets",
+                        params={"source": source, "n": len(targets), "limit": MAX_TARGETS})
+    lang = list_language(targets, lang, source)
+    chosen = {words.normalize(k): str(v or "").strip() for k, v in (foils or {}).items()}
+    rows: list[tuple[str, str]] = []
+    missing: list[Phrase] = []
+    for number, target in enumerate(targets, start=1):
+        foil = chosen.get(words.normalize(target), "")
+        if words.normalize(target) not in chosen and target:  # a Target given "" keeps asking for a Foil
+            first = words.suggest_foils(target, lang, 1)
+            foil = first[0].word if first else ""
+        if not foil:
+            missing.append(Phrase("word {number} (“{target}”): no Foil suggestion; type one",
+                                  number=str(number), target=target[:40]))
+        rows.append((target, foil))
+    if missing:
+        hint = None if words.has_relations(lang) else Phrase(
+            "Foil suggestions are not available for this language: type a Foil for each word.")
+        _refuse_missing_foils(source, missing, hint)
+    text = f"# lang: {lang}\n" + "".join(f"{t}\t{f}\n" for t, f in rows)
+    deck = parse_deck(text, fmt="csv", lang=lang, source=source, sep="\t")
+    return Deck(name=name or deck.name, lang=deck.lang, cards=deck.cards, source=source) if name else deck
+
+
+def _refuse_missing_foils(source: str, problems: list[Phrase], hint: Phrase | None) -> None:
+    """Refuse a list with Targets left without a Foil, each named (``problems`` as for any deck)."""
+    lines: list[tuple[str, Phrase | str]] = [("- ", p) for p in problems]
+    if hint is not None:
+        lines.append(("", hint))
+    err = DeckError("{source}: problems in the deck ({count}):\n{problems}", code="deck_foil_missing",
+                    params={"source": source, "count": len(problems), "problems": Lines(lines)})
+    err.problems = [str(p) for p in problems]  # type: ignore[attr-defined]
+    err.problem_phrases = list(problems)  # type: ignore[attr-defined]
+    raise err

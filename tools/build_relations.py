@@ -44,8 +44,8 @@ LANGS = ("en", "es", "fr", "de", "pt")
 OFFENSIVE_DOMAINS = ("vulgarism.n.01", "obscenity.n.02", "ethnic_slur.n.01", "disparagement.n.01")
 VULGAR_TAGS = re.compile(r"\((?:[^()]*,\s*)?(?:derb|vulg\.?|vulgär|vulgar)(?:,[^()]*)?\)", re.I)
 WORD = re.compile(r"^[^\W\d_]{2,}$")
-MAX_CHILDREN = 400
-MAX_SENSES = 6      # a word's senses kept (most common first): rarer ones only bloat the tables  # a parent with more children than this explains little ("entity")
+MAX_CHILDREN = 400  # a parent with more children than this explains little ("entity")
+MAX_SENSES = 4      # a word's senses kept, most common first (relations.py reads as many)
 
 LEXNAMES = ("adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute "
             "noun.body noun.cognition noun.communication noun.event noun.feeling noun.food noun.group "
@@ -72,6 +72,7 @@ class Table:
         self.index: dict[tuple, int] = {}      # dedupe key -> gid
         self.senses: dict[str, list[int]] = defaultdict(list)  # key -> gids in sense order
         self.display: dict[str, str] = {}
+        self.forms: dict[str, dict[str, int]] = defaultdict(dict)  # key -> spelling -> times seen
         self.antonyms: dict[str, set[str]] = defaultdict(set)
 
     def zipf(self, word: str) -> float:
@@ -83,7 +84,8 @@ class Table:
 
     def usable(self, word: str) -> bool:
         """A frequent single word that is not blocked."""
-        return bool(WORD.match(word)) and key(word) not in self.block and self.zipf(word) >= FLOOR[self.lang]
+        return (bool(WORD.match(word)) and not word.isupper() and key(word) not in self.block  # no acronyms
+                and self.zipf(word) >= FLOOR[self.lang])
 
     def group(self, dedupe: tuple, pos: str, label: str, members: list[str]) -> int:
         if dedupe in self.index:
@@ -94,8 +96,9 @@ class Table:
         for word in members:
             k = key(word)
             if self.usable(word) and k not in {key(m) for m in kept}:
-                kept.append(word)
+                kept.append(unicodedata.normalize("NFKC", word))
                 self.display.setdefault(k, word)
+                self.forms[k][word] = self.forms[k].get(word, 0) + 1
         self.groups.append({"pos": pos, "label": label, "parents": set(), "children": set(), "members": kept})
         return gid
 
@@ -111,6 +114,8 @@ class Table:
 
     def write(self, out: Path) -> dict[str, int]:
         """Keep groups that have members or explain sisters; renumber; write the three files."""
+        for k, forms in self.forms.items():  # the spelling seen most often ("Hund", not "hund")
+            self.display[k] = max(sorted(forms), key=lambda f: forms[f])
         for k in self.senses:
             del self.senses[k][MAX_SENSES:]
         useful = {gid for gids in self.senses.values() for gid in gids if self.groups[gid]["members"]}
@@ -238,6 +243,7 @@ def build_thesaurus(lang: str, block: set[str]) -> Table:
     lines = raw.decode({"ISO8859-1": "latin-1"}.get(encoding, encoding), errors="replace").splitlines()[1:]
     entries: list[tuple[str, list[tuple[str, list[str]]]]] = []
     vulgar, plain = set(), set()
+    spellings: dict[str, dict[str, int]] = {}  # key -> spelling in sense lines -> count (headwords are lower case)
     i = 0
     while i < len(lines):
         head, _, count = lines[i].rpartition("|")
@@ -253,11 +259,16 @@ def build_thesaurus(lang: str, block: set[str]) -> Table:
             for item in items:
                 word, _, bad = _entry(item)
                 (vulgar if bad else plain).add(key(word))
+                spelled = spellings.setdefault(key(word), {})
+                spelled[word] = spelled.get(word, 0) + 1
     block.update(w for w in vulgar - plain if WORD.match(w))
     t = Table(lang, block)
     hyper_gid: dict[str, int] = {}
     for head, senses in entries:
         head_word = _entry(head)[0]
+        spelled = spellings.get(key(head_word))
+        if spelled:  # German headwords are lower-cased: "dolch" is "Dolch" in the sense lines
+            head_word = max(sorted(spelled), key=lambda w: spelled[w])
         for pos_field, items in senses:
             pos_tag = pos_field.split(")")[0].strip("(- ").lower()
             pos = "-"

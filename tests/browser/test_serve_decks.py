@@ -1,7 +1,8 @@
 """The class's own vocabulary through ``dichotomy serve`` in a real Chromium: upload a CSV, see the preview,
 create a table and play a round with those words (three seat browsers); paste a tab-separated list; every
 bad file gets its message; the saved deck is listed again after a server restart on the same SQLite file;
-``--decks DIR`` offers the folder's valid decks; ``--teacher-key-file`` makes the key necessary.
+``--decks DIR`` offers the folder's valid decks; ``--teacher-key-file`` makes the key necessary; a pasted
+one-column word list shows each Target's Foil shortlist and becomes a deck of the chosen Foils.
 
 The host keeps one browser context for the whole module: its ``localStorage`` holds the browser secret
 that owns its saved decks (no teacher key). Screenshots go to ``artifacts/screenshots/decks-*.png``.
@@ -282,3 +283,59 @@ def test_with_a_teacher_key_the_key_is_needed(tmp_path, browser, screenshots):
     finally:
         ctx.close()
         server.stop()
+
+
+# -- a plain word list: Foils chosen from suggestions (issue 31) ---------------------------------------------
+WORD_LIST = ["cat", "coffee", "knife", "rain", "king", "apple", "horse", "bread", "teacher", "river"]
+
+
+def menu(page, target: str):
+    """The Foil menu (a <select>) of ``target``'s row."""
+    return page.locator(".dichotomy-foil-row", has=page.locator("label", has_text=target)).locator("select")
+
+
+def test_paste_a_word_list_choose_foils_and_create_a_table(serve, browser, screenshots):
+    """One column of Targets: each with its Foil shortlist; keep, pick, type; the preview follows; a table.
+    The screenshot (artifacts/screenshots/foils-paste.png) is docs/images/foils-paste.png."""
+    ctx = browser.new_context(viewport={"width": 900, "height": 1800})
+    ctx.set_default_timeout(30_000)
+    try:
+        host = open_host(ctx, serve)
+        choose_source(host, "Paste a list")
+        expect(host.locator(".dichotomy-foil-hint")).to_contain_text("one per line")
+        host.locator(".dichotomy-deck-paste textarea").fill("\n".join(WORD_LIST))
+        host.locator(".dichotomy-deck-lang-choice select").select_option(label="English (en)")
+        host.locator("button.dichotomy-deck-check").click()
+        preview = host.locator(".dichotomy-deck-preview")
+        expect(preview).to_contain_text("Pasted list: 2 cards, language English", timeout=RENDER_TIMEOUT)
+        expect(host.locator(".dichotomy-foil-row")).to_have_count(len(WORD_LIST))
+        # each row: the Target, its shortlist (reasons as text), the first suggestion chosen
+        cat = menu(host, "cat")
+        options = [o.replace("\xa0", " ") for o in cat.locator("option").all_inner_texts()]  # ipywidgets: nbsp
+        assert len(options) >= 6 and "same category as" in options[0] and options[-1] == "type another Foil"
+        first = options[0].split(" — ")[0]
+        expect(preview).to_contain_text(f"cat / {first}")
+        # pick another suggestion
+        coffee = menu(host, "coffee")
+        second = coffee.locator("option").nth(1).inner_text().replace("\xa0", " ").split(" — ")[0]
+        coffee.select_option(index=1)
+        expect(preview).to_contain_text(f"coffee / {second}")
+        # type one (Enter submits it)
+        typed = host.locator(".dichotomy-foil-row", has=host.locator("label", has_text="king")).locator("input")
+        typed.fill("queen")
+        typed.press("Enter")
+        expect(preview).to_contain_text("king / queen")
+        # "type another" with nothing typed: asked for, as text, and no table can be made
+        menu(host, "rain").select_option(index=menu(host, "rain").locator("option").count() - 1)
+        problems = host.locator(".dichotomy-deck-problems [role=alert]")
+        expect(problems).to_contain_text("“rain”")
+        assert host.locator("button.dichotomy-create").is_disabled()
+        menu(host, "rain").select_option(index=0)
+        expect(problems).to_have_count(0)
+        screenshots("foils-paste", host.locator(".dichotomy-deck-form"))
+        set_rounds(host, 1)
+        click_until(host, "button.dichotomy-create", ".dichotomy-table-code")
+        assert "Traceback" not in serve.log()
+        host.close()
+    finally:
+        ctx.close()
