@@ -380,8 +380,8 @@ def test_serve_defaults_and_host_url():
 def test_pages_command_copies_the_notebooks(tmp_path, capsys):
     assert main(["pages", str(tmp_path / "pages")]) == 0
     assert sorted(p.name for p in (tmp_path / "pages").iterdir()) == ["class.ipynb", "classview.ipynb", "host.ipynb",
-                                                                 "projector.ipynb", "report.ipynb", "seat.ipynb",
-                                                                 "teacher.ipynb"]
+                                                                 "practice.ipynb", "projector.ipynb", "report.ipynb",
+                                                                 "seat.ipynb", "teacher.ipynb"]
 
 
 @pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="reads /proc")
