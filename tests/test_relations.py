@@ -10,6 +10,7 @@ from importlib import resources
 
 import pytest
 
+from dichotomy_widget.errors import DependencyMissing
 from dichotomy_widget.i18n import translator
 from dichotomy_widget.words import (FoilSuggestion, Neighbour, frequency, has_relations, is_offensive, is_variant,
                                     neighbours, suggest_foils)
@@ -108,3 +109,15 @@ def test_suggestions_are_frozen_and_explain_themselves_in_each_language():
     for lang in ("es", "fr", "de"):
         text = s.reason_text(translator(lang, "dichotomy"))
         assert s.via in text and text != english, lang
+
+
+def test_missing_tables_say_so_and_are_logged(monkeypatch, tmp_path, caplog):
+    monkeypatch.setattr(relations, "_cache", {})
+    relations._scored.cache_clear()
+    relations._ranked.cache_clear()
+    monkeypatch.setattr(relations.resources, "files", lambda _package: tmp_path)
+    with pytest.raises(DependencyMissing, match="Reinstall dichotomy_widget"):
+        neighbours("cat", "en")
+    assert "word relation tables for en cannot be read" in caplog.text
+    relations._scored.cache_clear()
+    relations._ranked.cache_clear()

@@ -18,8 +18,10 @@ import ipywidgets as W
 
 from ..deck_targets import deck_from_targets, shortlists
 from ..decks import Deck
+from ..errors import DichotomyError
 from ..i18n import translator
 from ..words import has_relations
+from .page_lang import error_text
 
 __all__ = ["FoilPicker"]
 
@@ -63,7 +65,12 @@ class FoilPicker(W.VBox):
         old_menus, old_typed = self.menus, self.typed
         self.key = key
         _ = self.tr.gettext
-        lists = shortlists(dict.fromkeys(targets), lang)
+        problem = ""
+        try:
+            lists = shortlists(dict.fromkeys(targets), lang)
+        except DichotomyError as exc:  # tables missing: the teacher can still type every Foil
+            log.error("no Foil suggestions: %s", exc.code)
+            lists, problem = {t: [] for t in targets}, error_text(exc, self.lang)
         self.menus, self.typed = {}, {}
         rows: list[W.Widget] = []
         for number, target in enumerate(dict.fromkeys(targets), start=1):
@@ -90,7 +97,7 @@ class FoilPicker(W.VBox):
                      "or type one.")
         else:
             note = _("Foil suggestions are not available for this language: type a Foil for each word.")
-        self.note.value = '<p role="note">' + html.escape(note) + "</p>"
+        self.note.value = '<p role="note">' + html.escape(problem or note) + "</p>"
         self.children = [self.note, *rows]
         self.layout.display = ""
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from ..errors import DependencyMissing
 from .matcher import is_variant
 
 __all__ = ["Neighbour", "KINDS", "RELATION_LANGUAGES", "has_relations", "neighbours", "frequency",
@@ -39,7 +40,7 @@ KINDS: tuple[str, ...] = ("synonym", "sister", "hypernym", "hyponym", "antonym",
 #: At most this many neighbours per word (the best ones).
 MAX_NEIGHBOURS = 60
 _SENSES = 4                 # senses of the word looked at (WordNet / thesaurus order)
-_BASE = {"antonym": 3.4, "sister": 3.0, "cousin": 2.2, "synonym": 3.0, "related": 2.2, "hypernym": 1.4,
+_BASE = {"antonym": 3.4, "sister": 3.0, "cousin": 1.9, "synonym": 3.0, "related": 2.2, "hypernym": 1.4,
          "hyponym": 1.4}
 _TWO_STEP = 80              # two-step candidates scored (those reached through most neighbours)
 _ZIPF_WEIGHT = 0.1          # frequency breaks ties inside a sense: common words first
@@ -105,7 +106,13 @@ def _tables(lang: str) -> _Tables | None:
         return None
     with _lock:
         if lang not in _cache:
-            _cache[lang] = _Tables(lang)
+            try:
+                _cache[lang] = _Tables(lang)
+            except (OSError, ValueError) as err:
+                log.error("word relation tables for %s cannot be read: %s", lang, type(err).__name__)
+                raise DependencyMissing("The {lang} word relation tables ({file}) are missing or damaged in this "
+                                        "installation, so Foils cannot be suggested. Reinstall dichotomy_widget.",
+                                        params={"lang": lang, "file": "wordrel/" + lang + ".*"}) from err
         return _cache[lang]
 
 

@@ -298,7 +298,8 @@ def test_paste_a_word_list_choose_foils_and_create_a_table(serve, browser, scree
     """One column of Targets: each with its Foil shortlist; keep, pick, type; the preview follows; a table.
     The screenshot (artifacts/screenshots/foils-paste.png) is docs/images/foils-paste.png."""
     ctx = browser.new_context(viewport={"width": 900, "height": 1800})
-    ctx.set_default_timeout(30_000)
+    ctx.set_default_timeout(60_000)
+    ctx.set_default_navigation_timeout(120_000)  # a cold voila kernel on a loaded machine
     try:
         host = open_host(ctx, serve)
         choose_source(host, "Paste a list")
