@@ -730,7 +730,7 @@ def evolve(state: GameState, event: Event) -> GameState:
 def _on_created(s: GameState, e: TableCreated) -> GameState:
     return _with(s, seed=e.seed, lang=e.lang, interface_lang=e.interface_lang, rounds=e.rounds, deck_name=e.deck_name,
                    deck=tuple(_as_card(c) for c in e.cards), time_limit=e.time_limit,
-                 fixed_guesser=e.fixed_guesser)
+                   fixed_guesser=e.fixed_guesser)
 
 
 def _on_joined(s: GameState, e: SeatJoined) -> GameState:
@@ -790,7 +790,7 @@ def _on_judged(s: GameState, e: GuessJudged) -> GameState:
         discard=len(discard), deck_left=len(deck))
     s = _with(s, phase="recap", score_pile=score, discard_pile=discard, round_deck=deck, recap=record,
                 history=s.history + (record,),
-              guesser=s.guesser if s.fixed_guesser else left_of(s.order, s.guesser), confirmed=frozenset())
+                guesser=s.guesser if s.fixed_guesser else left_of(s.order, s.guesser), confirmed=frozenset())
     return _draw(s)
 
 

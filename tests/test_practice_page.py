@@ -88,3 +88,9 @@ def test_a_host_page_opened_again_runs_its_bots_again() -> None:
                {"type": "continue"} if "continue" in view["actions"] else None)
         assert act is not None, view["status"]  # the bots never leave the person waiting
         table.act(ada, act)
+
+
+def test_the_lobby_link_shows_only_where_bots_can_play() -> None:
+    tr = translator("en", "pages")
+    assert "practice.ipynb?class=AB12CD" in practice_link_html("AB12CD", tr, "en")
+    assert practice_link_html("AB12CD", tr, "it") == ""  # the packaged relations have no Italian

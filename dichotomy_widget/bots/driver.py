@@ -197,7 +197,9 @@ def _run(table: "Table", seat: int, level: int, pause: "float | tuple[float, flo
     vocabulary = {word for card in table.state.deck for pair in card for word in pair}
     bot = Bot(knowledge(source, table.state.lang), vocabulary, level)
     driver = driver_for(table, pause)
-    if driver.pause[1] > 0 and _running_loop() is not None:  # a kernel: never freeze its loop on a first guess
+    # In a kernel, build the Guesser's index ahead so a first guess never freezes the page (a practice
+    # table's bots never guess: nothing to build).
+    if driver.pause[1] > 0 and not table.state.fixed_guesser and _running_loop() is not None:
         threading.Thread(target=_warm, args=(bot, table.code), name="dichotomy-bot-warm", daemon=True).start()
     driver.add(seat, bot)
 

@@ -41,6 +41,7 @@ class Knowledge:
         self._links: dict[str, dict[str, float]] = {}
         self._clues: dict[tuple[str, str], tuple[str, ...]] = {}
         self._indexes: dict[tuple[tuple[str, ...], int | None], VocabularyIndex] = {}
+        self._index_lock = threading.Lock()
 
     def links(self, word: str) -> dict[str, float]:
         """The normalised neighbours of ``word`` with a weight in (0, 1], the best ranked first."""
@@ -89,9 +90,10 @@ class Knowledge:
     def index(self, vocabulary: tuple[str, ...], depth: int | None = None) -> "VocabularyIndex":
         """A :class:`VocabularyIndex` of ``vocabulary`` (cached per word list and depth)."""
         key = (vocabulary, depth)
-        found = self._indexes.get(key)
-        if found is None:
-            found = self._indexes[key] = VocabularyIndex(self, vocabulary, depth)
+        with self._index_lock:  # bots warming on threads build each index once
+            found = self._indexes.get(key)
+            if found is None:
+                found = self._indexes[key] = VocabularyIndex(self, vocabulary, depth)
         return found
 
 

@@ -751,7 +751,7 @@ class ClassPage(RefusingPage, W.VBox):
             f'<div class="dichotomy-lobby-box" role="status" aria-live="polite" data-table="{mine.number if mine else ""}">'
             f"<h2>{_esc(hello)}</h2><p>{_esc(body)}</p><p>{_esc(joined)}</p>"
             f'<p class="dw-help">' + _esc(_("This page becomes your seat at your table: no new link to open. If you close it, open the same address again.")) + ''
-            "</p>" + practice_link_html(room.code, tr) + "</div>")
+            "</p>" + practice_link_html(room.code, tr, s.lang) + "</div>")
         _show_trouble(self.trouble, room, self.lang)
         if list(self.children) != [self.url, self.lang_menu, self.trouble, self.lobby]:
             self.children = [self.url, self.lang_menu, self.trouble, self.lobby]

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlencode
 
 import ipywidgets as W
 
-from ..bots import check_playable, personal_recap, practice_table
+from ..bots import check_playable, default_source, knowledge, personal_recap, practice_table
 from ..classroom import Classroom
 from ..config import DEFAULT_DECK, DEFAULT_ROUNDS, MAX_NAME_LENGTH
 from ..decks import Card, Deck, packaged_decks
@@ -187,8 +187,11 @@ def practice_page(query: str | None = None, store: "TableStore | str | None" = N
     return PracticePage(query, store=store)
 
 
-def practice_link_html(class_code: str, tr: Translator) -> str:
-    """A paragraph with the link to practise over a class's deck (opens in a new tab)."""
+def practice_link_html(class_code: str, tr: Translator, lang: str | None = None) -> str:
+    """A paragraph with the link to practise over a class's deck (opens in a new tab); "" when bots
+    cannot play the deck's language ``lang``."""
+    if lang is not None and not knowledge(default_source(), lang).playable:
+        return ""
     href = html.escape("practice.ipynb?" + urlencode({"class": class_code}), quote=True)
     return (f'<p class="dichotomy-practice-hint"><a class="dichotomy-practice-link" href="{href}" target="_blank" '
             f'rel="noopener" style="color:#1a5fb4;text-decoration:underline">'
