@@ -223,6 +223,8 @@ def _port_free(ip: str, port: int) -> bool:
 
 def serve(args: argparse.Namespace) -> int:
     bound_args, bounds_line = bounds.voila_args(args)  # first: an oversized pool is refused at once
+    if getattr(args, "pg_pool", DEFAULT_PG_POOL) < 1:
+        raise SystemExit("--pg-pool must be at least 1.")
     if getattr(args, "expect", 0):
         print(f"dichotomy serve: starting kernels before the students arrive: {bounds_line.split('; ')[-1]}.",
               flush=True)
@@ -253,8 +255,6 @@ def serve(args: argparse.Namespace) -> int:
         popen_kw: dict = {"start_new_session": True, "preexec_fn": die_with_parent}
     else:  # Windows: its own process group, so Ctrl-C reaches only this command
         popen_kw = {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
-    if getattr(args, "pg_pool", DEFAULT_PG_POOL) < 1:
-        raise SystemExit("--pg-pool must be at least 1.")
     from .errors import StoreError
     from .stores.pg_relay import start_server_relay
 
