@@ -245,7 +245,7 @@ def pages_per_second(urls: list[str], workers: int) -> float:
     return len(urls) / elapsed
 
 
-def pages_part(pg, pages: int, trees: int, pool: int) -> dict:
+def pages_part(pg, pages: int, trees: int, pool: int, settle: float = 12.0) -> dict:
     from scale_out_support import HAProxy, Serve, wait_http
 
     dsn = pg.create_database("pages")
@@ -262,7 +262,7 @@ def pages_part(pg, pages: int, trees: int, pool: int) -> dict:
             out[f"tree {label}"] = pages_per_second([f"{base}/voila/tree"] * trees, 4)
         for label, base in (("direct", servers[0].base), ("proxy", proxy.base)):
             out[f"seat {label}"] = pages_per_second([f"{base}/voila/render/seat.ipynb"] * pages, 4)
-            time.sleep(12)  # the unconnected kernels are shut down (--connect-timeout 10) before the next
+            time.sleep(settle)  # the unconnected kernels are shut down (--connect-timeout 10) before the next
         return out
     finally:
         if proxy is not None:
@@ -326,7 +326,7 @@ def main() -> None:
         for mode in ("today", "after"):
             print(f"  {mode}: {table_rate(pg, mode, 50 if args.smoke else 500, args.pool):7.0f} events/s")
         trees, pages = (20, 2) if args.smoke else (200, args.pages)
-        rates = pages_part(pg, pages, trees, args.pool)
+        rates = pages_part(pg, pages, trees, args.pool, settle=0.0 if args.smoke else 12.0)
         print(f"\nPages per second, 4 at a time, 2 servers (after), HAProxy vs direct to one server")
         print(f"  /voila/tree ({trees}):       direct {rates['tree direct']:7.1f}   proxy {rates['tree proxy']:7.1f}")
         print(f"  seat page + kernel ({pages}): direct {rates['seat direct']:7.2f}   proxy {rates['seat proxy']:7.2f}")
