@@ -66,8 +66,8 @@ def seat_host(dsn: str, mode: str, seats: int, pool: int, host: int, servers: in
 
     stop_relay = lambda: None  # noqa: E731
     relay_dir = None
-    if mode == "after":
-        env, stop_relay = start_server_relay(dsn, pool)
+    if mode.startswith("after"):  # "after" or "after-N": N slots instead of --pool
+        env, stop_relay = start_server_relay(dsn, int(mode.split("-")[1]) if "-" in mode else pool)
         relay_dir = next(iter(env.values()))
     stores = [PostgresStore(dsn, relay_dir=relay_dir) for _ in range(seats)]
     out = threading.Lock()
@@ -245,7 +245,7 @@ def pages_per_second(urls: list[str], workers: int) -> float:
     return len(urls) / elapsed
 
 
-def pages_part(pg, pages: int, trees: int, pool: int) -> dict:
+def pages_part(pg, pages: int, trees: int, pool: int, settle: float = 12.0) -> dict:
     from scale_out_support import HAProxy, Serve, wait_http
 
     dsn = pg.create_database("pages")
@@ -262,7 +262,7 @@ def pages_part(pg, pages: int, trees: int, pool: int) -> dict:
             out[f"tree {label}"] = pages_per_second([f"{base}/voila/tree"] * trees, 4)
         for label, base in (("direct", servers[0].base), ("proxy", proxy.base)):
             out[f"seat {label}"] = pages_per_second([f"{base}/voila/render/seat.ipynb"] * pages, 4)
-            time.sleep(12)  # the unconnected kernels are shut down (--connect-timeout 10) before the next
+            time.sleep(settle)  # the unconnected kernels are shut down (--connect-timeout 10) before the next
         return out
     finally:
         if proxy is not None:
@@ -307,17 +307,26 @@ def main() -> None:
                 print(f"{seats:>6} {servers:>8} | {row['today']['idle']:>10} {row['today']['busy']:>10} | "
                       f"{row['after']['idle']:>10} {row['after']['busy']:>10}", flush=True)
         n = seat_counts[-1]
+        wide = f"after-{n // 2}"  # a pool as large as a server's seats: the relay's wake path without waiting for slots
+        dsns = {}
+        for mode in ("today", wide):
+            dsns[mode] = pg.create_database()
+            store = PostgresStore(dsns[mode])
+            for table in tables_for(n):
+                store.create_table(table, {})
+            store.close()
+        latencies[wide] = scenario(pg, dsns, 2, n, args.pool, writes)[wide]
         print(f"\nChange latency, commit -> follower has read it ({n} seats on 2 servers, {writes} changes), ms")
-        print(f"{'':>6} | {'same server p50':>15} {'p95':>7} | {'A -> B p50':>10} {'p95':>7}")
-        for mode in ("today", "after"):
+        print(f"{'':>8} | {'same server p50':>15} {'p95':>7} | {'A -> B p50':>10} {'p95':>7}")
+        for mode in ("today", "after", wide):
             same, cross = latencies[mode]["same"], latencies[mode]["cross"]
-            print(f"{mode:>6} | {pct(same, 50) * 1e3:>15.1f} {pct(same, 95) * 1e3:>7.1f} | "
+            print(f"{mode:>8} | {pct(same, 50) * 1e3:>15.1f} {pct(same, 95) * 1e3:>7.1f} | "
                   f"{pct(cross, 50) * 1e3:>10.1f} {pct(cross, 95) * 1e3:>7.1f}   ({len(same)}+{len(cross)} reads)")
         print(f"\nEvents per second one table takes, appended one at a time by one seat (load + append each)")
         for mode in ("today", "after"):
             print(f"  {mode}: {table_rate(pg, mode, 50 if args.smoke else 500, args.pool):7.0f} events/s")
         trees, pages = (20, 2) if args.smoke else (200, args.pages)
-        rates = pages_part(pg, pages, trees, args.pool)
+        rates = pages_part(pg, pages, trees, args.pool, settle=0.0 if args.smoke else 12.0)
         print(f"\nPages per second, 4 at a time, 2 servers (after), HAProxy vs direct to one server")
         print(f"  /voila/tree ({trees}):       direct {rates['tree direct']:7.1f}   proxy {rates['tree proxy']:7.1f}")
         print(f"  seat page + kernel ({pages}): direct {rates['seat direct']:7.2f}   proxy {rates['seat proxy']:7.2f}")

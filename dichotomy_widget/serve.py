@@ -3,11 +3,15 @@
     dichotomy serve                       # all network interfaces, port 8866, store in the user's data dir
     dichotomy serve --ip 127.0.0.1        # this computer only (a trial run)
     dichotomy serve --store /srv/dichotomy/tables.sqlite3 --port 8900
+    dichotomy serve --store postgresql://dichotomy@db/dichotomy --pg-pool 8   # one of several servers (docs/scale-out.md)
     dichotomy serve --decks ~/vocab       # also offer every valid deck file in ~/vocab
     dichotomy serve --teacher-key-file ~/.dichotomy-key   # creating a table needs the key
     dichotomy serve --expect 30           # 30 seat kernels started before the class clicks the link
     dichotomy pages ~/dichotomy           # copy host.ipynb and seat.ipynb
     dichotomy hub-config                  # run it as a JupyterHub service instead (docs/jupyterhub.md)
+
+With a PostgreSQL store this process LISTENs once for all its kernels and gives them ``--pg-pool``
+connection slots (``stores/pg_relay.py``, ``stores/pg_slots.py``).
 
 Voila runs as a child process in its own process group with: no tracebacks shown to students,
 idle kernels culled, no browser opened, and the store path in ``$DICHOTOMY_STORE`` for the pages.
@@ -220,6 +224,8 @@ def _port_free(ip: str, port: int) -> bool:
 
 def serve(args: argparse.Namespace) -> int:
     bound_args, bounds_line = bounds.voila_args(args)  # first: an oversized pool is refused at once
+    if getattr(args, "pg_pool", DEFAULT_PG_POOL) < 1:
+        raise SystemExit("--pg-pool must be at least 1.")
     if getattr(args, "expect", 0):
         print(f"dichotomy serve: starting kernels before the students arrive: {bounds_line.split('; ')[-1]}.",
               flush=True)
@@ -250,8 +256,6 @@ def serve(args: argparse.Namespace) -> int:
         popen_kw: dict = {"start_new_session": True, "preexec_fn": private_child}  # umask 077 too
     else:  # Windows: its own process group, so Ctrl-C reaches only this command
         popen_kw = {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
-    if getattr(args, "pg_pool", DEFAULT_PG_POOL) < 1:
-        raise SystemExit("--pg-pool must be at least 1.")
     from .errors import StoreError
     from .stores.pg_relay import start_server_relay
 

@@ -105,8 +105,8 @@ class Serve:
     def wait_ready(self, timeout: float = 120.0) -> None:
         wait_http(f"{self.base}/voila/tree", timeout, self.proc)
 
-    def stop(self) -> None:
-        stop_group(self.proc)
+    def stop(self, grace: float = 3.0) -> None:
+        stop_group(self.proc, grace=grace)
 
 
 def haproxy_config(port: int, servers: list[tuple[str, int]], check_every_ms: int = 500,

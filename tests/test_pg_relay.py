@@ -93,6 +93,8 @@ def test_a_server_of_many_seats_holds_its_pool_and_one_listener(pg: PostgresServ
             s.close()
         stop()
     assert not Path(folder).exists()
+    with pytest.raises(StoreError, match="closed"):
+        seats[0].change_marker()  # relayed: no round trip, still refused once closed
 
 
 def test_the_relay_wakes_followers_and_survives_a_lost_connection(pg: PostgresServer, tmp_path: Path) -> None:

@@ -111,7 +111,13 @@ class Backend:
             self.relay.stop()
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgres", "pg-relayed"])
+#: The backends every conformance test runs on; the change-notification tests (``RELAYED``) also run
+#: relayed, as in ``dichotomy serve`` (stores/pg_relay.py: one LISTEN per server, pooled connections).
+BACKENDS = ["memory", "sqlite", "postgres"]
+RELAYED = pytest.mark.parametrize("backend", [*BACKENDS, "pg-relayed"], indirect=True)
+
+
+@pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest, tmp_path: Path):
     dsn = request.getfixturevalue("pg_dsn") if request.param in ("postgres", "pg-relayed") else None
     b = Backend(request.param, tmp_path, dsn)
@@ -209,6 +215,7 @@ def test_loaded_payloads_are_fresh(store: TableStore) -> None:
     assert store.load("T1")[0].payload == {"list": [1]}
 
 
+@RELAYED
 def test_stale_expected_seq_conflicts_and_writes_nothing(backend: Backend) -> None:
     a, b = backend.open(), backend.open()
     a.create_table("T1", {})
@@ -302,9 +309,18 @@ def marker_after_change(backend: Backend, store: TableStore, old: object) -> obj
     return new
 
 
+def relayed(backend: Backend, count: int) -> None:
+    """pg-relayed: wait until the relay has passed on ``count`` notifications (others: nothing to wait for)."""
+    deadline = time.monotonic() + 10
+    while backend.relay is not None and backend.relay.notices < count and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+@RELAYED
 def test_change_marker_changes_after_another_writer(backend: Backend) -> None:
     a, b = backend.open(), backend.open()
     b.create_table("T1", {})
+    relayed(backend, 1)  # the new table's notice has reached the relay's file
     marker = a.change_marker()
     assert a.change_marker() == marker  # stable while nothing happens
     a.load("T1")
@@ -316,6 +332,7 @@ def test_change_marker_changes_after_another_writer(backend: Backend) -> None:
     assert a.change_marker() != after_other
 
 
+@RELAYED
 def test_change_marker_changes_after_create_table(backend: Backend) -> None:
     a, b = backend.open(), backend.open()
     marker = a.change_marker()
@@ -323,9 +340,11 @@ def test_change_marker_changes_after_create_table(backend: Backend) -> None:
     assert marker_after_change(backend, a, marker) != marker
 
 
+@RELAYED
 def test_wait_for_change_wakes_on_another_writer(backend: Backend) -> None:
     a, b = backend.open(), backend.open()
     a.create_table("T1", {})
+    relayed(backend, 1)
 
     async def main() -> tuple[object, object, float]:
         marker = a.change_marker()
@@ -344,6 +363,7 @@ def test_wait_for_change_wakes_on_another_writer(backend: Backend) -> None:
     assert a.load("T1")[0].payload == {"i": 1}
 
 
+@RELAYED
 def test_wait_for_change_returns_at_once_if_already_changed(backend: Backend) -> None:
     a, b = backend.open(), backend.open()
     marker = a.change_marker()
@@ -362,6 +382,7 @@ def test_wait_for_change_times_out(store: TableStore) -> None:
     assert elapsed >= 0.15  # it waited for the timeout (an upper bound would only measure the machine's load)
 
 
+@RELAYED
 def test_wait_for_change_many_waiters(backend: Backend) -> None:
     a, b = backend.open(), backend.open()
     a.create_table("T1", {})
@@ -377,6 +398,7 @@ def test_wait_for_change_many_waiters(backend: Backend) -> None:
     assert all(new != marker for new in news)
 
 
+@RELAYED
 def test_reopen_gives_the_same_records(backend: Backend) -> None:
     store = backend.open()
     store.create_table("T1", META)

@@ -97,6 +97,8 @@ RECHECK_EVERY = 30.0
 #: kernel of the server waits for a slot (then it goes back after the current query): a kernel in play
 #: keeps it between moves (a new connection costs ~15 ms of authentication here), an idle page lets it go.
 LINGER = 5.0
+#: Relayed: seconds idle after which a connection goes back at once if another kernel waits for a slot.
+CONTENDED_IDLE = 0.1
 
 #: Key of the advisory lock held while creating the schema (any constant; "dich" in ASCII).
 _SCHEMA_LOCK = 0x64696368
@@ -446,14 +448,14 @@ class PostgresStore(ClosingStore):
     def _drop_connection(self) -> None:
         """Forget a broken connection (the next call reconnects) and wake waiters. Lock held."""
         conn, self._conn = self._conn, None
-        if self._relay is not None:
-            self._relay.slots.release()
         if conn is not None:
             try:
                 conn.close()
             except Exception:  # noqa: BLE001
                 pass
             self._changed()  # notifications may be missed until the reconnection: reload then
+        if self._relay is not None:
+            self._relay.slots.release()
         self._wake_listener()
 
     # -- TableStore ------------------------------------------------------------------------------
@@ -787,22 +789,24 @@ class _RelayFeed:
     def _close_connection(self) -> None:
         """Close the idle connection and give its slot back (no change implied). Lock held."""
         conn, self.store._conn = self.store._conn, None
-        self.slots.release()
         if conn is not None:
             try:
                 conn.close()
             except Exception:  # noqa: BLE001 - it is gone either way
                 log.debug("closing an idle connection failed", exc_info=True)
+        self.slots.release()  # after the close: the budget is never exceeded, not even for a moment
 
     def reap_loop(self) -> None:
-        """Daemon thread: close the connection once it has been idle for ``linger`` s."""
+        """Daemon thread: close the connection once it has been idle for ``linger`` s, or for
+        :data:`CONTENDED_IDLE` s while another kernel waits for a slot (looked at every
+        :data:`CONTENDED_IDLE` s, only while this kernel holds a connection)."""
         with self.idle:
             while not self.store._closed:
                 if self.store._conn is None:
                     self.idle.wait()
                     continue
-                due = self.last_used + self.store.linger - time.monotonic()
-                if due > 0:
-                    self.idle.wait(due)
+                idle = time.monotonic() - self.last_used
+                if idle >= self.store.linger or (idle >= CONTENDED_IDLE and self.slots.contended()):
+                    self._close_connection()
                     continue
-                self._close_connection()
+                self.idle.wait(min(CONTENDED_IDLE, self.store.linger - idle))
