@@ -131,6 +131,8 @@ c.DummyAuthenticator.password = {PASSWORD!r}
 c.Authenticator.allowed_users = {{"teacher", "ana", "ben", "cy", "dee"}}  # dee: in no group
 c.JupyterHub.spawner_class = "simple"  # nobody spawns a server: the game is a service
 load_subconfig("dichotomy_config.py")  # noqa: F821 - written 0600 by `dichotomy hub-config --output`
+# A loaded CI machine may need more than the 30 s JupyterHub 6 waits for a service to answer.
+c.JupyterHub.services = [dict(s, timeout=180) for s in c.JupyterHub.services.get_value([])]
 # The hub notices a dead managed service at its spawner's next poll (30 s by default): 2 s here, so the
 # test of a killed service waits less (a test-only setting; the service's own behaviour is unchanged).
 from jupyterhub.services import service as _service
