@@ -381,10 +381,10 @@ def test_teacher_hosts_students_join_by_hub_identity_play_a_round_survive_a_kill
     others = [host, *(p for p in pages.values() if p is not wpage)]
     for other in others:  # every open page noticed, the host's too
         expect(other.locator("#dichotomy-gone")).to_be_visible()
-    for other in others:  # all at once: the service starts their kernels together
-        other.evaluate("setTimeout(() => window.location.reload(), 0)")
+    for other in others:
+        other.reload()
+        assert other.locator("#dichotomy-gone").count() == 0
     for other in [host, *pages.values()]:
-        expect(other.locator("#dichotomy-gone")).to_have_count(0, timeout=RENDER_TIMEOUT)
         ready(other)
     wpage.locator("[data-testid=clue-input]").press("Enter")
     try:
