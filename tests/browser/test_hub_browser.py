@@ -172,7 +172,9 @@ def hub(tmp_path_factory):
         server, log = _start_hub(tmp)
         if server is not None or "EADDRINUSE" not in log and "address already in use" not in log:
             break
+        shutil.rmtree(tmp, ignore_errors=True)
     if server is None:
+        shutil.rmtree(tmp, ignore_errors=True)
         raise RuntimeError(f"JupyterHub or the Dichotomy service did not come up:\n{log[-6000:]}")
     try:
         yield server
