@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from dichotomy_widget import Table
 from dichotomy_widget.stores import open_store
 from dichotomy_widget.ui import hub_history
 from dichotomy_widget.ui.hub_history import remember, stream_id, visits
@@ -87,3 +86,20 @@ def test_a_visit_is_recorded_once_and_the_navigator_opens_only_sibling_pages(sto
     assert visits(db, SECRET.encode(), "ben") == []
     with pytest.raises(ValueError):
         Navigator().go("https://elsewhere.example/seat.ipynb")
+
+
+def test_a_class_shows_on_the_teachers_start_page_with_its_views_and_on_the_students_with_their_link(store):
+    from dichotomy_widget.ui.class_pages import ClassPage, TeacherPage
+
+    teacher = TeacherPage("", store=store, env=env_for(TEACHER))
+    assert teacher.create(name="Period 3", deck="en", rounds=1), teacher.message
+    code = teacher.room.code
+    student = ClassPage(f"class={code}", store=store, env=env_for(ANA))
+    assert student.join("Ana"), student.message
+    text = html_of(HomePage("", store=store, env=env_for(TEACHER)))
+    assert f'href="teacher.ipynb?class={code}&amp;teacher=' in text
+    assert f'href="classview.ipynb?class={code}"' in text and f'href="report.ipynb?class={code}"' in text
+    mine = html_of(HomePage("", store=store, env=env_for(ANA)))
+    assert f'href="class.ipynb?class={code}&amp;student={student.token}"' in mine and "teacher.ipynb" not in mine
+    page = HomePage("", store=store, env=env_for(ANA))
+    assert page.join(code) and page.navigator.href == f"class.ipynb?class={code}"

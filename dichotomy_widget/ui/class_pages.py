@@ -577,6 +577,7 @@ class ClassPage(RefusingPage, W.VBox):
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("dichotomy-class-page")
         self.store = page_store(store)
+        self.env = dict(os.environ if env is None else env)
         self.page_lang = PageLanguage(query, env)
         self.url = UrlQuery(lang=self.page_lang.lang)
         self.room: Classroom | None = None
@@ -681,7 +682,7 @@ class ClassPage(RefusingPage, W.VBox):
         assert self.room is not None
         self.student, self.token = student, token
         self.url.query = urlencode(self.page_lang.query({"class": self.room.code, "student": token}))
-        remember_page(self.store, "class", "student", self.room.code, token, getattr(self, "env", None))  # hub landing list
+        remember_page(self.store, "class", "student", self.room.code, token, self.env)  # hub landing page list
         self._enter_title()
         self._update()
         if self.state != "seat":

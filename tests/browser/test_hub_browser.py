@@ -39,6 +39,7 @@ expect = playwright_api.expect
 
 PASSWORD = "classroom-password"
 RENDER_TIMEOUT = 90_000
+HOME_PATH = "/services/dichotomy/voila/render/home.ipynb"  # the start page the service's address leads to
 CLUES = ["zebra", "quartz", "nimbus", "tulip", "saffron", "kayak", "origami", "lantern", "mosaic", "glacier"]
 
 
@@ -130,6 +131,8 @@ c.DummyAuthenticator.password = {PASSWORD!r}
 c.Authenticator.allowed_users = {{"teacher", "ana", "ben", "cy", "dee"}}  # dee: in no group
 c.JupyterHub.spawner_class = "simple"  # nobody spawns a server: the game is a service
 load_subconfig("dichotomy_config.py")  # noqa: F821 - written 0600 by `dichotomy hub-config --output`
+# A loaded CI machine may need more than the 30 s JupyterHub 6 waits for a service to answer.
+c.JupyterHub.services = [dict(s, timeout=180) for s in c.JupyterHub.services.get_value([])]
 # The hub notices a dead managed service at its spawner's next poll (30 s by default): 2 s here, so the
 # test of a killed service waits less (a test-only setting; the service's own behaviour is unchanged).
 from jupyterhub.services import service as _service
@@ -169,7 +172,9 @@ def hub(tmp_path_factory):
         server, log = _start_hub(tmp)
         if server is not None or "EADDRINUSE" not in log and "address already in use" not in log:
             break
+        shutil.rmtree(tmp, ignore_errors=True)
     if server is None:
+        shutil.rmtree(tmp, ignore_errors=True)
         raise RuntimeError(f"JupyterHub or the Dichotomy service did not come up:\n{log[-6000:]}")
     try:
         yield server
@@ -259,12 +264,23 @@ def kernel_id(page) -> str:
     return page.evaluate('JSON.parse(document.getElementById("jupyter-config-data").textContent).kernelId')
 
 
-def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(browser, hub, screenshots):
+def test_teacher_hosts_students_join_by_hub_identity_play_a_round_survive_a_killed_service_and_resume(browser, hub, screenshots):
     from dichotomy_widget.ui.hub_identity import IDENTITY_HEADER, HubIdentity, sign_identity
 
-    service = hub.base + "/services/dichotomy/voila/render/"
-    # The teacher signs in at the hub and creates a table.
-    teacher, host = signed_in(browser, hub, "teacher", service + "host.ipynb", viewport={"width": 800, "height": 700})
+    root = hub.base + "/services/dichotomy/"
+    service = root + "voila/render/"
+    # The teacher signs in at the service's address (Services -> dichotomy): the start page, no file
+    # list; voila's notebook list and contents API lead there too. Host a table opens the host page.
+    teacher, host = signed_in(browser, hub, "teacher", root, landing=HOME_PATH, viewport={"width": 800, "height": 700})
+    host.locator(".dichotomy-home-host-table").wait_for(timeout=RENDER_TIMEOUT)
+    expect(host.locator(".dichotomy-home-run-class")).to_have_text("Run a class")
+    expect(host.locator("body")).to_contain_text("Welcome, teacher")
+    assert host.locator("text=Select items to open").count() == 0
+    for path in ("", "voila/tree", "voila/tree/", "voila/api/contents", "voila/api/contents/"):
+        answer = host.request.get(root + path, max_redirects=0)
+        assert answer.status == 302 and answer.headers["location"].endswith("/voila/render/home.ipynb"), path
+    host.locator(".dichotomy-home-host-table").click()
+    host.wait_for_url(re.compile(r"/host\.ipynb"))
     host.locator("button.dichotomy-create").wait_for(timeout=RENDER_TIMEOUT)
     ready(host)
     rounds = host.locator(".dichotomy-rounds input")
@@ -318,11 +334,14 @@ def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(bro
     expect(refused.locator("body")).to_contain_text("do not have permission to access JupyterHub service dichotomy")
     assert refused.locator(".dichotomy-message, .dw-root").count() == 0
     outsider.close()
-    # Ana (a student, despite her forged header) may not host: the service refuses the page itself.
+    # Ana (a student, despite her forged header) may not host, nor open the projector, class view or
+    # report pages, however the address is spelt: the service refuses them before any kernel starts.
     not_host = contexts["ana"].new_page()
-    assert not_host.goto(service + "host.ipynb").status == 403
-    expect(not_host.locator(".dichotomy-message")).to_contain_text("for the hub's teachers")
-    assert not_host.locator("button.dichotomy-create").count() == 0
+    for page in ("host.ipynb", "teacher.ipynb", f"projector.ipynb?table={code}", "classview.ipynb?class=X",
+                 "report.ipynb?class=X", f"a/../projector.ipynb?table={code}", "%72eport.ipynb?class=X"):
+        assert not_host.goto(service + page).status == 403, page
+        expect(not_host.locator(".dichotomy-message")).to_contain_text("for the hub's teachers")
+        assert not_host.locator("button.dichotomy-create, .dw-root").count() == 0
     not_host.close()
 
     # A round to the recap; the Guesser reloads mid-round and gets the same seat back.
@@ -361,8 +380,12 @@ def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(bro
     wpage.locator("[data-testid=clue-input]").wait_for(timeout=RENDER_TIMEOUT)
     expect(wpage.locator("[data-testid=clue-input]")).to_have_value(draft)
     assert wpage.locator("#dichotomy-gone").count() == 0
-    for other in [host, *(p for p in pages.values() if p is not wpage)]:
+    others = [host, *(p for p in pages.values() if p is not wpage)]
+    for other in others:  # every open page noticed, the host's too
+        expect(other.locator("#dichotomy-gone")).to_be_visible()
+    for other in others:
         other.reload()
+        assert other.locator("#dichotomy-gone").count() == 0
     for other in [host, *pages.values()]:
         ready(other)
     wpage.locator("[data-testid=clue-input]").press("Enter")
@@ -392,10 +415,30 @@ def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(bro
     expect(host.locator("[data-outcome=correct]")).to_be_visible()
     screenshots("hub-seat-recap", pages[writers[0]], full_page=True)
 
-    # Another device: Ben signs in afresh and opens the plain join link: his own seat comes back.
-    phone, again = signed_in(browser, hub, "ben", link)
+    # Another device: Ben signs in afresh at the service's address. His start page lists the table he
+    # sits at and has a box for a code (no host links); typing the code brings his own seat back.
+    phone, again = signed_in(browser, hub, "ben", root, landing=HOME_PATH)
+    again.locator(".dichotomy-home-code input").wait_for(timeout=RENDER_TIMEOUT)
+    ready(again)
+    assert again.locator(".dichotomy-home-host-table, .dichotomy-home-run-class").count() == 0
+    expect(again.locator(f".dichotomy-home-seats a[href='seat.ipynb?table={code}']")).to_be_visible()
+    screenshots("hub-home-student", again, full_page=True)
+    box = again.locator(".dichotomy-home-code input")
+    box.fill("ZZZZZZ")
+    box.press("Enter")
+    expect(again.locator(".dichotomy-feedback")).to_contain_text("No table or class has the code ZZZZZZ")
+    box.fill(code.lower())
+    box.press("Enter")
+    again.wait_for_url(re.compile(rf"seat\.ipynb\?table={code}"), timeout=60_000)
     again.locator(".dw-root[data-you='ben']").wait_for(timeout=RENDER_TIMEOUT)
     again.locator("[data-testid=recap]").first.wait_for(timeout=RENDER_TIMEOUT)
+    # The teacher's start page lists the table with its host link.
+    host.goto(root)
+    hosted = host.locator(".dichotomy-home-hosted a.dichotomy-home-link")
+    expect(hosted.first).to_be_visible(timeout=RENDER_TIMEOUT)
+    assert hosted.first.inner_text().split()[-1] == code
+    assert re.fullmatch(rf"host\.ipynb\?table={code}&host=[\w-]{{16,}}", hosted.first.get_attribute("href"))
+    screenshots("hub-home-teacher", host, full_page=True)
     # The page kernels (started by the service for this hub) never hold the service's hub API token.
     kernels = [env for env in _process_environments() if f"DICHOTOMY_STORE={hub.store}" in env
                and "DICHOTOMY_HUB=1" in env and any(v.startswith("HTTP_X_DICHOTOMY_IDENTITY=") for v in env)]
@@ -403,51 +446,6 @@ def test_teacher_hosts_students_join_by_hub_identity_play_a_round_and_resume(bro
     for ctx in (teacher, phone, *contexts.values()):
         ctx.close()
     assert "jupyterhub-singleuser" not in hub.log_path.read_text(errors="replace")  # students' own servers are not involved
-
-
-def test_the_landing_page_greets_teachers_and_students_and_keeps_students_off_teacher_pages(browser, hub, screenshots):
-    root = hub.base + "/services/dichotomy/"
-    home_path = "/services/dichotomy/voila/render/home.ipynb"
-    # A teacher opens the service's address (Services -> dichotomy): the landing page, no file list.
-    teacher, home = signed_in(browser, hub, "teacher", root, landing=home_path)
-    home.locator(".dichotomy-home-host-table").wait_for(timeout=RENDER_TIMEOUT)
-    expect(home.locator(".dichotomy-home-run-class")).to_have_text("Run a class")
-    expect(home.locator("body")).to_contain_text("Welcome, teacher")
-    assert home.locator("text=Select items to open").count() == 0
-    # the table the teacher hosted earlier in this module is listed with a working host link
-    hosted = home.locator(".dichotomy-home-hosted a.dichotomy-home-link")
-    expect(hosted.first).to_be_visible()
-    code = hosted.first.inner_text().split()[-1]
-    assert re.fullmatch(rf"host\.ipynb\?table={code}&host=[\w-]{{16,}}", hosted.first.get_attribute("href"))
-    screenshots("hub-home-teacher", home, full_page=True)
-    # voila's notebook list and contents API are not reachable behind the hub: they lead to the start page
-    for path in ("", "voila/tree", "voila/tree/", "voila/api/contents", "voila/api/contents/"):
-        answer = home.request.get(root + path, max_redirects=0)
-        assert answer.status == 302 and answer.headers["location"].endswith("/voila/render/home.ipynb"), path
-    teacher.close()
-
-    # A student: the tables they sit at, no host links, a join box; teacher-only pages are refused.
-    student, shome = signed_in(browser, hub, "ben", root, landing=home_path)
-    shome.locator(".dichotomy-home-code input").wait_for(timeout=RENDER_TIMEOUT)
-    ready(shome)
-    assert shome.locator(".dichotomy-home-host-table, .dichotomy-home-run-class").count() == 0
-    expect(shome.locator(f".dichotomy-home-seats a[href='seat.ipynb?table={code}']")).to_be_visible()
-    screenshots("hub-home-student", shome, full_page=True)
-    box = shome.locator(".dichotomy-home-code input")
-    box.fill("ZZZZZZ")
-    box.press("Enter")
-    expect(shome.locator(".dichotomy-feedback")).to_contain_text("No table or class has the code ZZZZZZ")
-    box.fill(code.lower())
-    box.press("Enter")
-    shome.wait_for_url(re.compile(rf"seat\.ipynb\?table={code}"), timeout=60_000)
-    shome.locator(".dw-root[data-you='ben']").wait_for(timeout=RENDER_TIMEOUT)  # his seat, by his hub name
-    for page in ("host.ipynb", "teacher.ipynb", f"projector.ipynb?table={code}", "classview.ipynb?class=X",
-                 "report.ipynb?class=X", f"a/../projector.ipynb?table={code}"):
-        answer = shome.goto(root + "voila/render/" + page)
-        assert answer.status == 403, page
-        expect(shome.locator(".dichotomy-message")).to_contain_text("for the hub's teachers")
-        assert shome.locator(".dw-root").count() == 0
-    student.close()
 
 
 def test_the_store_and_the_hub_config_are_private_to_the_service(hub):
