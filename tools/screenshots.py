@@ -218,10 +218,12 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
     def both(pages, name: str, selector: str) -> None:
         for page in pages:
             try:
+                page.locator(selector).first.wait_for(timeout=20_000)
+            except Exception:  # a page that missed the engine's move (a loaded machine): reopen it
+                print(f"{name}: no {selector} after 20 s on {page.url}; reloading it")
+                page.reload()
+                ready(page)
                 page.locator(selector).first.wait_for(timeout=120_000)
-            except Exception:
-                print(f"{name}: no {selector} on {page.url}:\n{page.locator('body').inner_text()[:800]}")
-                raise
         shots[name] = [widget_shot(page) for page in pages]
 
     def open_all(url: str) -> list:
