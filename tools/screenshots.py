@@ -230,7 +230,7 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
         pages = []
         for context in contexts:
             page = context.new_page()
-            page.goto(url)
+            page.goto(url, timeout=120_000)
             ready(page)
             pages.append(page)
         return pages
@@ -286,7 +286,7 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
         both(second, "kept", "[data-testid=kept-note]")
         projector = browser.new_context(viewport={"width": 1920, "height": 1080})
         wall = projector.new_page()
-        wall.goto(f"{render}projector.ipynb?table={game.code}")
+        wall.goto(f"{render}projector.ipynb?table={game.code}&n=2", timeout=120_000)
         ready(wall)
         wall.locator(".dw-progress, .dw-status").first.wait_for(timeout=120_000)
         done.append((OUT / "wall-table.png", save_images([crop(wall.screenshot())], OUT / "wall-table.png")))
@@ -297,7 +297,7 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
             room.join(name)
         room.make_tables()
         room.start_all()
-        wall.goto(f"{render}classview.ipynb?class={room.code}")
+        wall.goto(f"{render}classview.ipynb?class={room.code}", timeout=120_000)
         ready(wall)
         wall.locator(".dichotomy-classview-page").first.wait_for(timeout=120_000)
         wall.wait_for_timeout(800)
