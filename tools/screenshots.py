@@ -212,16 +212,18 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
     """Every student screen at 360 px, light beside dark; the reveal's steps; both projectors at 1920."""
     render = f"{base}/voila/render/"
     contexts = [browser.new_context(viewport=PHONE, has_touch=True, color_scheme=c) for c in ("light", "dark")]
+    for context in contexts:
+        context.set_default_timeout(120_000)
     done: list[tuple[Path, int]] = []
     shots: dict[str, list] = {}
 
     def both(pages, name: str, selector: str) -> None:
         for page in pages:
             try:
-                page.locator(selector).first.wait_for(timeout=20_000)
+                page.locator(selector).first.wait_for(timeout=45_000)
             except Exception:  # a page that missed the engine's move (a loaded machine): reopen it
-                print(f"{name}: no {selector} after 20 s on {page.url}; reloading it")
-                page.reload()
+                print(f"{name}: no {selector} after 45 s on {page.url}; reloading it")
+                page.reload(timeout=120_000)
                 ready(page)
                 page.locator(selector).first.wait_for(timeout=120_000)
         shots[name] = [widget_shot(page) for page in pages]
