@@ -217,11 +217,13 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
     done: list[tuple[Path, int]] = []
     shots: dict[str, list] = {}
 
-    def both(pages, name: str, selector: str) -> None:
+    def both(pages, name: str, selector: str, reload: bool = True) -> None:
         for page in pages:
             try:
-                page.locator(selector).first.wait_for(timeout=45_000)
-            except Exception:  # a page that missed the engine's move (a loaded machine): reopen it
+                page.locator(selector).first.wait_for(timeout=45_000 if reload else 240_000)
+            except Exception:
+                if not reload:
+                    raise  # a page that missed the engine's move (a loaded machine): reopen it
                 print(f"{name}: no {selector} after 45 s on {page.url}; reloading it")
                 page.reload(timeout=120_000)
                 ready(page)
@@ -285,7 +287,7 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
                 game.act(s, {"type": "continue"})
         game.refresh()
         game.act(game.state.drawer, {"type": "pick", "pair": 2})
-        both(second, "kept", "[data-testid=kept-note]")
+        both(second, "kept", "[data-testid=kept-note]", reload=False)  # a reopened page has no kept recap
         projector = browser.new_context(viewport={"width": 1920, "height": 1080})
         wall = projector.new_page()
         wall.goto(f"{render}projector.ipynb?table={game.code}&n=2", timeout=120_000)
