@@ -215,7 +215,6 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
     for context in contexts:
         context.set_default_timeout(120_000)
     done: list[tuple[Path, int]] = []
-    shots: dict[str, list] = {}
 
     def both(pages, name: str, selector: str, reload: bool = True) -> None:
         for page in pages:
@@ -228,7 +227,9 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
                 page.reload(timeout=120_000)
                 ready(page)
                 page.locator(selector).first.wait_for(timeout=120_000)
-        shots[name] = [widget_shot(page) for page in pages]
+        path = OUT / f"phone-{name}.png"
+        done.append((path, save_images([widget_shot(page) for page in pages], path)))
+        print(f"{path.relative_to(ROOT)}  {done[-1][1] // 1024} KB", flush=True)
 
     def open_all(url: str) -> list:
         pages = []
@@ -280,6 +281,7 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
         for step in ("3", "5", "done"):
             guess[0].locator(f"[data-testid=recap][data-step='{step}']").wait_for(timeout=30_000)
             reveal.append(widget_shot(guess[0]))
+        done.append((OUT / "phone-reveal.png", save_images(reveal, OUT / "phone-reveal.png")))
         both(guess, "recap", "[data-testid=recap][data-step=done]")
         game.refresh()
         for s in game.state.order:
@@ -310,11 +312,6 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
     finally:
         for context in contexts:
             context.close()
-    for name, images in shots.items():
-        path = OUT / f"phone-{name}.png"
-        done.append((path, save_images(images, path)))
-    path = OUT / "phone-reveal.png"
-    done.append((path, save_images(reveal, path)))
     return done
 
 
