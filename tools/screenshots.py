@@ -315,11 +315,58 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
     return done
 
 
+def walls(browser, base: str, store: SqliteStore) -> list[tuple[Path, int]]:
+    """Freshly opened pages only: the final screen on a phone (light beside dark) and both projectors
+    at 1920x1080 (``--walls``; ``--phone`` makes them too, after its game)."""
+    render = f"{base}/voila/render/"
+    done: list[tuple[Path, int]] = []
+    game = Table.create(deck="en", rounds=4, store=store, seed=11)
+    tokens = {t.seat: t.token for t in (game.join(n) for n in NAMES)}
+    game.start()
+    game.refresh()
+    game.act(game.state.drawer, {"type": "pick", "pair": 1})
+    give_clues(game, 99)
+    game.refresh()
+    game.act(game.state.guesser, {"type": "pass"})
+    wall = browser.new_context(viewport={"width": 1920, "height": 1080})
+    wall.set_default_timeout(120_000)
+    page = wall.new_page()
+    page.goto(f"{render}projector.ipynb?table={game.code}&n=2", timeout=120_000)
+    ready(page)
+    page.locator("[data-testid=recap][data-step=done]").wait_for(timeout=120_000)
+    done.append((OUT / "wall-table.png", save_images([crop(page.screenshot())], OUT / "wall-table.png")))
+    room = Classroom.create("Year 9", store=store, interface_lang="en")
+    for name in ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay", "Gus"):
+        room.join(name)
+    room.make_tables()
+    room.start_all()
+    page.goto(f"{render}classview.ipynb?class={room.code}", timeout=120_000)
+    ready(page)
+    page.locator(".dichotomy-overview").first.wait_for(timeout=120_000)
+    done.append((OUT / "wall-class.png", save_images([crop(page.screenshot())], OUT / "wall-class.png")))
+    wall.close()
+    game.act(None, {"type": "end"})
+    images = []
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport=PHONE, has_touch=True, color_scheme=scheme)
+        context.set_default_timeout(120_000)
+        phone = context.new_page()
+        phone.goto(f"{render}seat.ipynb?table={game.code}&seat={tokens[game.state.order[0]]}", timeout=120_000)
+        ready(phone)
+        phone.locator(".dw-ladder").wait_for(timeout=120_000)
+        phone.locator(".dw-ladder").scroll_into_view_if_needed()
+        images.append(widget_shot(phone))
+        context.close()
+    done.append((OUT / "phone-final.png", save_images(images, OUT / "phone-final.png")))
+    return done
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lang", action="append", choices=INTERFACE_LANGUAGES,
                         help="only this language (repeatable; default: all)")
     parser.add_argument("--phone", action="store_true", help="the phone screens and the walls instead")
+    parser.add_argument("--walls", action="store_true", help="only the final phone screen and both projectors")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -332,7 +379,9 @@ def main(argv: list[str] | None = None) -> int:
             store = SqliteStore(store_path)
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=exe, args=ARGS, headless=True)
-                for lang in ([] if args.phone else args.lang or INTERFACE_LANGUAGES):
+                for path, size in (walls(browser, base, store) if args.walls else []):
+                    print(f"{path.relative_to(ROOT)}  {size // 1024} KB")
+                for lang in ([] if args.phone or args.walls else args.lang or INTERFACE_LANGUAGES):
                     for path, size in language(browser, base, store, lang):
                         print(f"{path.relative_to(ROOT)}  {size // 1024} KB")
                 for path, size in (phone_screens(browser, base, store) if args.phone else []):
