@@ -447,7 +447,9 @@ def test_game_ends_when_deck_is_empty_and_every_seat_confirmed():
     confirm_all(table)
     view = table.view(table.state.order[0])
     assert view["phase"] == "over" and view["actions"] == []
+    ladder = view["final"].pop("ladder")  # the bands this game could reach, lowest first (the final screen's ladder)
     assert view["final"] == {"score": 3, "rounds": 3, "band": rank_band(3, 3), "ended_by_host": False}
+    assert ladder[-1] == {"band": rank_band(3, 3), "from": 3} and ladder[0]["from"] == 0
     assert [h["outcome"] for h in view["history"]] == ["correct"] * 3
     with pytest.raises(WrongPhase):
         table.act(table.state.order[0], {"type": "pick", "pair": 1})

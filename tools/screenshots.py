@@ -212,23 +212,30 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
     """Every student screen at 360 px, light beside dark; the reveal's steps; both projectors at 1920."""
     render = f"{base}/voila/render/"
     contexts = [browser.new_context(viewport=PHONE, has_touch=True, color_scheme=c) for c in ("light", "dark")]
+    for context in contexts:
+        context.set_default_timeout(120_000)
     done: list[tuple[Path, int]] = []
-    shots: dict[str, list] = {}
 
-    def both(pages, name: str, selector: str) -> None:
+    def both(pages, name: str, selector: str, reload: bool = True) -> None:
         for page in pages:
             try:
-                page.locator(selector).first.wait_for(timeout=120_000)
+                page.locator(selector).first.wait_for(timeout=45_000 if reload else 240_000)
             except Exception:
-                print(f"{name}: no {selector} on {page.url}:\n{page.locator('body').inner_text()[:800]}")
-                raise
-        shots[name] = [widget_shot(page) for page in pages]
+                if not reload:
+                    raise  # a page that missed the engine's move (a loaded machine): reopen it
+                print(f"{name}: no {selector} after 45 s on {page.url}; reloading it")
+                page.reload(timeout=120_000)
+                ready(page)
+                page.locator(selector).first.wait_for(timeout=120_000)
+        path = OUT / f"phone-{name}.png"
+        done.append((path, save_images([widget_shot(page) for page in pages], path)))
+        print(f"{path.relative_to(ROOT)}  {done[-1][1] // 1024} KB", flush=True)
 
     def open_all(url: str) -> list:
         pages = []
         for context in contexts:
             page = context.new_page()
-            page.goto(url)
+            page.goto(url, timeout=120_000)
             ready(page)
             pages.append(page)
         return pages
@@ -274,6 +281,7 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
         for step in ("3", "5", "done"):
             guess[0].locator(f"[data-testid=recap][data-step='{step}']").wait_for(timeout=30_000)
             reveal.append(widget_shot(guess[0]))
+        done.append((OUT / "phone-reveal.png", save_images(reveal, OUT / "phone-reveal.png")))
         both(guess, "recap", "[data-testid=recap][data-step=done]")
         game.refresh()
         for s in game.state.order:
@@ -281,10 +289,10 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
                 game.act(s, {"type": "continue"})
         game.refresh()
         game.act(game.state.drawer, {"type": "pick", "pair": 2})
-        both(second, "kept", "[data-testid=kept-note]")
+        both(second, "kept", "[data-testid=kept-note]", reload=False)  # a reopened page has no kept recap
         projector = browser.new_context(viewport={"width": 1920, "height": 1080})
         wall = projector.new_page()
-        wall.goto(f"{render}projector.ipynb?table={game.code}")
+        wall.goto(f"{render}projector.ipynb?table={game.code}&n=2", timeout=120_000)
         ready(wall)
         wall.locator(".dw-progress, .dw-status").first.wait_for(timeout=120_000)
         done.append((OUT / "wall-table.png", save_images([crop(wall.screenshot())], OUT / "wall-table.png")))
@@ -295,7 +303,7 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
             room.join(name)
         room.make_tables()
         room.start_all()
-        wall.goto(f"{render}classview.ipynb?class={room.code}")
+        wall.goto(f"{render}classview.ipynb?class={room.code}", timeout=120_000)
         ready(wall)
         wall.locator(".dichotomy-classview-page").first.wait_for(timeout=120_000)
         wall.wait_for_timeout(800)
@@ -304,11 +312,52 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
     finally:
         for context in contexts:
             context.close()
-    for name, images in shots.items():
-        path = OUT / f"phone-{name}.png"
-        done.append((path, save_images(images, path)))
-    path = OUT / "phone-reveal.png"
-    done.append((path, save_images(reveal, path)))
+    return done
+
+
+def walls(browser, base: str, store: SqliteStore) -> list[tuple[Path, int]]:
+    """Freshly opened pages only: the final screen on a phone (light beside dark) and both projectors
+    at 1920x1080 (``--walls``; ``--phone`` makes them too, after its game)."""
+    render = f"{base}/voila/render/"
+    done: list[tuple[Path, int]] = []
+    game = Table.create(deck="en", rounds=4, store=store, seed=11)
+    tokens = {t.seat: t.token for t in (game.join(n) for n in NAMES)}
+    game.start()
+    game.refresh()
+    game.act(game.state.drawer, {"type": "pick", "pair": 1})
+    give_clues(game, 99)
+    game.refresh()
+    game.act(game.state.guesser, {"type": "pass"})
+    wall = browser.new_context(viewport={"width": 1920, "height": 1080})
+    wall.set_default_timeout(120_000)
+    page = wall.new_page()
+    page.goto(f"{render}projector.ipynb?table={game.code}&n=2", timeout=120_000)
+    ready(page)
+    page.locator("[data-testid=recap][data-step=done]").wait_for(timeout=120_000)
+    done.append((OUT / "wall-table.png", save_images([crop(page.screenshot())], OUT / "wall-table.png")))
+    room = Classroom.create("Year 9", store=store, interface_lang="en")
+    for name in ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay", "Gus"):
+        room.join(name)
+    room.make_tables()
+    room.start_all()
+    page.goto(f"{render}classview.ipynb?class={room.code}", timeout=120_000)
+    ready(page)
+    page.locator(".dichotomy-overview").first.wait_for(timeout=120_000)
+    done.append((OUT / "wall-class.png", save_images([crop(page.screenshot())], OUT / "wall-class.png")))
+    wall.close()
+    game.act(None, {"type": "end"})
+    images = []
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport=PHONE, has_touch=True, color_scheme=scheme)
+        context.set_default_timeout(120_000)
+        phone = context.new_page()
+        phone.goto(f"{render}seat.ipynb?table={game.code}&seat={tokens[game.state.order[0]]}", timeout=120_000)
+        ready(phone)
+        phone.locator(".dw-ladder").wait_for(timeout=120_000)
+        phone.locator(".dw-ladder").scroll_into_view_if_needed()
+        images.append(widget_shot(phone))
+        context.close()
+    done.append((OUT / "phone-final.png", save_images(images, OUT / "phone-final.png")))
     return done
 
 
@@ -317,6 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", action="append", choices=INTERFACE_LANGUAGES,
                         help="only this language (repeatable; default: all)")
     parser.add_argument("--phone", action="store_true", help="the phone screens and the walls instead")
+    parser.add_argument("--walls", action="store_true", help="only the final phone screen and both projectors")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -329,7 +379,9 @@ def main(argv: list[str] | None = None) -> int:
             store = SqliteStore(store_path)
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=exe, args=ARGS, headless=True)
-                for lang in ([] if args.phone else args.lang or INTERFACE_LANGUAGES):
+                for path, size in (walls(browser, base, store) if args.walls else []):
+                    print(f"{path.relative_to(ROOT)}  {size // 1024} KB")
+                for lang in ([] if args.phone or args.walls else args.lang or INTERFACE_LANGUAGES):
                     for path, size in language(browser, base, store, lang):
                         print(f"{path.relative_to(ROOT)}  {size // 1024} KB")
                 for path, size in (phone_screens(browser, base, store) if args.phone else []):

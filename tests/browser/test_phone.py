@@ -98,7 +98,7 @@ def phone(browser, dark: bool = False):
 def open_seat(context, url: str):
     page = context.new_page()
     page.set_default_timeout(60_000)
-    page.goto(url)
+    page.goto(url, timeout=TIMEOUT)
     page.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=TIMEOUT)
     return page
 
@@ -202,14 +202,15 @@ def test_every_student_screen_fits_a_phone(browser, serve):
         # the table's projector on a 1280 x 720 wall: full width, the class's name for the table in
         # letters of 100 px or more; it has no Continue, so it says where the recap is read
         projector = wall.new_page()
-        projector.goto(f"{serve.base}/voila/render/projector.ipynb?table={game.code}&n=2")
+        projector.set_default_timeout(60_000)
+        projector.goto(f"{serve.base}/voila/render/projector.ipynb?table={game.code}&n=2", timeout=TIMEOUT)
         projector.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=TIMEOUT)
         expect(projector.get_by_test_id("table-name")).to_have_text("Table 2", timeout=60_000)
         size = projector.evaluate("parseFloat(getComputedStyle(document.querySelector('.dw-code')).fontSize)")
         width = projector.evaluate("document.querySelector('.dw-root').getBoundingClientRect().width")
         assert size >= 100 and width >= 0.9 * 1280, (size, width)
         expect(projector.get_by_test_id("dw-status")).to_have_text("Round over: everyone reads the recap on their own screen.")
-        assert projector.locator(".dw-main button").count() == 0
+        assert projector.locator(".dw-main button[data-action=continue]").count() == 0
         expect(projector.locator(".dw-badge-drawer")).to_have_text("Next drawer")
 
         # the second Clue-Giver draws next round: once it has read the recap, it is picking
