@@ -38,7 +38,8 @@ for extra in (REPO, REPO / "tests", REPO / "tests" / "browser"):
     sys.path.insert(0, str(extra))
 
 from dichotomy_widget import Table  # noqa: E402
-from join_burst import Server, env_for_servers, free_port, pct, start  # noqa: E402
+from join_burst import Server, pct, start  # noqa: E402
+from support import free_port, server_env  # noqa: E402  (tests/support.py)
 from support import tree_pids, _is_kernel  # noqa: E402
 from wire_student import WireStudent  # noqa: E402
 
@@ -112,7 +113,7 @@ def measure(args: argparse.Namespace, dsn: str | None, store_pids: Callable[[], 
     port = free_port()
     cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", store, "--port", str(port),
            "--ip", "127.0.0.1", "--max-kernels", "0", "--max-pages-per-device", "0"]
-    server = Server(cmd, port, work, env_for_servers())
+    server = Server(cmd, port, work, server_env())
     bare: Server | None = None
     students: list[WireStudent] = []
     bare_pages: list[WireStudent] = []

@@ -63,7 +63,7 @@ sys.path.insert(0, str(REPO / "tests" / "browser"))
 
 from dichotomy_widget import Table  # noqa: E402
 from dichotomy_widget.voila_launch import page_extensions_option  # noqa: E402
-from support import http_get, tree_pids, tree_usage  # noqa: E402  (tests/support.py)
+from support import free_port, http_get, server_env, tree_pids, tree_usage  # noqa: E402  (tests/support.py)
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -96,14 +96,6 @@ USABLE_JS = """
 })();
 """
 SERVED = re.compile(r"pre-started kernel (\S+) serves")
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def cpu_seconds(pid: int, reaped: bool = False) -> float:
@@ -225,18 +217,9 @@ class Server:
         self._log.close()
 
 
-def env_for_servers() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
-    env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
-    env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
-    env["BROWSER"] = "true"
-    return env
-
-
 def start(config: str, work: Path, store: Path, pool: int, connect_timeout: float) -> Server:
     port = free_port()
-    env = env_for_servers()
+    env = server_env()
     if config.startswith("bare"):
         folder = work / "bare"
         folder.mkdir(exist_ok=True)

@@ -21,23 +21,10 @@ import time
 import urllib.request
 from pathlib import Path
 
+from support import free_port, server_env  # tests/support.py (bench/scale_out.py puts tests/ on sys.path)
+
 REPO = Path(__file__).resolve().parents[1]
 COOKIE = "DICHOTOMY_SERVER"
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def env_for_servers() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
-    env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
-    env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
-    env["BROWSER"] = "true"
-    return env
 
 
 def stop_group(proc: subprocess.Popen | None, grace: float = 10.0) -> None:
@@ -99,7 +86,7 @@ class Serve:
         if listen_url:
             cmd += ["--pg-listen-url", listen_url]
         with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen(cmd, env=env_for_servers(), stdout=out, stderr=subprocess.STDOUT,
+            self.proc = subprocess.Popen(cmd, env=server_env(), stdout=out, stderr=subprocess.STDOUT,
                                          start_new_session=True)
 
     def wait_ready(self, timeout: float = 120.0) -> None:

@@ -2,10 +2,33 @@
 
 from __future__ import annotations
 
+import os
+import socket
 from pathlib import Path
 
 from dichotomy_widget.errors import VersionConflict
 from dichotomy_widget.stores import TableStore
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    """An unused TCP port on 127.0.0.1."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def server_env(**extra: str) -> dict[str, str]:
+    """The environment for a server under test: the checkout importable, no browser, quiet."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+    env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+    env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    env["BROWSER"] = "true"
+    env.update(extra)
+    return env
 
 
 def append_with_retry(store: TableStore, table_id: str, events: list[tuple[str, dict]]) -> int:
