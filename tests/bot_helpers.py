@@ -8,21 +8,13 @@ the clue limits, an offensive word, rare words, and pairs of neighbours that are
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from dichotomy_widget.decks import load_deck
 from dichotomy_widget.words import normalize
+from dichotomy_widget.words.relations import Neighbour
 
 OFFENSIVE = {"darn"}
 RARE = {"quux"}
-
-
-@dataclass(frozen=True)
-class Neighbour:
-    word: str
-    kind: str
-    via: str
-    score: float
 
 
 class TinyRelations:
