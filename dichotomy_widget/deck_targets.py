@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .config import MAX_DECK_BYTES, MAX_TARGETS
-from .decks import deck_from_targets, list_language
+from .decks import comment_header, deck_from_targets, list_language
 from .words import FoilSuggestion, suggest_foils
 
 __all__ = ["MAX_TARGETS", "single_column", "one_column_list", "shortlists", "deck_from_targets", "list_language"]
@@ -36,11 +36,11 @@ def single_column(text: str) -> tuple[list[str], str, str] | None:
         if not stripped:
             continue
         if stripped.startswith("#"):
-            m = re.match(r"#\s*(lang|name)\s*:\s*(.+)", stripped, re.I)
-            if m and m.group(1).lower() == "lang":
-                lang = m.group(2).strip().lower()
-            elif m:
-                name = m.group(2).strip()
+            header = comment_header(stripped)
+            if header and header[0] == "lang":
+                lang = header[1].lower()
+            elif header:
+                name = header[1]
             continue
         cells = [c.strip() for c in _SEPARATORS.split(stripped)]
         if len([c for c in cells if c]) > 1:

@@ -409,6 +409,15 @@ def _example(sep: str) -> str:
     return "kettle<tab>teapot" if sep == "\t" else f"kettle{sep}teapot"
 
 
+_COMMENT_HEADER = re.compile(r"#\s*(lang|name)\s*:\s*(.+)", re.I)
+
+
+def comment_header(line: str) -> tuple[str, str] | None:
+    """``("lang" | "name", value)`` for a list's ``# lang: fr`` / ``# name: …`` line, else None."""
+    m = _COMMENT_HEADER.match(line)
+    return (m.group(1).lower(), m.group(2).strip()) if m else None
+
+
 def _parse_csv(text: str, source: str, sep: str | None = None) -> tuple[str, str, list[_RawCard]]:
     lang, name = "", ""
     data: list[tuple[int, str]] = []
@@ -417,11 +426,11 @@ def _parse_csv(text: str, source: str, sep: str | None = None) -> tuple[str, str
         if not stripped:
             continue
         if stripped.startswith("#"):
-            m = re.match(r"#\s*(lang|name)\s*:\s*(.+)", stripped, re.I)
-            if m and m.group(1).lower() == "lang":
-                lang = m.group(2).strip()
-            elif m:
-                name = m.group(2).strip()
+            header = comment_header(stripped)
+            if header and header[0] == "lang":
+                lang = header[1]
+            elif header:
+                name = header[1]
             continue
         hint = re.fullmatch(r"sep=(.)", stripped, re.I)  # Excel's separator line
         if hint and not data:
