@@ -5,7 +5,9 @@ Prints, for each file, the seconds ``deck_from_bytes`` takes to accept or refuse
 in the same run. Before #26, 1 MB of empty cards took 54-76 s (a line lookup rescanned the file per
 card) and the deep or long-number files escaped as RecursionError / ValueError.
 
-    python bench/deck_files.py [--repeat 3]
+    python bench/deck_files.py [--repeat 3] [--smoke]
+
+``--smoke``: each file once (for CI: checks that the bench runs).
 """
 
 from __future__ import annotations
@@ -38,7 +40,10 @@ def files() -> dict[str, bytes]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--smoke", action="store_true", help="each file once: checks that the bench runs")
     args = parser.parse_args()
+    if args.smoke:
+        args.repeat = 1
     print(f"{'file':28} {'bytes':>9} {'best s':>8}  answer")
     for name, data in files().items():
         best, answer = float("inf"), ""

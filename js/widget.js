@@ -181,13 +181,6 @@ function markWords(mark) {
 // --- small helpers ---------------------------------------------------------------------------------
 
 /**
- * Controls that can hold focus. Lumino (JupyterLab, Notebook 7) matches a notebook shortcut's selector
- * (".jp-Notebook.jp-mod-commandMode :focus") on the focused element itself before it looks at its
- * ancestors, so ``data-lm-suppress-shortcuts`` must be on every such control, not only on the root.
- */
-const FOCUSABLE_TAGS = new Set(["button", "input", "select", "textarea", "a"]);
-
-/**
  * Create an element. Children that are strings become text nodes (never parsed as HTML).
  * @param {string} tag
  * @param {Record<string, any>} [attrs]
@@ -196,7 +189,6 @@ const FOCUSABLE_TAGS = new Set(["button", "input", "select", "textarea", "a"]);
  */
 function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
-  if (FOCUSABLE_TAGS.has(tag)) el.setAttribute("data-lm-suppress-shortcuts", "true"); // see App.installKeys
   for (const [key, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") el.className = String(value);
@@ -1308,6 +1300,12 @@ class App {
 
   installKeys() {
     this.root.addEventListener("keydown", (ev) => this.onKey(/** @type {KeyboardEvent} */ (ev)));
+    // Lumino (JupyterLab, Notebook 7) matches a notebook shortcut's selector (".jp-Notebook.jp-mod-
+    // commandMode :focus") on the focused element itself before its ancestors: whatever takes focus in
+    // the widget (a button, a box, a <summary>, anything focusable now or later) is marked as it does.
+    this.root.addEventListener("focusin", (ev) => {
+      if (ev.target instanceof Element) ev.target.setAttribute("data-lm-suppress-shortcuts", "true");
+    });
   }
 
   /** @param {KeyboardEvent} ev */

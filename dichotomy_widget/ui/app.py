@@ -60,6 +60,7 @@ from .teacher_gate import TeacherGate
 from .teacher import key_required, require_teacher
 from .name_box import NameBox
 from .page_lang import PageLanguage, SpeaksPageLanguage, error_text, language_menu
+from .page_style import COLOURS, LINK_STYLE, feedback_label, warning_html
 
 __all__ = ["HostPage", "SeatPage", "RefusingPage", "UrlQuery", "parse_query", "join_link", "game_widget", "interface_menu",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
@@ -161,7 +162,7 @@ def qr_svg(data: str, scale: int = 6, title: str = "Join link QR code") -> str:
 
 def message_box(title: str, body: str, kind: str = "error", link: tuple[str, str] | None = None) -> W.HTML:
     """A clear message, escaped (never HTML from users)."""
-    colour = {"error": "#a40000", "info": "#1a4d8f", "ok": "#1d6b2a"}.get(kind, "#333")
+    colour = COLOURS.get(kind, "inherit")
     extra = ""
     if link is not None:
         extra = f'<p><a href="{html.escape(link[0], quote=True)}">{html.escape(link[1])}</a></p>'
@@ -338,8 +339,7 @@ class SeatPage(RefusingPage, W.VBox):
         self.name_input.add_class("dichotomy-name")
         self.join_button = W.Button(button_style="primary")
         self.join_button.add_class("dichotomy-join")
-        self.feedback = W.Label("", style={"text_color": "#a40000", "font_weight": "bold"})
-        self.feedback.add_class("dichotomy-feedback")
+        self.feedback = feedback_label()
         self.join_button.on_click(lambda _b: self.join(self.name_input.value))
         self.name_input.on_submit(self.join)  # the exact text in the box when Enter was pressed
         self.store = _open_page_store(store, self._refuse, self.page_lang.lang)
@@ -580,8 +580,7 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
         self.interface_input = interface_menu(self.tr)
         self.create_button = W.Button(description=_("Create the table"), button_style="primary")
         self.create_button.add_class("dichotomy-create")
-        self.feedback = W.Label("", style={"text_color": "#a40000", "font_weight": "bold"})
-        self.feedback.add_class("dichotomy-feedback")
+        self.feedback = feedback_label()
         self.deck_form = DeckForm(env=self.env, on_change=self._deck_changed, lang=self.lang)
         self.deck_input = self.deck_form.choice  # the list of decks (packaged, folder, saved)
         self.lang_label = self.deck_form.lang_label
@@ -597,7 +596,7 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
                             "round). The clue time limit is optional: 0 means no limit (otherwise {low} to "
                             "{high} seconds).", low=MIN_TIME_LIMIT, high=MAX_TIME_LIMIT))
             + '</p><p class="dichotomy-class-hint">' + html.escape(_("A whole class?")) + ' <a class="dichotomy-teacher-link" '
-            'href="teacher.ipynb" style="color:#1a5fb4;text-decoration:underline">' + html.escape(_("Create a class"))
+            f'href="teacher.ipynb" style="{LINK_STYLE}">' + html.escape(_("Create a class"))
             + "</a>: " + html.escape(_("one link for everybody, tables made for you, one dashboard.")) + "</p>")
         if key_required(self.env):
             self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock, lang=self.lang)
@@ -688,10 +687,10 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
         link = html.escape(self.link, quote=True)
         warn = ""
         if _is_loopback_link(self.link):
-            warn = ('<p class="dichotomy-warning" style="color:#a40000">' + html.escape(_(
+            warn = warning_html(html.escape(_(
                 "This link points to this computer only (localhost). For students on other devices, open this "
                 "page with the address {command} printed for the network, or start it with {option}.")).format(
-                command="<code>dichotomy serve</code>", option="<code>--public-url</code>") + "</p>")
+                command="<code>dichotomy serve</code>", option="<code>--public-url</code>"))
         projector = (f'<a class="dichotomy-projector-link" href="{html.escape(self.projector_link, quote=True)}" '
                      f'target="_blank" rel="noopener">' + html.escape(_("projector page")) + '</a>')
         another = ('<a class="dichotomy-new-table" href="?" target="_blank" rel="noopener">'

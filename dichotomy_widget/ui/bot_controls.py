@@ -13,6 +13,7 @@ from ..errors import DichotomyError
 from ..i18n import translator
 from ..words import normalize
 from .page_lang import error_text
+from .page_style import alert_html
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..table import Table
@@ -62,8 +63,7 @@ class BotControls(W.VBox):
                 raise DichotomyError("There is no bot name left.", code="bot_names")
             self.table.add_bot(name, level=self.level, secret=self.secret, **self.options)
         except DichotomyError as exc:
-            self.feedback.value = ('<p role="alert" style="color:#a40000;font-weight:bold">'
-                                   + html.escape(error_text(exc, self.lang)) + "</p>")
+            self.feedback.value = alert_html(error_text(exc, self.lang), bold=True)
             return False
         self.feedback.value = ""
         return True

@@ -51,6 +51,7 @@ from .device import page_device
 from .guess_throttle import guarded_open
 from .store_check import check_store_file
 from .teacher import key_required, require_teacher
+from .page_style import LINK_STYLE, feedback_label, link_html
 
 __all__ = ["teacher_page", "class_page", "class_view_page", "projector_page", "report_page", "TeacherPage",
            "ClassPage", "ClassViewPage", "ProjectorPage", "ReportPage", "page_link", "class_query"]
@@ -93,10 +94,6 @@ def page_link(page: str, params: Mapping[str, str], env: Mapping[str, str] | Non
     return f"{url}?{urlencode(dict(params))}" if params else url
 
 
-def _feedback() -> W.Label:
-    label = W.Label("", style={"text_color": "#a40000", "font_weight": "bold"})
-    label.add_class("dichotomy-feedback")
-    return label
 
 
 def _esc(text: Any) -> str:
@@ -126,13 +123,7 @@ def _widgets():
     return widgets
 
 
-LINK_STYLE = "color:#1a5fb4;text-decoration:underline"
-
-
-def _a(href: str, text: str, css: str) -> str:
-    """A link that opens in a new tab (escaped; underlined so it reads as a link in every theme)."""
-    return (f'<a class="{css}" href="{_esc(href)}" target="_blank" rel="noopener" style="{LINK_STYLE}">'
-            f"{_esc(text)}</a>")
+_a = link_html  # a link that opens in a new tab
 
 
 def _join_block(room: Classroom, link: str, tr: Translator, scale: int = 6) -> str:
@@ -206,7 +197,7 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self.room: Classroom | None = None
         self.state = "create"
         self.message = ""
-        self.feedback = _feedback()
+        self.feedback = feedback_label()
         self.table_widgets: dict[str, W.Widget] = {}
         self._typed_key: str | None = None  # the teacher key typed on this page (kernel only, never synced)
         self._key_failures = 0
@@ -586,7 +577,7 @@ class ClassPage(RefusingPage, W.VBox):
         self.widget: W.Widget | None = None
         self.state = "form"
         self.message = ""
-        self.feedback = _feedback()
+        self.feedback = feedback_label()
         self.lobby = W.HTML()
         self.lobby.add_class("dichotomy-class-lobby")
         self.trouble = _trouble_banner()

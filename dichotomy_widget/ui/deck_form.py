@@ -30,6 +30,7 @@ from ..words import SUPPORTED_LANGUAGES
 from .deck_upload import DeckUpload
 from .foil_picker import FoilPicker
 from .page_lang import error_text
+from .page_style import ERROR
 
 __all__ = ["DeckForm", "LANGUAGE_NAMES", "PREVIEW_CARDS"]
 
@@ -348,8 +349,8 @@ class DeckForm(W.VBox):
             ask = ("<p><b>" + html.escape(_("Which language is this deck in?")) + "</b> "
                    + html.escape(_("Choose it under “Deck language”.")) + "</p>")
         self.problems_box.value = (
-            '<div role="alert" style="border-left:6px solid #a40000;padding:0.4em 1em;margin:0.5em 0">'
-            f'<p style="margin:0;color:#a40000;font-weight:bold">{html.escape(headline)}</p>'
+            f'<div role="alert" style="border-left:6px solid {ERROR};padding:0.4em 1em;margin:0.5em 0">'
+            f'<p style="margin:0;color:{ERROR};font-weight:bold">{html.escape(headline)}</p>'
             f'{"<ul>" + items + "</ul>" if items else ""}{ask}'
             '<p style="margin:0">' + html.escape(_("Nothing was created or saved. Fix the deck and try again."))
             + "</p></div>")

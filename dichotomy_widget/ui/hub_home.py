@@ -32,6 +32,7 @@ from .app import UrlQuery, message_box, on_enter, page_store, page_title
 from .hub_history import MAX_VISITS, Visit, visits
 from .hub_identity import HOME_PAGE, HubIdentity, HubIdentityError, current_identity, hub_mode, hub_secret
 from .page_lang import PageLanguage
+from .page_style import alert_html
 
 __all__ = ["HomePage", "home_page", "Navigator", "HOME_PAGE"]
 
@@ -171,7 +172,7 @@ class HomePage(W.VBox):
         return f'<h3>{esc(title)}</h3><ul class="{css}">' + "".join(items) + "</ul>"
 
     def _say(self, text: str) -> bool:
-        self.feedback.value = f'<p role="alert" style="color:#a40000">{html.escape(text)}</p>'
+        self.feedback.value = alert_html(text)
         return False
 
     def join(self, code: str | None = None) -> bool:

@@ -35,6 +35,7 @@ from .app import HostPage, SeatPage, error_text, message_box, on_enter, page_tit
 from .hub_history import remember
 from .hub_identity import (HubIdentity, HubIdentityError, current_identity, hub_library_secret, hub_secret,
                            hub_seat_token)
+from .page_style import warning_html
 
 __all__ = ["HubSeatPage", "HubHostPage", "hub_seat_name"]
 
@@ -70,10 +71,10 @@ def _signed_in_bar(identity: HubIdentity | None, env: Mapping[str, str] | None, 
 
 
 def _hub_loopback(tr: Translator) -> str:
-    return ('<p class="dichotomy-warning" style="color:#a40000">' + html.escape(tr.gettext(
+    return warning_html(html.escape(tr.gettext(
         "This link points to this computer only (localhost). For students on other devices, open the hub by its "
         "network name, or set {setting} in the hub's configuration.")).format(
-        setting="<code>c.JupyterHub.public_url</code>") + "</p>")
+        setting="<code>c.JupyterHub.public_url</code>"))
 
 
 def _no_identity(tr: Translator) -> tuple[str, str]:

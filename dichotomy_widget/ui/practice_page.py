@@ -23,6 +23,7 @@ from ..errors import DichotomyError
 from ..i18n import Translator
 from .app import RefusingPage, UrlQuery, game_widget, on_enter, page_store, page_title
 from .page_lang import PageLanguage, error_text
+from .page_style import LINK_STYLE, feedback_label
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stores import TableStore
@@ -135,8 +136,7 @@ class PracticePage(RefusingPage, W.VBox):
         self.start_button.add_class("dichotomy-practice-start")
         self.start_button.on_click(lambda _b: self.start())
         on_enter(self.name_input, lambda _t: self.start())
-        self.feedback = W.Label("", style={"text_color": "#a40000", "font_weight": "bold"})
-        self.feedback.add_class("dichotomy-feedback")
+        self.feedback = feedback_label()
         assert self.deck is not None
         intro = ("<h2>" + html.escape(_("Practise alone")) + "</h2><p>" + html.escape(_(
             "You guess every round while bots write the clues, over the deck “{deck}”. Nothing of this game "
@@ -194,6 +194,6 @@ def practice_link_html(class_code: str, tr: Translator, lang: str | None = None)
         return ""
     href = html.escape("practice.ipynb?" + urlencode({"class": class_code}), quote=True)
     return (f'<p class="dichotomy-practice-hint"><a class="dichotomy-practice-link" href="{href}" target="_blank" '
-            f'rel="noopener" style="color:#1a5fb4;text-decoration:underline">'
+            f'rel="noopener" style="{LINK_STYLE}">'
             + html.escape(tr.gettext("Practise alone with bots")) + "</a> "
             + html.escape(tr.gettext("(a new tab; it does not count for the class).")) + "</p>")

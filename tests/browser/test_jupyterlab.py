@@ -251,11 +251,11 @@ def test_quick_start_in_jupyterlab(context, jupyter):
     page = new_page(context)
     open_notebook(page, jupyter.lab("01-quick-start.ipynb"))
     original = cells(page)
-    assert [t for t, _ in original].count("code") == 3
+    assert [t for t, _ in original].count("code") == 5  # pass and play, then the 'Play alone' section
     # a saved text repr of a widget would show before the run: the file holds no stale output
     assert page.locator(".jp-OutputArea-output").count() == 0
     run_all(page)
-    root = page.locator(".dw-root")
+    root = page.locator(".dw-root.dw-kind-pass")  # notebook 01 also has a bots table
     expect(root).to_have_attribute("data-phase", "lobby", timeout=RUN_TIMEOUT)
     assert root.get_attribute("data-lm-suppress-shortcuts") is not None
     assert focus_in_widget(page) is None  # Run All leaves focus in the notebook
@@ -292,6 +292,13 @@ def test_quick_start_in_jupyterlab(context, jupyter):
     expect(root.get_by_test_id("final")).to_be_visible()
     round_stat = root.locator("[data-stat=round]")
     expect(round_stat).to_have_text("Rounds played 2")  # not "Round 2 of 3" after a penalty
+    # the game-over screen: every focusable part keeps the keys, "Last round in detail" included
+    summary = root.locator("details.dw-last-recap summary")
+    summary.focus()
+    press_shortcuts(page, original)
+    page.keyboard.press("Enter")  # opens the details, in the widget
+    expect(root.locator("details.dw-last-recap")).to_have_attribute("open", "")
+    press_shortcuts(page, original)
     assert not our_errors(page), page.console_errors
 
 
@@ -420,7 +427,7 @@ def test_dark_theme_screenshot(context, jupyter, screenshots):
     page.set_viewport_size({"width": 800, "height": 700})
     open_notebook(page, jupyter.lab("01-quick-start.ipynb"))
     run_all(page)
-    root = page.locator(".dw-root")
+    root = page.locator(".dw-root.dw-kind-pass")
     expect(root).to_have_attribute("data-phase", "lobby", timeout=RUN_TIMEOUT)
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
     expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "false", timeout=60_000)
@@ -447,7 +454,7 @@ def test_notebook7_shortcuts_and_enter(context, jupyter):
     open_notebook(page, jupyter.notebook7("01-quick-start.ipynb"))
     original = cells(page)
     run_all(page)
-    root = page.locator(".dw-root")
+    root = page.locator(".dw-root.dw-kind-pass")
     expect(root).to_have_attribute("data-phase", "lobby", timeout=RUN_TIMEOUT)
     assert focus_in_widget(page) is None
     start = root.get_by_role("button", name="Start the game")
