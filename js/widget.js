@@ -1230,9 +1230,13 @@ class App {
     this.render();
   }
 
-  /** A draft lives while this round's clues are written and this seat's clue is not in. @param {View} view */
+  /**
+   * A draft lives while this round's clues are written and this seat's clue is not in; it belongs to
+   * one seat (a pass-and-play screen changes hands: the next writer never finds the last one's text).
+   * @param {View} view
+   */
   followDraft(view) {
-    const key = `${view.round}`;
+    const key = `${view.round}:${view.you ? view.you.seat : ""}`;
     if (this.draft.key !== key || view.slate || view.phase !== "clues") {
       this.draft.key = key;
       this.draft.text = "";
