@@ -331,7 +331,7 @@ def test_a_class_speaks_the_language_the_teacher_picked(store):
 def test_class_pages_before_the_class_is_known(store):
     german = cp.teacher_page("", store=store, env={"HTTP_ACCEPT_LANGUAGE": "de-AT,de;q=0.8"})
     assert german.url.lang == "de" and german.create_button.description == "Klasse erstellen"
-    assert german.name_input.description == "Name der Klasse"
+    assert german.name_input.label == "Name der Klasse"
     assert "Diese Klasse gibt es nicht" in all_text(cp.class_page("class=ZZZZZZ", store=store,
                                                                    env={"HTTP_ACCEPT_LANGUAGE": "de"}))
     assert "Esta clase no existe" in all_text(cp.report_page("class=ZZZZZZ&lang=es", store=store, env={}))
