@@ -482,3 +482,50 @@ def test_the_store_and_the_hub_config_are_private_to_the_service(hub):
                 folder.chmod(0o700)
     finally:
         subprocess.run(["userdel", name], check=False)
+
+
+def test_class_mode_behind_the_hub_seats_students_as_their_hub_users_and_refuses_a_classmates_link(browser, hub):
+    """Issue 25: a signed-in student joins a class as their hub user (no name box); a classmate who opens
+    their class link, or the same token as a seat link, is refused and sees none of the seat's words."""
+    from dichotomy_widget import Classroom, SqliteStore
+
+    service = hub.base + "/services/dichotomy/voila/render/"
+    teacher, tpage = signed_in(browser, hub, "teacher", service + "teacher.ipynb")
+    tpage.locator(".dichotomy-class-name input").wait_for(timeout=RENDER_TIMEOUT)
+    ready(tpage)
+    tpage.locator(".dichotomy-class-name input").fill("Hub class")
+    click_until(tpage, "button.dichotomy-create-class", ".dichotomy-class-code")
+    code = tpage.locator(".dichotomy-class-code").inner_text().strip()
+    link = tpage.locator(".dichotomy-join-link").get_attribute("href")
+    assert link == f"{service}class.ipynb?class={code}"
+    contexts, pages = {}, {}
+    for name in ("ana", "ben", "cy"):
+        contexts[name], page = signed_in(browser, hub, name, link)
+        page.locator("button.dichotomy-join").wait_for(timeout=RENDER_TIMEOUT)
+        ready(page)
+        assert page.locator(".dichotomy-name, .dichotomy-name input").count() == 0  # the hub says who this is
+        expect(page.locator("button.dichotomy-join")).to_have_text(f"Join as {name}")
+        expect(page.locator(".dichotomy-hub-user")).to_contain_text(f"Signed in to the hub as {name}")
+        click_until(page, "button.dichotomy-join", ".dichotomy-lobby-box")
+        expect(page.locator(".dichotomy-lobby-box")).to_contain_text(f"Hello {name}!")
+        expect(page).to_have_url(re.compile(rf"class\.ipynb\?class={code}&student=[\w-]+$"))
+        pages[name] = page
+    store = SqliteStore(hub.store)
+    assert [s.name for s in Classroom.open(code, store).state.students] == ["ana", "ben", "cy"]
+    click_until(tpage, "button.dichotomy-make-tables", ".dichotomy-class-table[data-table='1']")
+    click_until(tpage, "button.dichotomy-start-all", ".dichotomy-dash-table-1 .dw-kind-table")
+    drawer, dpage = find(pages, ".dw-pairs", timeout=RENDER_TIMEOUT / 1000)
+    table = Classroom.open(code, store).table(1)
+    words = [w for pair in table.state.current for w in pair]
+    assert words and all(not hidden_from(dpage, w, tuple(pages)) for w in words[:1])  # the drawer sees them
+    token = parse_qs(urlsplit(dpage.url).query)["student"][0]
+    thief = next(n for n in pages if n != drawer)
+    stolen = contexts[thief].new_page()
+    for url in (dpage.url, f"{service}seat.ipynb?table={table.code}&seat={token}"):  # class link, seat link
+        stolen.goto(url)
+        expect(stolen.locator(".dichotomy-message")).to_contain_text("not yours", timeout=RENDER_TIMEOUT)
+        assert stolen.locator(".dw-root, .dichotomy-lobby-box").count() == 0
+        assert all(hidden_from(stolen, w, tuple(pages)) for w in words), url
+    assert Classroom.open(code, store).student_for_token(token) is not None  # the drawer keeps their place
+    for ctx in (teacher, *contexts.values()):
+        ctx.close()
