@@ -256,7 +256,8 @@ def test_with_a_teacher_key_creating_a_class_needs_it(store):
 
 def test_behind_the_hub_only_hosts_may_run_a_class(store):
     from dichotomy_widget.config import HUB_ENV, HUB_IDENTITY_ENV, HUB_SECRET_ENV
-    from dichotomy_widget.ui.hub_identity import HubIdentity, sign_identity
+    from dichotomy_widget.deck_library import DeckLibrary
+    from dichotomy_widget.ui.hub_identity import HubIdentity, hub_library_secret, sign_identity
 
     secret = "s" * 32
     base = {HUB_ENV: "1", HUB_SECRET_ENV: secret}
@@ -265,7 +266,10 @@ def test_behind_the_hub_only_hosts_may_run_a_class(store):
     assert cp.teacher_page("", store=store, env=base).state == "refused"  # no signed identity
     refused = cp.teacher_page("", store=store, env=student)
     assert refused.state == "refused" and "for teachers" in all_text(refused)
-    assert cp.teacher_page("", store=store, env=teacher).state == "create"
+    running = cp.teacher_page("", store=store, env=teacher)
+    assert running.state == "create" and not hasattr(running, "browser_secret")  # decks follow the hub account
+    assert running.deck_form.library.stream == DeckLibrary.for_secret(
+        store, hub_library_secret(secret.encode(), "mrs")).stream
 
 
 def test_behind_the_hub_a_student_joins_as_their_hub_user_and_a_classmates_link_is_refused(store):
