@@ -36,6 +36,7 @@ from .hub_history import remember
 from .hub_identity import (HubIdentity, HubIdentityError, current_identity, hub_library_secret, hub_secret,
                            hub_seat_token)
 from .page_style import warning_html
+from ..logs import log_failure
 
 __all__ = ["HubSeatPage", "HubHostPage", "hub_seat_name"]
 
@@ -211,8 +212,8 @@ class HubSeatPage(SeatPage):
                 continue
             except DichotomyError as exc:
                 return self._feedback(error_text(exc, self.lang))
-            except Exception:  # noqa: BLE001 - never show a traceback to a student
-                log.exception("joining a table failed")
+            except Exception as err:  # noqa: BLE001 - never show a traceback to a student
+                log_failure(log, "joining a table failed", err)
                 return self._feedback(_("Something went wrong. Please try again."))
             self._show_seat(ticket.seat, ticket.token)
             return True
