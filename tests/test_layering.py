@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,7 @@ def resolve(module: str, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+@functools.lru_cache(maxsize=None)  # each module is read and parsed once per run
 def imports(module: str) -> list[tuple[str, str | None, int]]:
     """``(target module, imported name or None, line)`` for every import in ``module``, lazy ones too."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
