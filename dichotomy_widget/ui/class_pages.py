@@ -125,8 +125,6 @@ def _widgets():
     return widgets
 
 
-
-
 def _projector_link(env: Mapping[str, str] | None) -> Callable[[str, int], str]:
     """The projector page address of a class's table (code, number), beside this page's address."""
     return lambda code, number: page_link(PROJECTOR_PAGE, {"table": code, "n": number}, env)
@@ -625,7 +623,8 @@ class ClassPage(RefusingPage, W.VBox):
         self.state = "lobby"
         from .practice_page import practice_link_html  # issue 32: practise alone while waiting
 
-        self.lobby.value = lobby_html(view, self.tr, practice_link_html(view["class"], self.tr, view["deck_lang"]))
+        practice = practice_link_html(view["class"], self.tr, view["deck_lang"])
+        self.lobby.value = style_html() + lobby_html(view, self.tr, practice)  # the style: the trouble banner's
         _show_trouble(self.trouble, room, self.lang)
         if list(self.children) != [self.url, self.lang_menu, self.trouble, self.lobby]:
             self.children = [self.url, self.lang_menu, self.trouble, self.lobby]
