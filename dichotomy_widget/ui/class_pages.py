@@ -542,7 +542,7 @@ class ClassPage(RefusingPage, W.VBox):
         self.join_button.on_click(lambda _b: self.join(self.name_input.value))
         on_enter(self.name_input, lambda _t: self.join(self.name_input.value))
         self.url.title = page_title(_("Join class {code}", code=self.room.code))
-        heading = _("Join the class {name} ({code})", name=class_projector_view(self.room)["name"], code=self.room.code)
+        heading = _("Join the class {name} ({code})", name=self.room.state.name, code=self.room.code)
         self.children = [self.url, self.lang_menu, W.HTML(f"<h2>{_esc(heading)}</h2>"),
                          self.name_input, self.join_button, self.feedback]
 
