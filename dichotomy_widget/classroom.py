@@ -699,6 +699,12 @@ class Classroom:
 
         return class_projector_view(self)
 
+    def lobby_view(self, who: "int | str | StudentTicket") -> dict[str, Any]:
+        """What a student's class lobby shows: the class, their table and tablemates (names only)."""
+        from .class_views import student_lobby_view
+
+        return student_lobby_view(self, self.student_id(who))
+
     def report(self) -> dict[str, Any]:
         """Resolved rounds of every table (never a live round)."""
         from .class_views import report

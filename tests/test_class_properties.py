@@ -203,3 +203,16 @@ def test_the_property_sees_a_leak(monkeypatch):
     monkeypatch.setattr(class_html, "report_html", lambda data, tr: table.state.target)
     with pytest.raises(AssertionError, match="report"):
         game.check()
+
+
+def test_a_lobby_names_the_table_and_the_tablemates():
+    game = ClassPlay(random.Random(1), 6, 2, 3)
+    ada = game.tickets[0]
+    assert game.room.lobby_view(ada) == {"class": game.room.code, "name": "Props", "deck_lang": "en", "students": 6,
+                                        "me": ada.name, "table": None, "tablemates": [], "all_started": False}
+    game.room.make_tables()
+    lobby = game.room.lobby_view(ada.name)
+    mates = [n for n in game.room.dashboard_view()["tables"][lobby["table"] - 1]["members"] if n != ada.name]
+    assert lobby["table"] in (1, 2) and lobby["tablemates"] == mates and len(mates) == 2
+    game.room.start_all()
+    assert game.room.lobby_view(ada)["all_started"]
