@@ -1,8 +1,10 @@
-"""Views of a class: the teacher's dashboard, the class projector and the debrief report.
+"""Views of a class: the teacher's dashboard, the class projector, the debrief report and a student's
+lobby. Every class page renders only from these (``ui/class_html.py``).
 
 Every per-table part is built from ``Table.view(None)`` (the projector view, which never holds a word a
-live round still hides) or from the table's resolved rounds (``state.history``). Nothing here reads
-the card in play, the locked pair or the clues of a live round.
+live round still hides) or from the table's resolved rounds (``state.history``), withheld while another
+table can still be dealt their card. Nothing here reads the card in play, the locked pair or the clues
+of a live round, and nothing here writes: the views are plain data of what the class object holds now.
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ class Classroom(Protocol):
 
     def table(self, which: "int | str") -> Any: ...
 
-__all__ = ["dashboard_view", "class_projector_view", "table_summary", "report", "report_csv",
-           "report_json", "CSV_COLUMNS"]
+    def still_dealable(self) -> dict[int, set]: ...
+
+__all__ = ["dashboard_view", "class_projector_view", "student_lobby_view", "table_summary", "report",
+           "report_csv", "report_json", "CSV_COLUMNS"]
 
 CSV_COLUMNS = ["class", "table", "table_code", "round", "guesser", "drawer", "target", "foil", "clue_author",
                "clue", "timeout", "eliminated", "eliminated_reason", "guess", "passed", "outcome",
@@ -67,16 +71,16 @@ def table_summary(public: dict[str, Any]) -> dict[str, Any]:
 
 
 def dashboard_view(room: Classroom) -> dict[str, Any]:
-    """The teacher's dashboard: roster, seating, and each started table's public view and summary."""
+    """The teacher's dashboard: roster (with ids, for the seating controls), seating, and each started
+    table's summary. A table's words stay in its own host widget: this data holds none of them."""
     s = room.state
+    started = {m for t in s.tables if t.started for m in t.members}
     tables = []
     for t in s.tables:
         entry: dict[str, Any] = {"number": t.number, "code": t.code, "started": t.started,
                                  "members": room.names(t.members)}
         if t.started:
-            public = room.table(t.code).view(None)  # type: ignore[arg-type]
-            entry["summary"] = table_summary(public)
-            entry["view"] = public
+            entry["summary"] = table_summary(room.table(t.code).view(None))  # type: ignore[arg-type]
         tables.append(entry)
     return {
         "class": room.code,
@@ -85,9 +89,12 @@ def dashboard_view(room: Classroom) -> dict[str, Any]:
         "rounds": s.rounds,
         "table_size": s.table_size,
         "time_limit": s.time_limit,
-        "students": [{"name": st.name, "table": (s.table_of(st.id).number if s.table_of(st.id) else None)}
+        "students": [{"id": st.id, "name": st.name,
+                      "table": (s.table_of(st.id).number if s.table_of(st.id) else None),  # type: ignore[union-attr]
+                      "movable": st.id not in started}
                      for st in s.students],
         "unseated": room.names(s.unseated),
+        "any_started": s.any_started,
         "tables": tables,
     }
 
@@ -108,6 +115,24 @@ def class_projector_view(room: Classroom) -> dict[str, Any]:
     return {"class": room.code, "name": s.name, "students": len(s.students), "tables": tables}
 
 
+def student_lobby_view(room: Classroom, student: int) -> dict[str, Any]:
+    """What a student's class lobby shows: the class, how many joined, and this student's table and
+    tablemates once seated (``me`` is ``None`` once the teacher removed them). Names and numbers only."""
+    s = room.state
+    me = s.student(student)
+    mine = s.table_of(student) if me is not None else None
+    return {
+        "class": room.code,
+        "name": s.name,
+        "deck_lang": s.lang,
+        "students": len(s.students),
+        "me": me.name if me is not None else None,
+        "table": mine.number if mine is not None else None,
+        "tablemates": [n for n in room.names(mine.members) if me is None or n != me.name] if mine else [],
+        "all_started": bool(s.tables) and all(t.started for t in s.tables),
+    }
+
+
 def report(room: Classroom, lang: str = "en") -> dict[str, Any]:
     """Resolved rounds only, per table: Target, Foil, clues with authors and fates, guess, outcome, score.
 
@@ -123,7 +148,6 @@ def report(room: Classroom, lang: str = "en") -> dict[str, Any]:
         if not t.started:
             continue
         table = room.table(t.code)  # type: ignore[arg-type]
-        table.refresh()
         elsewhere = set().union(set(), *(cards for n, cards in dealable.items() if n != t.number))
         rounds = [_withheld(recap_json(table.state, record, tr))
                   if record_card(table.state, record) in elsewhere else recap_json(table.state, record, tr)

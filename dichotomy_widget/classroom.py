@@ -37,6 +37,7 @@ from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
 from .stores import TableStore, open_store
 from .stores.base import trouble_every, write_trouble_error
 from .table import CODE_ALPHABET, Table, hash_token, new_table_code
+from .logs import log_failure
 
 if TYPE_CHECKING:
     import asyncio
@@ -704,6 +705,12 @@ class Classroom:
 
         return class_projector_view(self)
 
+    def lobby_view(self, who: "int | str | StudentTicket") -> dict[str, Any]:
+        """What a student's class lobby shows: the class, their table and tablemates (names only)."""
+        from .class_views import student_lobby_view
+
+        return student_lobby_view(self, self.student_id(who))
+
     def report(self) -> dict[str, Any]:
         """Resolved rounds of every table (never a live round)."""
         from .class_views import report
@@ -737,8 +744,8 @@ class Classroom:
         for listener in list(self._listeners):
             try:
                 listener(self)
-            except Exception:  # noqa: BLE001 - a broken page must not break the class
-                log.exception("class %s: a listener failed", self.code)
+            except Exception as err:  # noqa: BLE001 - a broken page must not break the class
+                log_failure(log, "class %s: a listener failed", err, self.code)
 
     def poll(self) -> bool:
         """Refresh the class and every started table; True if anything changed.
@@ -780,8 +787,8 @@ class Classroom:
                 marker = await self.store.wait_for_change(marker, trouble_every(self.store))
                 self.check_store()
                 self.poll()
-            except Exception:  # noqa: BLE001 - a transient store error must not end the feed
-                log.exception("class %s: watching failed; retrying", self.code)
+            except Exception as err:  # noqa: BLE001 - a transient store error must not end the feed
+                log_failure(log, "class %s: watching failed; retrying", err, self.code, level=logging.WARNING)
                 self.check_store()
                 await asyncio.sleep(1.0)
 

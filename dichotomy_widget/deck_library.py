@@ -26,6 +26,7 @@ from .config import DECKS_DIR_ENV
 from .decks import DECK_FILE_SUFFIXES, Card, Deck, load_deck
 from .errors import DeckError, TableExists, TableNotFound, VersionConflict
 from .stores import TableStore
+from .logs import log_failure
 
 __all__ = ["DeckLibrary", "SavedDeck", "owner_id", "folder_decks", "first_problem", "LIBRARY_PREFIX",
            "DECKS_DIR_ENV", "MAX_SAVED_DECKS"]
@@ -215,7 +216,7 @@ def folder_decks(folder: "str | Path", files: Iterable[Path] | None = None) -> t
             invalid.append((path.name, first_problem(exc)))
         except OSError as exc:
             invalid.append((path.name, f"{path.name}: cannot be read ({exc.strerror or exc})."))
-        except Exception:  # noqa: BLE001 - one strange file must not stop the server or the page
-            log.exception("deck folder: %s could not be read", path.name)
+        except Exception as err:  # noqa: BLE001 - one strange file must not stop the server or the page
+            log_failure(log, "deck folder: %s could not be read", err, path.name)
             invalid.append((path.name, f"{path.name}: cannot be read as a deck."))
     return valid, invalid

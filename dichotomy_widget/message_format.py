@@ -29,5 +29,5 @@ def fill(template: str, params: Mapping[str, Any], lang: str = "en") -> str:
     try:
         return template.format(**shown)
     except (KeyError, IndexError, ValueError) as exc:
-        log.error("message template %r cannot take %s: %s", template[:60], sorted(params), exc)
+        log.error("message template %r cannot take %s: %s", template[:60], sorted(params), type(exc).__name__)
         return template

@@ -27,6 +27,7 @@ from .i18n import INTERFACE_LANGUAGES, interface_language, normalize_language
 from .stores import TableStore, open_store
 from .stores.base import trouble_every, write_trouble_error
 from .views import seat_view, stage
+from .logs import failure
 
 if TYPE_CHECKING:  # asyncio is imported only when a table is watched
     import asyncio
@@ -400,8 +401,7 @@ class Table:
                 if self.state.time_limit:
                     self.tick()
             except Exception as err:  # noqa: BLE001 - a transient store error must not end the feed for good
-                detail = f"{err.code}: {err.message}" if isinstance(err, DichotomyError) else where(err)
-                log.warning("table %s: following the store failed, retrying in 1 s (%s)", self.code, detail)
+                log.warning("table %s: following the store failed, retrying in 1 s (%s)", self.code, failure(err))
                 self.check_store()
                 await _asyncio().sleep(1.0)
 

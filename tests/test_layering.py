@@ -1,8 +1,12 @@
 """The package's import layering, read from the source with ``ast`` (nothing is imported).
 
-- The engine (``errors``, ``events``, ``config``, ``decks``, ``rules``, ``views`` and ``words/``)
-  imports nothing from ``stores/``, ``ui/``, ``table`` or ``serve``: the rules run without a store or
-  a widget.
+- Every module is listed either as pure (:data:`PURE`: the rules, views, seating, class views, i18n,
+  message formatting, word matching...) or as impure (:data:`IMPURE`: stores, pages, tables, the
+  server...); a new module must be put in one list.
+- A pure module imports only pure modules of the package, and none of the libraries that reach a
+  store, a widget, a kernel or the network (:data:`IMPURE_LIBRARIES`): it runs without a store or a
+  widget.
+- The engine imports nothing from ``stores/``, ``ui/``, ``table`` or ``serve``.
 - ``table`` and ``stores/`` import nothing from ``ui/``: a table does not build widgets (the widget
   side takes a table).
 - No module imports a private (``_name``) name from another module.
@@ -12,6 +16,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -20,6 +25,17 @@ PACKAGE = "dichotomy_widget"
 ROOT = Path(__file__).resolve().parent.parent / PACKAGE
 ENGINE = ("errors", "events", "config", "decks", "rules", "views", "words")
 OUTER = ("stores", "ui", "table", "serve")
+#: Modules (or packages) that compute without a store, a widget, a kernel or a clock of their own.
+PURE = ("errors", "events", "config", "decks", "rules", "views", "words", "wordrel", "wordsdata", "seating",
+        "class_views", "class_cards", "i18n", "message_format", "logs", "deck_targets",
+        "bots.bot", "bots.knowledge", "bots.relations", "bots.simulate")
+#: Everything else: the package's front door, stores, pages, tables, classes, the server, bot drivers.
+IMPURE = ("", "stores", "ui", "table", "serve", "classroom", "deck_library", "hub", "voila_launch",
+          "bots", "bots.driver", "bots.practice")
+#: Libraries a pure module must not import (widgets, kernels, servers, databases, processes, sockets).
+IMPURE_LIBRARIES = {"ipywidgets", "anywidget", "traitlets", "IPython", "ipykernel", "tornado", "voila",
+                    "jupyter_server", "jupyterhub", "psycopg", "psycopg_pool", "asyncio", "subprocess", "socket",
+                    "signal", "inotify_simple"}
 
 
 def module_name(path: Path) -> str:
@@ -43,6 +59,7 @@ def resolve(module: str, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+@functools.lru_cache(maxsize=None)  # each module is read and parsed once per run
 def imports(module: str) -> list[tuple[str, str | None, int]]:
     """``(target module, imported name or None, line)`` for every import in ``module``, lazy ones too."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
@@ -79,6 +96,55 @@ def graph() -> dict[str, set[str]]:
 def layer(module: str) -> str:
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else ""
+
+
+def kind(module: str) -> str | None:
+    """``"pure"`` or ``"impure"``: the longest entry of :data:`PURE` / :data:`IMPURE` that ``module``
+    (``dichotomy_widget.bots.bot``) is or lives in; None if it is in neither list."""
+    rel = module.partition(".")[2]
+    best: tuple[int, str | None] = (-1, None)
+    for label, names in (("pure", PURE), ("impure", IMPURE)):
+        for name in names:
+            if rel == name or (name and rel.startswith(name + ".")):
+                best = max(best, (len(name), label))
+            elif name == "" and rel == "":
+                best = max(best, (0, label))
+    return best[1]
+
+
+def test_every_module_is_listed_as_pure_or_impure():
+    unlisted = [m for m in MODULES if kind(m) is None]
+    assert not unlisted, f"put these in PURE or IMPURE: {unlisted}"
+
+
+def impure_imports(found: list[tuple[str, str | None, int]]) -> list[tuple[str, int]]:
+    """The imports of ``found`` (as :func:`imports` lists them) that a pure module may not make."""
+    bad = []
+    for target, _name, line in found:
+        if target == PACKAGE or target.startswith(PACKAGE + "."):
+            dep = internal(target)
+            if dep and kind(dep) != "pure":
+                bad.append((dep, line))
+        elif target.split(".")[0] in IMPURE_LIBRARIES:
+            bad.append((target, line))
+    return bad
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if kind(m) == "pure"])
+def test_a_pure_module_imports_nothing_impure(module):
+    bad = impure_imports(imports(module))
+    assert not bad, f"{module} is pure but imports {bad}"
+
+
+def test_the_purity_check_sees_an_impure_import():
+    """Guards the check above: the lists classify real modules, and impure imports are seen."""
+    assert kind(f"{PACKAGE}.class_views") == "pure" and kind(f"{PACKAGE}.seating") == "pure"
+    assert kind(f"{PACKAGE}.bots.driver") == "impure" and kind(f"{PACKAGE}.bots.bot") == "pure"
+    assert kind(f"{PACKAGE}.ui.class_pages") == "impure" and kind(PACKAGE) == "impure"
+    found = [(f"{PACKAGE}.rules", "decide", 1), (f"{PACKAGE}.classroom", "Classroom", 2), ("ipywidgets", None, 3),
+             (f"{PACKAGE}.stores.sqlite", None, 4), ("json", None, 5), ("asyncio.tasks", None, 6)]
+    assert impure_imports(found) == [(f"{PACKAGE}.classroom", 2), ("ipywidgets", 3),
+                                     (f"{PACKAGE}.stores.sqlite", 4), ("asyncio.tasks", 6)]
 
 
 def test_the_parser_sees_the_package():

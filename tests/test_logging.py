@@ -3,15 +3,22 @@ and a missing dependency raises instead of judging "no variant"."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import logging
 import sys
+from pathlib import Path
 
 import pytest
 
 from dichotomy_widget import DependencyMissing, words
+from dichotomy_widget.classroom import Classroom
+from dichotomy_widget.errors import InvalidAction
+from dichotomy_widget.logs import log_failure
+from dichotomy_widget.stores import MemoryStore
+from dichotomy_widget.ui.page_lang import error_text
 from dichotomy_widget.words import matcher
-from game_helpers import lock, new_game
+from game_helpers import confirm_all, lock, new_game, unique_clues, word_deck, write
 
 
 def test_a_failing_comparison_is_logged_without_the_words(monkeypatch, caplog):
@@ -89,3 +96,119 @@ def test_an_internal_error_in_a_widget_is_logged_without_hidden_words(monkeypatc
     assert "ValueError" in caplog.text and "clue" in caplog.text
     assert target not in caplog.text and foil not in caplog.text
     assert target not in str(sent) and foil not in str(sent)
+
+
+# --- one logging policy: no hidden word in any log line, from any module ------------------------
+
+PACKAGE = Path(__file__).resolve().parent.parent / "dichotomy_widget"
+LEVELS = {"debug", "info", "warning", "warn", "error", "critical", "exception", "log"}
+#: How a log line may name a caught error: by its code or errno, its class, or these helpers.
+SAFE_CALLS = {"where", "failure", "type"}
+
+
+def _uses_message(node: ast.AST, caught: frozenset) -> bool:
+    """Does ``node`` use a caught exception other than as ``err.code``, ``type(err)``, ``where(err)``
+    or ``failure(err)`` (its ``str`` may quote a hidden word)?"""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in caught:
+        return node.attr not in ("code", "errno")
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in SAFE_CALLS:
+        return False
+    if isinstance(node, ast.Name):
+        return node.id in caught
+    return any(_uses_message(child, caught) for child in ast.iter_child_nodes(node))
+
+
+def log_policy_breaches(source: str, where_: str) -> list[str]:
+    """Log calls in ``source`` that print an exception's message or traceback text: ``log.exception``,
+    ``exc_info=``/``stack_info=``, or a caught exception passed as an argument."""
+    found: list[str] = []
+
+    def visit(node: ast.AST, caught: frozenset) -> None:
+        if isinstance(node, ast.ExceptHandler) and node.name:
+            caught = caught | {node.name}
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in LEVELS
+                and isinstance(node.func.value, ast.Name) and node.func.value.id in ("log", "_log", "logger", "logging")):
+            if (node.func.attr == "exception" or any(k.arg in ("exc_info", "stack_info") for k in node.keywords)
+                    or any(_uses_message(arg, caught) for arg in node.args)):
+                found.append(f"{where_}:{node.lineno}")
+        for child in ast.iter_child_nodes(node):
+            visit(child, caught)
+
+    visit(ast.parse(source), frozenset())
+    return found
+
+
+def test_the_policy_check_sees_a_breach():
+    bad = ("try:\n    pass\nexcept Exception as err:\n    log.warning('failed: %s', err)\n"
+           "try:\n    pass\nexcept Exception:\n    log.exception('failed')\n"
+           "log.debug('x', exc_info=True)\n"
+           "try:\n    pass\nexcept OSError as exc:\n    log.info('%s', exc.strerror)\n")
+    assert log_policy_breaches(bad, "x.py") == ["x.py:4", "x.py:8", "x.py:9", "x.py:13"]
+    good = ("try:\n    pass\nexcept Exception as err:\n"
+            "    log.warning('failed: %s %s %s', err.code, type(err).__name__, failure(err))\n")
+    assert log_policy_breaches(good, "x.py") == []
+
+
+def test_no_module_logs_an_exception_message_or_traceback():
+    """Every module names a caught error by code, class or line (``logs.failure``), never by message."""
+    breaches = [b for path in sorted(PACKAGE.rglob("*.py")) if path != PACKAGE / "logs.py"
+                for b in log_policy_breaches(path.read_text(encoding="utf-8"), str(path.relative_to(PACKAGE)))]
+    assert not breaches, breaches
+
+
+def test_log_failure_names_the_error_without_its_message(caplog):
+    log = logging.getLogger("dichotomy_widget.test")
+    try:
+        raise ValueError("quokkasecret")
+    except ValueError as err:
+        with caplog.at_level(logging.DEBUG, logger="dichotomy_widget"):
+            log_failure(log, "doing %s failed", err, "it")
+    try:
+        raise InvalidAction("{word} is not allowed", code="bad_word", params={"word": "wombathidden"})
+    except InvalidAction as err:
+        with caplog.at_level(logging.DEBUG, logger="dichotomy_widget"):
+            log_failure(log, "a move failed", err, level=logging.WARNING)
+    first, second = caplog.records
+    assert first.getMessage().startswith("doing it failed (ValueError at test_logging.py:")
+    assert "test_logging.py:" in first.getMessage().splitlines()[1]  # the frames are kept, the message is not
+    assert first.funcName == "test_log_failure_names_the_error_without_its_message"
+    assert second.getMessage() == "a move failed (InvalidAction bad_word)" and second.levelno == logging.WARNING
+    assert "quokkasecret" not in caplog.text and "wombathidden" not in caplog.text
+
+
+def test_a_class_and_a_table_log_no_hidden_word_at_debug(caplog):
+    """A class plays a round while listeners fail with messages that quote the words and a page meets
+    an unexpected error: no Target, Foil or clue reaches any log record, at any level."""
+    room = Classroom.create("Logged", deck=word_deck(), rounds=2, table_size=4, seed=5, store=MemoryStore())
+    with caplog.at_level(logging.DEBUG, logger="dichotomy_widget"):
+        for i in range(6):
+            room.join(f"Kid{chr(65 + i)}")
+        room.make_tables()
+        table = room.start_all()[0]
+        words_seen: set[str] = set()
+
+        def broken_class_listener(r):
+            t = r.tables()[0].state
+            raise RuntimeError(f"cannot draw {t.target} / {t.foil} / {[c.text for c in t.clues]}")
+
+        def broken_table_listener(t):
+            raise KeyError(f"{t.state.target}:{t.state.foil}")
+
+        room.subscribe(broken_class_listener)
+        table.subscribe(broken_table_listener)
+        for pair in (1, 2):
+            lock(table, pair)
+            words_seen |= {table.state.target, table.state.foil}
+            clues = unique_clues(table)
+            words_seen |= set(clues)
+            write(table, clues)
+            error_text(ValueError(f"the word was {table.state.target}"), "en")  # a page's unexpected error
+            room.poll()
+            table.act(table.state.guesser, {"type": "guess", "text": table.state.target})
+            confirm_all(table)
+            room.report()
+    text = caplog.text + "\n".join(r.getMessage() for r in caplog.records)
+    assert "RuntimeError" in text and room.code in text and "KeyError" in text  # the failures are logged
+    assert "unexpected error on a page (ValueError" in text
+    leaked = sorted(w for w in words_seen if w.lower() in text.lower())
+    assert not leaked, leaked

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar, runtime_checkable
 
 from ..errors import StoreError, TableExists, TableNotFound, VersionConflict
+from ..logs import failure
 
 if TYPE_CHECKING:  # pragma: no cover
     import asyncio
@@ -148,7 +149,7 @@ def write_trouble_error(store: object) -> "StoreError | None":
     try:
         return ask()
     except Exception as err:  # noqa: BLE001 - a failed check must not stop a watching page
-        _log.warning("cannot check whether %r can be written (%s: %s)", store, type(err).__name__, err)
+        _log.warning("cannot check whether %r can be written (%s)", store, failure(err))
         return None
 
 

@@ -17,6 +17,7 @@ import select
 import threading
 from pathlib import Path
 from typing import Callable, Iterable
+from ..logs import failure, log_failure
 
 log = logging.getLogger(__name__)
 
@@ -50,14 +51,14 @@ class FileWatch:
         try:
             inotify = INotify()
         except OSError as exc:
-            log.warning("inotify is not available (%s); watching the store by polling", exc)
+            log.warning("inotify is not available (%s); watching the store by polling", failure(exc))
             return False
         mask = flags.MODIFY | flags.CREATE | flags.MOVED_TO | flags.DELETE | flags.CLOSE_WRITE | flags.ATTRIB
         try:
             inotify.add_watch(str(self.folder), mask)
         except OSError as exc:  # e.g. the per-user watch limit
             inotify.close()
-            log.warning("cannot watch %s (%s); watching the store by polling", self.folder, exc)
+            log.warning("cannot watch %s (%s); watching the store by polling", self.folder, failure(exc))
             return False
         stop_read, self._stop_write = os.pipe()
         self._thread = threading.Thread(target=self._run, args=(inotify, stop_read, flags),
@@ -88,8 +89,8 @@ class FileWatch:
                 ours = [e for e in events if e.name in self.names or e.mask & flags.Q_OVERFLOW]
                 if ours:
                     self.on_change(any(e.mask & ~(flags.ATTRIB | flags.ISDIR) for e in ours))
-        except Exception:  # never die silently: the store falls back to its slow poll
-            log.exception("watching %s stopped", self.folder)
+        except Exception as err:  # never die silently: the store falls back to its slow poll
+            log_failure(log, "watching %s stopped", err, self.folder)
         finally:
             inotify.close()
             os.close(stop_read)

@@ -29,6 +29,7 @@ from typing import Callable
 
 from ..errors import StoreError
 from .pg_slots import CHANGES_FILE, CREATED, EVERYTHING, POOLER
+from ..logs import log_failure
 
 __all__ = ["ChangeRelay", "CHANGES_FILE", "CREATED", "EVERYTHING", "is_postgres", "start_server_relay"]
 
@@ -125,13 +126,13 @@ class ChangeRelay:
                 if conn is not None:
                     try:
                         conn.close()
-                    except Exception:  # noqa: BLE001 - it is gone already
-                        log.debug("relay: closing a broken connection failed", exc_info=True)
+                    except Exception as err:  # noqa: BLE001 - it is gone already
+                        log_failure(log, "relay: closing a broken connection failed", err, level=logging.DEBUG)
                 self._conn = None
                 try:
                     self._write(0, EVERYTHING)
-                except OSError:
-                    log.exception("relay: cannot write %s", self.path)
+                except OSError as err:
+                    log_failure(log, "relay: cannot write %s", err, self.path)
                 ready, _, _ = select.select([self._stop_r], [], [], pause)
                 if ready:
                     return

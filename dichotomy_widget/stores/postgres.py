@@ -71,6 +71,7 @@ from .base import (
     not_found_error,
     to_json,
 )
+from ..logs import failure, log_failure
 
 log = logging.getLogger(__name__)
 
@@ -760,7 +761,7 @@ class _RelayFeed:
                 fh.seek(self.offset)
                 data = fh.read(size - self.offset)
         except OSError as exc:
-            log.warning("cannot read the change relay %s (%s)", self.path, exc)
+            log.warning("cannot read the change relay %s (%s)", self.path, failure(exc))
             return
         end = data.rfind(b"\n") + 1  # only whole lines
         self.offset += end
@@ -792,8 +793,8 @@ class _RelayFeed:
         if conn is not None:
             try:
                 conn.close()
-            except Exception:  # noqa: BLE001 - it is gone either way
-                log.debug("closing an idle connection failed", exc_info=True)
+            except Exception as err:  # noqa: BLE001 - it is gone either way
+                log_failure(log, "closing an idle connection failed", err, level=logging.DEBUG)
         self.slots.release()  # after the close: the budget is never exceeded, not even for a moment
 
     def reap_loop(self) -> None:

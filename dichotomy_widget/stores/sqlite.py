@@ -41,6 +41,7 @@ from .base import (
     to_json,
 )
 from .file_watch import FileWatch
+from ..logs import failure
 
 log = logging.getLogger(__name__)
 
@@ -397,7 +398,7 @@ class SqliteStore(ClosingStore):
         try:
             os.utime(self.path)
         except OSError as exc:  # a read-only file system: the watchers' safety-net check sees it
-            log.info("cannot announce a change of %s (%s)", self.path, exc)
+            log.info("cannot announce a change of %s (%s)", self.path, failure(exc))
             return False
         return True
 

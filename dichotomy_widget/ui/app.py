@@ -61,6 +61,7 @@ from .teacher import key_required, require_teacher
 from .name_box import NameBox
 from .page_lang import PageLanguage, SpeaksPageLanguage, error_text, language_menu
 from .page_style import COLOURS, LINK_STYLE, feedback_label, warning_html
+from ..logs import log_failure
 
 __all__ = ["HostPage", "SeatPage", "RefusingPage", "UrlQuery", "parse_query", "join_link", "game_widget", "interface_menu",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
@@ -506,8 +507,8 @@ class SeatPage(RefusingPage, W.VBox):
             ticket = self.table.join(name)
         except DichotomyError as exc:
             return self._feedback(error_text(exc, self.lang))
-        except Exception:  # noqa: BLE001 - never show a traceback to a student
-            log.exception("joining a table failed")
+        except Exception as err:  # noqa: BLE001 - never show a traceback to a student
+            log_failure(log, "joining a table failed", err)
             return self._feedback(_("Something went wrong. Please try again."))
         self._show_seat(ticket.seat, ticket.token)
         return True

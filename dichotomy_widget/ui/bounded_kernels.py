@@ -43,6 +43,7 @@ from ..errors import PageRefused
 from .bounds import (Limits, PageLedger, PageRequest, Ticket, client_address, default_max_kernels, page_key,
                      refusal_page)
 from .device import DEVICE_ENV, device_tag
+from ..logs import log_failure
 
 __all__ = ["BoundedKernelManager", "own_addresses", "parse_pool"]
 
@@ -213,8 +214,8 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             item = pool.pop(0)
             try:
                 content = await item
-            except Exception:  # noqa: BLE001 - a kernel that failed to start: try the next one
-                log.exception("a pre-started kernel for %s failed to start", notebook)
+            except Exception as err:  # noqa: BLE001 - a kernel that failed to start: try the next one
+                log_failure(log, "a pre-started kernel for %s failed to start", err, notebook)
                 continue
             if content["kernel_id"] not in self:
                 content = None  # shut down (culled or died) while it waited
@@ -301,8 +302,8 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             try:
                 if kernel_id in self:
                     await self.shutdown_kernel(kernel_id, now=True)
-            except Exception:  # noqa: BLE001 - a kernel gone meanwhile is fine; anything else is logged
-                log.exception("could not shut down kernel %s", kernel_id)
+            except Exception as err:  # noqa: BLE001 - a kernel gone meanwhile is fine; anything else is logged
+                log_failure(log, "could not shut down kernel %s", err, kernel_id)
 
         asyncio.ensure_future(stop())
 

@@ -19,7 +19,6 @@ Projector, class view and report pages hold no token and offer no action. All us
 
 from __future__ import annotations
 
-import base64
 import html
 import logging
 import os
@@ -39,9 +38,9 @@ from ..seating import MAX_PREFERRED, MIN_PREFERRED
 from ..stores import TableStore
 from ..table import Table
 from ..errors import TeacherKeyRequired
-from ..i18n import N_, Translator, normalize_language, translator
-from .app import (RefusingPage, UrlQuery, error_text, game_widget, interface_menu, message_box, page_store, page_title,
-                  qr_svg, refresh_interface_menu)
+from ..i18n import normalize_language
+from .app import (RefusingPage, UrlQuery, error_text, game_widget, interface_menu, message_box, page_store,
+                  page_title, refresh_interface_menu)
 from .page_lang import PageLanguage, language_menu
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
@@ -53,7 +52,11 @@ from .device import page_device
 from .guess_throttle import guarded_open
 from .store_check import check_store_file
 from .teacher import key_required, require_teacher
-from .page_style import LINK_STYLE, feedback_label, link_html
+from .page_style import feedback_label, link_html
+from .class_html import (download_html, join_html, lobby_html, overview_html, report_html, roster_html,
+                         seating_html, style_html, summary_html, trouble_html)
+from ..class_views import (class_projector_view, dashboard_view, report, report_csv, report_json,
+                           student_lobby_view)
 
 __all__ = ["teacher_page", "class_page", "class_view_page", "projector_page", "report_page", "TeacherPage",
            "ClassPage", "ClassViewPage", "ProjectorPage", "ReportPage", "page_link", "class_query"]
@@ -113,8 +116,7 @@ def _show_trouble(banner: W.HTML, room: Classroom, lang: str = "en") -> None:
     """Put the class store's trouble in ``banner`` as an alert (escaped text, in ``lang``), or empty it."""
     err = getattr(room, "store_trouble_error", None)
     text = error_text(err, lang) if err is not None and room.store_trouble else room.store_trouble
-    value = (f'<p role="alert" data-testid="store-trouble" style="border:2px solid #b71c1c;color:#b71c1c;'
-             f'font-weight:600;padding:0.4em 0.7em;border-radius:6px">{_esc(text)}</p>' if text else "")
+    value = trouble_html(text)
     if banner.value != value:
         banner.value = value
 
@@ -125,60 +127,9 @@ def _widgets():
     return widgets
 
 
-_a = link_html  # a link that opens in a new tab
-
-
-def _join_block(room: Classroom, link: str, tr: Translator, scale: int = 6) -> str:
-    """Class code, join link and QR code (HTML, escaped)."""
-    _ = tr.gettext
-    qr_title = _("Join link QR code")
-    return (
-        '<div class="dichotomy-join-info" style="display:flex;gap:2em;align-items:center;flex-wrap:wrap">'
-        f'<div class="dichotomy-qr" style="flex:0 0 auto">{qr_svg(link, scale=scale, title=qr_title)}</div>'
-        f'<div style="flex:1 1 20em;min-width:0"><p style="margin:0">' + _esc(_("Class code")) + f'</p>'
-        f'<p class="dichotomy-class-code" style="font-size:3em;font-weight:bold;letter-spacing:0.15em;'
-        f'margin:0;font-family:monospace">{_esc(room.code)}</p>'
-        f'<p>' + _esc(_("Join link:")) + f' {_a(link, link, "dichotomy-join-link")}</p></div></div>')
-
-
-#: What a table is doing, as the class pages say it (the machine value stays in ``data-phase``).
-PHASES = {"seating": N_("seating"), "lobby": N_("lobby"), "reveal": N_("choosing a card"),
-          "clues": N_("writing clues"), "guess": N_("guessing"), "recap": N_("round recap"),
-          "over": N_("game over")}
-
-
-def phase_text(phase: str, tr: Translator) -> str:
-    """A table's phase in the page's language (an unknown phase is shown as it is)."""
-    return tr.gettext(PHASES[phase]) if phase in PHASES else phase
-
-
-def _overview_html(room: Classroom, env: Mapping[str, str] | None = None, tr: Translator | None = None) -> str:
-    """The class overview table (projector-safe: built from each table's public view), with each
-    started table's read-only projector link."""
-    tr = tr or translator("en", "pages")
-    _ = tr.gettext
-    view = room.projector_view()
-    rows = []
-    for t in view["tables"]:
-        phase = t["phase"] if t["started"] else "seating"
-        label = _("Table {number}", number=t["number"])
-        if t["started"]:
-            label = _a(page_link(PROJECTOR_PAGE, {"table": t["code"], "n": t["number"]}, env), label,
-                       "dichotomy-projector-link")
-        rows.append(
-            f'<tr class="dichotomy-overview-row" data-table="{t["number"]}" data-phase="{_esc(phase)}">'
-            f'<th scope="row">{label}</th><td>{_esc(", ".join(t["players"]))}</td>'
-            f'<td>{_esc(phase_text(phase, tr))}</td><td data-testid="rounds-played">{t["rounds_played"]} / {t["rounds"]}</td>'
-            f'<td data-testid="score">{t["score"]}</td></tr>')
-    if not rows:
-        return ('<p class="dichotomy-overview-empty">'
-                + _esc(tr.ngettext("{n} student has joined.", "{n} students have joined.", view["students"]))
-                + " " + _esc(_("Tables appear here when the teacher makes them.")) + "</p>")
-    heads = "".join(f"<th>{_esc(h)}</th>" for h in (_("Table"), _("Players"), _("Phase"), _("Rounds played"),
-                                                      _("Score")))
-    return ('<table class="dichotomy-overview" style="border-collapse:collapse;font-size:1.2em">'
-            "<caption>" + _esc(_('Tables')) + f"</caption><thead><tr>{heads}</tr></thead><tbody>"
-            + "".join(rows) + "</tbody></table>")
+def _projector_link(env: Mapping[str, str] | None) -> Callable[[str, int], str]:
+    """The projector page address of a class's table (code, number), beside this page's address."""
+    return lambda code, number: page_link(PROJECTOR_PAGE, {"table": code, "n": number}, env)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -353,15 +304,17 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self.view_link = page_link(CLASS_VIEW_PAGE, {"class": room.code}, self.env)
         self.report_link = page_link(REPORT_PAGE, {"class": room.code}, self.env)
         remember_page(self.store, "class", "teacher", room.code, token, self.env)  # hub landing page list
+        view = dashboard_view(room)
         header = W.HTML(
-            '<h2 class="dichotomy-class-title">' + _esc(_("{name} · class {code}", name=room.state.name, code=room.code)) + '</h2>'
-            + _join_block(room, self.join_link, self.tr, scale=3)
+            style_html()
+            + '<h2 class="dichotomy-class-title">' + _esc(_("{name} · class {code}", name=view["name"], code=view["class"])) + '</h2>'
+            + join_html(view["class"], self.join_link, self.tr, scale=3)
             + '<p class="dichotomy-private-note">' + _esc(_(
                 "Keep this page private: its address lets you run the class. On the projector show the "
                 "{class_projector} (code, QR code, tables, scores) or a table's projector page; after the lesson "
                 "open the {class_report} (CSV and JSON downloads).")).format(
-                class_projector=_a(self.view_link, _("class projector page"), "dichotomy-classview-link"),
-                class_report=_a(self.report_link, _("class report"), "dichotomy-report-link")) + "</p>")
+                class_projector=link_html(self.view_link, _("class projector page"), "dichotomy-classview-link"),
+                class_report=link_html(self.report_link, _("class report"), "dichotomy-report-link")) + "</p>")
         self.roster = W.HTML()
         self.roster.add_class("dichotomy-roster-box")
         self.make_button = self._button(_("Make tables"), "dichotomy-make-tables", self.make_tables, "primary")
@@ -404,105 +357,53 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         return button
 
     def refresh_view(self) -> None:
-        """Redraw roster, seating and the dashboard from the class (called on every change)."""
+        """Redraw roster, seating and the dashboard from the class's dashboard view (on every change)."""
         room = self.room
         assert room is not None
         _show_trouble(self.trouble, room, self.lang)
-        tr = self.tr
-        _ = tr.gettext
-        s = room.state
-        names = [st.name for st in s.students]
-        self.roster.layout.display = "none" if s.any_started else None  # seating lists everybody then
-        count = f'<span class="dichotomy-roster-count">{len(names)}</span>'
-        self.roster.value = (
-            '<h3 aria-live="polite">'
-            + _esc(tr.ngettext("Roster: {count} student", "Roster: {count} students", len(names),
-                             count="{count}")).format(count=count)
-            + '</h3><ul class="dichotomy-roster" style="columns:12em">'
-            + "".join(f'<li data-student="{_esc(n)}">{_esc(n)}</li>' for n in names) + "</ul>")
-        where = {m: t.number for t in s.tables for m in t.members}
-        movable = [(_("{name} (table {number})", name=st.name, number=where[st.id]) if st.id in where
-                    else _("{name} (not seated)", name=st.name), st.id)
-                   for st in s.students
-                   if st.id not in where or not s.table(where[st.id]).started]  # type: ignore[union-attr]
-        waiting = [(_("Table {number}", number=t.number), t.number) for t in s.tables if not t.started]
-        self._set_options(self.move_student, movable)
-        self._set_options(self.move_table, waiting)
-        self._set_options(self.start_one, [(_("Table {number}", number=t.number), t.number) for t in s.tables
-                                           if not t.started and t.members])
-        self.make_button.disabled = s.any_started
-        blocks = []
-        for t in s.tables:
-            members = room.names(t.members)
-            state = "started" if t.started else "waiting"
-            items = ("".join(f'<li data-student="{_esc(n)}">{_esc(n)}</li>' for n in members)
-                     or "<li><em>" + _esc(_('empty')) + "</em></li>")
-            extra = ""
-            if t.started:
-                link = page_link(PROJECTOR_PAGE, {"table": t.code or "", "n": t.number}, self.env)
-                extra = (' · ' + _esc(_("code")) + f' <span class="dichotomy-table-code">{_esc(t.code)}</span> · '
-                         + _a(link, _("projector"), "dichotomy-projector-link"))
-            heading = tr.ngettext("Table {number} ({n} player) · {state}", "Table {number} ({n} players) · {state}",
-                                  len(members), number=t.number,
-                                  state=_("started") if t.started else _("waiting"))
-            blocks.append(
-                f'<div class="dichotomy-class-table" data-table="{t.number}" data-state="{state}" '
-                'style="border:1px solid #8884;border-radius:6px;padding:0.3em 0.8em;min-width:12em">'
-                f'<h4 style="margin:0.2em 0">{_esc(heading)}{extra}</h4>'
-                f"<ul>{items}</ul></div>")
-        unseated = room.names(s.unseated)
-        late = ""
-        if s.tables and unseated:
-            late = ('<p class="dichotomy-unseated" role="status">'
-                    + _esc(_("Not seated yet: {names}. Move them to a table that has not started, or add a table.",
-                             names=", ".join(unseated))) + "</p>")
-        self.seating.value = ("<h3>" + _esc(_('Seating')) + "</h3>" + late
-                              + '<div style="display:flex;flex-wrap:wrap;gap:0.8em">' + "".join(blocks) + "</div>"
-                              if s.tables else
-                              "<p>" + _esc(_("Press {make_tables} when everyone has joined.")).format(
-                                  make_tables="<strong>" + _esc(_('Make tables')) + "</strong>") + "</p>")
-        self._refresh_tables()
+        view = dashboard_view(room)
+        self.roster.layout.display = "none" if view["any_started"] else None  # seating lists everybody then
+        self.roster.value = roster_html(view, self.tr)
+        self._refresh_controls(view)
+        self.seating.value = seating_html(view, self.tr, _projector_link(self.env))
+        self._refresh_tables(view)
 
-    def _refresh_tables(self) -> None:
+    def _refresh_controls(self, view: dict[str, Any]) -> None:
+        """The seating controls' choices: movable students, waiting tables, tables ready to start."""
+        _ = self.tr.gettext
+        movable = [(_("{name} (table {number})", name=st["name"], number=st["table"]) if st["table"] is not None
+                    else _("{name} (not seated)", name=st["name"]), st["id"])
+                   for st in view["students"] if st["movable"]]
+        waiting = [t for t in view["tables"] if not t["started"]]
+        self._set_options(self.move_student, movable)
+        self._set_options(self.move_table, [(_("Table {number}", number=t["number"]), t["number"]) for t in waiting])
+        self._set_options(self.start_one, [(_("Table {number}", number=t["number"]), t["number"]) for t in waiting
+                                           if t["members"]])
+        self.make_button.disabled = view["any_started"]
+
+    def _refresh_tables(self, view: dict[str, Any]) -> None:
+        """One box per started table: its summary line (from the view) over its host widget."""
         room = self.room
         assert room is not None
         children = []
-        for t in room.state.tables:
-            if not t.started:
+        for t in view["tables"]:
+            if not t["started"]:
                 continue
-            if t.code not in self.table_widgets:
-                table = room.table(t.code)  # type: ignore[arg-type]
+            if t["code"] not in self.table_widgets:
                 summary = W.HTML()
                 summary.add_class("dichotomy-table-summary")
-                widget = game_widget("TableWidget", table, host=True,
+                widget = game_widget("TableWidget", room.table(t["code"]), host=True,
                                      lang=self.lang if self.page_lang.chosen else None)
                 box = W.VBox([summary, widget], layout=W.Layout(flex="1 1 24em", min_width="0", max_width="40em",
                                                                 margin="0 1em 1em 0"))
-                box.add_class(f"dichotomy-dash-table-{t.number}")
+                box.add_class(f"dichotomy-dash-table-{t['number']}")
                 box.add_class("dichotomy-dash-table")
-                self.table_widgets[t.code] = box  # type: ignore[index]
-            box = self.table_widgets[t.code]  # type: ignore[index]
-            box.children[0].value = self._summary_html(t.number, room.table(t.code), self.tr)  # type: ignore[arg-type]
+                self.table_widgets[t["code"]] = box
+            box = self.table_widgets[t["code"]]
+            box.children[0].value = summary_html(t["number"], t["summary"], self.tr)
             children.append(box)
         if list(self.tables_box.children) != children:
             self.tables_box.children = children
-
-    @staticmethod
-    def _summary_html(number: int, table: Table, tr: Translator | None = None) -> str:
-        from ..class_views import table_summary
-
-        tr = tr or translator("en", "pages")
-        _ = tr.gettext
-        s = table_summary(table.view(None))
-        parts = [_("round {round}/{rounds}", round=s["round"], rounds=s["rounds"]), _("score {score}", score=s["score"])]
-        if s["turn"]:
-            parts.append(_("turn: {name}", name=s["turn"]))
-        if s["not_continued"]:
-            parts.append(_("not continued: {names}", names=", ".join(s["not_continued"])))
-        return (f'<h3 class="dichotomy-summary" data-table="{number}" data-phase="{_esc(s["phase"])}" '
-                f'data-rounds-played="{s["rounds_played"]}">'
-                + _esc(" · ".join([_("Table {number}", number=number), phase_text(s["phase"], tr), *parts]))
-                + "</h3>")
 
     @staticmethod
     def _set_options(dropdown: W.Dropdown, options: list[tuple[str, int]]) -> None:
@@ -687,7 +588,7 @@ class ClassPage(RefusingPage, W.VBox):
         self.name_input.label = _("Name")
         self.name_input.placeholder = _("Your name")
         self.url.title = page_title(_("Join class {code}", code=self.room.code))
-        heading = "<h2>" + _esc(_("Join the class {name} ({code})", name=self.room.state.name, code=self.room.code)) + "</h2>"
+        heading = "<h2>" + _esc(_("Join the class {name} ({code})", name=class_projector_view(self.room)["name"], code=self.room.code)) + "</h2>"
         names = self.who.names()
         if self.who.hub:  # no name box: the hub says who this is
             if names:
@@ -735,8 +636,8 @@ class ClassPage(RefusingPage, W.VBox):
 
     def _enter_title(self) -> None:
         assert self.room is not None and self.student is not None
-        name = self.room.state.student(self.student).name  # type: ignore[union-attr]
-        self.url.title = page_title(self.tr.gettext("{name} · class {code}", name=name, code=self.room.code))
+        view = student_lobby_view(self.room, self.student)
+        self.url.title = page_title(self.tr.gettext("{name} · class {code}", name=view["me"], code=view["class"]))
 
     def _enter(self, student: int, token: str) -> None:
         assert self.room is not None
@@ -763,9 +664,9 @@ class ClassPage(RefusingPage, W.VBox):
         room = self.room
         if room is None or self.student is None or self.state == "seat":
             return
-        tr = self.tr
-        _ = tr.gettext
-        if room.state.student(self.student) is None:  # the teacher removed this student
+        _ = self.tr.gettext
+        view = student_lobby_view(room, self.student)
+        if view["me"] is None:  # the teacher removed this student
             self._refuse(_("You are no longer in this class"),
                          _("The teacher removed you from this class. Ask the teacher if this is a mistake."))
             unsubscribe = getattr(self, "_unsubscribe", None)
@@ -789,30 +690,10 @@ class ClassPage(RefusingPage, W.VBox):
             table.start_watching()
             return
         self.state = "lobby"
-        s = room.state
-        me = s.student(self.student)
-        mine = s.table_of(self.student)
-        if mine is not None:
-            others = [n for n in room.names(mine.members) if n != me.name]  # type: ignore[union-attr]
-            body = (_("You will sit at table {number} with {names}. The game starts when the teacher starts your "
-                      "table.", number=mine.number, names=", ".join(others)) if others
-                    else _("You will sit at table {number}. The game starts when the teacher starts your table.",
-                           number=mine.number))
-        elif s.tables and all(t.started for t in s.tables):
-            body = _("Every table has already started, so you are not seated yet. The teacher can seat you at a "
-                     "new table when enough students are waiting; keep this page open.")
-        else:
-            body = _("The teacher will seat you at a table. Keep this page open.")
         from .practice_page import practice_link_html  # issue 32: practise alone while waiting
 
-        hello = _("Hello {name}! You will be seated soon.", name=me.name)  # type: ignore[union-attr]
-        joined = tr.ngettext("Class {name} · {n} student joined.", "Class {name} · {n} students joined.",
-                             len(s.students), name=s.name)
-        self.lobby.value = (
-            f'<div class="dichotomy-lobby-box" role="status" aria-live="polite" data-table="{mine.number if mine else ""}">'
-            f"<h2>{_esc(hello)}</h2><p>{_esc(body)}</p><p>{_esc(joined)}</p>"
-            f'<p class="dw-help">' + _esc(_("This page becomes your seat at your table: no new link to open. If you close it, open the same address again.")) + ''
-            "</p>" + practice_link_html(room.code, tr, s.lang) + "</div>")
+        practice = practice_link_html(view["class"], self.tr, view["deck_lang"])
+        self.lobby.value = style_html() + lobby_html(view, self.tr, practice)  # the style: the trouble banner's
         _show_trouble(self.trouble, room, self.lang)
         self._show([self.url, self.lang_menu, self.trouble, self.lobby])
 
@@ -867,11 +748,12 @@ class ClassViewPage(W.VBox):
         self.url.lang = lang.lang
         self.url.title = page_title(lang.tr.gettext("Class {code}", code=room.code))
         link = page_link(CLASS_PAGE, {"class": room.code}, self.env)
+        view = class_projector_view(room)
         self.overview = W.HTML()
         self.overview.add_class("dichotomy-overview-box")
         self.trouble = _trouble_banner()
         self.children = [self.url, self.trouble,
-                         W.HTML(f"<h2>{_esc(room.state.name)}</h2>" + _join_block(room, link, lang.tr)),
+                         W.HTML(style_html() + f"<h2>{_esc(view['name'])}</h2>" + join_html(view["class"], link, lang.tr)),
                          self.overview]
         self._update()
         room.subscribe(lambda _r: self._update())
@@ -880,7 +762,8 @@ class ClassViewPage(W.VBox):
     def _update(self) -> None:
         assert self.room is not None
         _show_trouble(self.trouble, self.room, self.page_lang.lang)
-        self.overview.value = _overview_html(self.room, self.env, self.page_lang.tr)
+        self.overview.value = overview_html(class_projector_view(self.room), self.page_lang.tr,
+                                            _projector_link(self.env))
 
 
 class ProjectorPage(W.VBox):
@@ -912,51 +795,6 @@ class ProjectorPage(W.VBox):
         table.start_watching()
 
 
-#: The report's outcome values (machine words in the data, CSV and JSON) as the page says them.
-OUTCOMES = {"correct": N_("correct"), "wrong": N_("wrong"), "foil": N_("guessed the Foil"), "pass": N_("passed")}
-
-
-def _report_html(data: dict[str, Any], tr: Translator | None = None) -> str:
-    tr = tr or translator("en", "pages")
-    _ = tr.gettext
-    parts = []
-    for t in data["tables"]:
-        rows = []
-        for r in t["rounds"]:
-            clues = "".join(
-                f'<li class="dichotomy-report-clue{" eliminated" if c["eliminated"] else ""}">'
-                + (_esc(c["text"]) if c["text"] is not None else "<em>" + _esc(_('no clue (timeout)')) + "</em>")
-                + f' <span class="who">— {_esc(c["author"])}</span>'
-                + (' <strong>' + _esc(_("eliminated")) + f'</strong> ({_esc(c["reason_text"] or c["reason"] or "")})'
-                   if c["eliminated"] else "")
-                + "</li>" for c in r["clues"])
-            guess = _esc(_("passed")) if r["passed"] else _esc(r["guess"] or "")
-            if r.get("withheld"):  # another table can still be dealt this card: its words wait
-                clues = "<li><em>" + _esc(_("hidden until no table can still be dealt this card")) + "</em></li>"
-                guess = "…"
-            outcome = tr.gettext(OUTCOMES[r["outcome"]]) if r["outcome"] in OUTCOMES else r["outcome"]
-            rows.append(
-                f'<tr class="dichotomy-report-round" data-table="{t["number"]}" data-round="{r["round"]}" '
-                f'data-outcome="{_esc(r["outcome"])}"><td>{r["round"]}</td><td>{_esc(r["target"])}</td>'
-                f'<td>{_esc(r["foil"])}</td><td><ul style="margin:0;padding-left:1.2em">{clues}</ul></td>'
-                f'<td>{_esc(r["guesser"])}: {guess}</td><td>{_esc(outcome)}</td><td>{r["score"]}</td></tr>')
-        body = "".join(rows) or '<tr><td colspan="7"><em>' + _esc(_("No round has resolved yet.")) + '</em></td></tr>'
-        heads = "".join(f"<th>{_esc(h)}</th>" for h in (_("Round"), _("Target"), _("Foil"), _("Clues (author)"),
-                                                          _("Guess"), _("Outcome"), _("Score")))
-        title = _("Table {number} ({players})", number=t["number"], players=", ".join(t["players"]))
-        parts.append(
-            f"<h3>{_esc(title)}</h3>"
-            f'<table class="dichotomy-report" style="border-collapse:collapse"><thead><tr>{heads}'
-            f"</tr></thead><tbody>{body}</tbody></table>")
-    return "".join(parts) or "<p>" + _esc(_('No table has started yet.')) + "</p>"
-
-
-def _download(label: str, filename: str, mime: str, text: str, css: str) -> str:
-    data = base64.b64encode(text.encode("utf-8")).decode("ascii")
-    return (f'<a class="{css}" download="{_esc(filename)}" href="data:{mime};charset=utf-8;base64,{data}" '
-            f'style="margin-right:1.5em;{LINK_STYLE}">{_esc(label)}</a>')
-
-
 class ReportPage(W.VBox):
     """The debrief: every resolved round of every table, live, with CSV and JSON downloads (their column
     names are machine names and stay English; the page's headings follow its language)."""
@@ -985,7 +823,7 @@ class ReportPage(W.VBox):
         self.body.add_class("dichotomy-report-box")
         self.trouble = _trouble_banner()
         self.children = [self.url, self.trouble,
-                         W.HTML("<h2>" + _esc(_('Report · {name}', name=self.room.state.name)) + "</h2>"
+                         W.HTML(style_html() + "<h2>" + _esc(_('Report · {name}', name=class_projector_view(self.room)["name"])) + "</h2>"
                                 "<p>" + _esc(_('Resolved rounds only: a round appears here once it is over.')) + "</p>"),
                          self.downloads, self.body]
         self._update()
@@ -993,18 +831,16 @@ class ReportPage(W.VBox):
         self.room.start_watching()
 
     def _update(self) -> None:
-        from ..class_views import report, report_csv, report_json
-
         assert self.room is not None
         tr = self.page_lang.tr
         _show_trouble(self.trouble, self.room, self.page_lang.lang)
         data = report(self.room, self.page_lang.lang)  # its sentences in the page's language; columns stay
-        name = f"dichotomy-class-{self.room.code}"
-        self.downloads.value = (_download(tr.gettext("Download CSV (one row per clue)"), f"{name}.csv", "text/csv",
-                                          report_csv(data), "dichotomy-csv")
-                                + _download(tr.gettext("Download JSON"), f"{name}.json", "application/json",
-                                            report_json(data), "dichotomy-json"))
-        self.body.value = _report_html(data, tr)
+        name = f"dichotomy-class-{data['class']}"
+        self.downloads.value = (download_html(tr.gettext("Download CSV (one row per clue)"), f"{name}.csv",
+                                              "text/csv", report_csv(data), "dichotomy-csv")
+                                + download_html(tr.gettext("Download JSON"), f"{name}.json", "application/json",
+                                                report_json(data), "dichotomy-json"))
+        self.body.value = report_html(data, tr)
 
 
 def class_view_page(query: str | None = None, store: "TableStore | str | None" = None,

@@ -31,6 +31,7 @@ from .deck_upload import DeckUpload
 from .foil_picker import FoilPicker
 from .page_lang import error_text
 from .page_style import ERROR
+from ..logs import log_failure
 
 __all__ = ["DeckForm", "LANGUAGE_NAMES", "PREVIEW_CARDS"]
 
@@ -318,8 +319,8 @@ class DeckForm(W.VBox):
         except UnicodeEncodeError:
             self._show_problems(DeckError("The list holds characters that are not valid text."))
             deck = None
-        except Exception:  # noqa: BLE001 - never leave the page on "Checking the deck...": say so
-            log.exception("checking a deck failed")
+        except Exception as err:  # noqa: BLE001 - never leave the page on "Checking the deck...": say so
+            log_failure(log, "checking a deck failed", err)
             self._show_problems(DeckError("This deck could not be read. Check that it is a deck file "
                                           "(a list of target,foil rows or a .json deck).", code="deck_unreadable"))
             deck = None

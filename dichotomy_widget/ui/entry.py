@@ -28,6 +28,7 @@ from ..config import QUERY_ENV, REQUEST_URL_ENV
 from .device import DEVICE_ENV
 from .app import HostPage, SeatPage
 from .hub_identity import hub_mode
+from ..logs import log_failure
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stores import TableStore
@@ -171,8 +172,8 @@ class PendingPage(W.VBox):
         else:
             try:
                 page = self._build(query)
-            except Exception:  # noqa: BLE001 - logged with its traceback; the student gets a clear retry
-                log.exception("a pre-started kernel could not build its page")
+            except Exception as err:  # noqa: BLE001 - logged with its frames; the student gets a clear retry
+                log_failure(log, "a pre-started kernel could not build its page", err)
                 page = lost_request()
         self.page = page
         opening, self.children = self.children, [page]

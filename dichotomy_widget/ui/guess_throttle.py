@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable, TypeVar
 
 from ..errors import ClassNotFound, DichotomyError, TableNotFound
+from ..logs import failure
 
 try:
     import fcntl
@@ -72,7 +73,7 @@ class GuessThrottle:
                 handle.truncate()
                 handle.write("".join(f"{t:.3f}\n" for t in kept))
         except OSError as exc:  # a throttle that cannot write must not stop the page: log it
-            log.warning("guess throttle %s: cannot record a try (%s)", self.kind, exc)
+            log.warning("guess throttle %s: cannot record a try (%s)", self.kind, failure(exc))
 
     def _tries(self, device: str, now: float) -> list[float]:
         if not device:
@@ -81,7 +82,7 @@ class GuessThrottle:
             with self._open(device) as handle:
                 return [t for t in self._read(handle) if t > now - self.window]
         except OSError as exc:
-            log.warning("guess throttle %s: cannot read the tries (%s)", self.kind, exc)
+            log.warning("guess throttle %s: cannot read the tries (%s)", self.kind, failure(exc))
             return []
 
     def _open(self, device: str) -> "_Locked":

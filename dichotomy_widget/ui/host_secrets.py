@@ -16,6 +16,7 @@ import anywidget
 import traitlets
 
 from ..i18n import translator
+from ..logs import log_failure
 
 __all__ = ["TeacherKeyBox", "BrowserSecret", "SECRET_PATTERN"]
 
@@ -92,8 +93,8 @@ class TeacherKeyBox(anywidget.AnyWidget):
             return
         try:
             self.unlocked = bool(self._on_key(content["key"]))
-        except Exception:  # noqa: BLE001 - the page must keep working; the key is never logged
-            log.exception("checking the teacher key failed")
+        except Exception as err:  # noqa: BLE001 - the page must keep working; the key is never logged
+            log_failure(log, "checking the teacher key failed", err)
             self.status = translator(self._lang, "pages").gettext("Something went wrong. Please try again.")
         self.send({"checked": 1})
 
@@ -150,5 +151,5 @@ class BrowserSecret(anywidget.AnyWidget):
         self.received = True
         try:
             self._on_secret(value)
-        except Exception:  # noqa: BLE001
-            log.exception("opening this browser's deck library failed")
+        except Exception as err:  # noqa: BLE001
+            log_failure(log, "opening this browser's deck library failed", err)

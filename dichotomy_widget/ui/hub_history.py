@@ -25,6 +25,7 @@ from typing import Mapping
 
 from ..errors import TableExists, TableNotFound, VersionConflict
 from ..stores import TableStore
+from ..logs import log_failure
 
 __all__ = ["Visit", "remember", "remember_page", "visits", "stream_id", "KINDS", "ROLES", "HISTORY_PREFIX", "MAX_VISITS"]
 
@@ -126,8 +127,8 @@ def remember(store: TableStore, secret: bytes, user: str, kind: str, role: str, 
                 return True
             except VersionConflict:
                 continue
-    except Exception:  # noqa: BLE001 - the list on the landing page is a convenience; the game goes on
-        log.exception("could not record a hub user's visit to %s %s", kind, code)
+    except Exception as err:  # noqa: BLE001 - the list on the landing page is a convenience; the game goes on
+        log_failure(log, "could not record a hub user's visit to %s %s", err, kind, code)
     return False
 
 

@@ -31,6 +31,7 @@ from ..i18n import Translator
 from .app import HostPage, SeatPage, error_text, message_box, on_enter, page_title
 from .identity import HubUserIdentity, hub_names
 from .page_style import warning_html
+from ..logs import log_failure
 
 __all__ = ["HubSeatPage", "HubHostPage", "hub_seat_name"]
 
@@ -169,8 +170,8 @@ class HubSeatPage(SeatPage):
                 continue
             except DichotomyError as exc:
                 return self._feedback(error_text(exc, self.lang))
-            except Exception:  # noqa: BLE001 - never show a traceback to a student
-                log.exception("joining a table failed")
+            except Exception as err:  # noqa: BLE001 - never show a traceback to a student
+                log_failure(log, "joining a table failed", err)
                 return self._feedback(_("Something went wrong. Please try again."))
             self._show_seat(ticket.seat, ticket.token)
             return True

@@ -22,6 +22,7 @@ from babel.core import negotiate_locale
 from ..errors import DichotomyError
 from ..i18n import (DEFAULT_LANGUAGE, INTERFACE_LANGUAGES, LANGUAGE_NAMES, N_, Translator, normalize_language,
                     translator)
+from ..logs import log_failure
 
 if TYPE_CHECKING:  # pragma: no cover - the server process (refusal pages) never loads ipywidgets for this
     import ipywidgets as W
@@ -141,5 +142,5 @@ def error_text(exc: BaseException, lang: str = DEFAULT_LANGUAGE) -> str:
     if isinstance(exc, DichotomyError):
         own = translator(lang, "pages").error(exc)
         return own if own != translator(DEFAULT_LANGUAGE, "pages").error(exc) else translator(lang).error(exc)
-    log.exception("unexpected error on a page", exc_info=exc)
+    log_failure(log, "unexpected error on a page", exc)
     return translator(lang, "pages").gettext("Something went wrong. Please try again, or ask the host.")

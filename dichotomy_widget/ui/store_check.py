@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..stores import TableStore
+from ..logs import failure
 
 __all__ = ["check_store_file", "SQLITE_HEADER"]
 
@@ -34,7 +35,7 @@ def check_store_file(store: TableStore) -> None:
     except FileNotFoundError:
         return  # not created yet, or moved away: the store reports that itself
     except OSError as exc:
-        log.warning("cannot read the store file's header: %s", exc)
+        log.warning("cannot read the store file's header: %s", failure(exc))
         return
     if head and head != SQLITE_HEADER:
         log.error("the store file %s is no longer an SQLite database", path)

@@ -16,6 +16,7 @@ from typing import Mapping
 
 from ..config import STORE_ENV
 from ..stores.base import write_trouble_text
+from ..logs import log_failure
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +44,8 @@ class TroubleWatch:
 
         try:
             return cls(SqliteStore(location, watch_files=False))
-        except Exception:  # noqa: BLE001 - the pages report a broken store themselves, in their language
-            log.exception("cannot open the store %s to watch it for write trouble", location)
+        except Exception as err:  # noqa: BLE001 - the pages report a broken store themselves, in their language
+            log_failure(log, "cannot open the store %s to watch it for write trouble", err, location)
             return None
 
     def check(self) -> bool:
