@@ -62,10 +62,11 @@ from .name_box import NameBox
 from .page_lang import PageLanguage, SpeaksPageLanguage, error_text, language_menu
 from .page_style import COLOURS, LINK_STYLE, feedback_label, warning_html
 
-__all__ = ["HostPage", "SeatPage", "RefusingPage", "UrlQuery", "parse_query", "join_link", "game_widget", "interface_menu",
+__all__ = ["HostPage", "SeatPage", "RefusingPage", "UrlQuery", "code_box", "parse_query", "join_link", "game_widget", "interface_menu",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
 
 MAX_QUERY_VALUE = 200  # a token is 24 characters; anything much longer is not ours
+MAX_CODE_TYPED = 40  # a code is at most 32 letters, "class-" and spaces included
 
 _STORES: dict[str, TableStore] = {}
 log = logging.getLogger(__name__)
@@ -177,6 +178,14 @@ def message_box(title: str, body: str, kind: str = "error", link: tuple[str, str
 def page_title(what: str) -> str:
     """A browser tab title: "Ana · table K7QX2M · Dichotomy"."""
     return f"{what} · Dichotomy"
+
+
+def code_box(on_submit: Callable[[str], None], css: str = "dichotomy-code") -> NameBox:
+    """The box for a table or class code: Enter calls ``on_submit(code)`` with the box's exact text."""
+    box = NameBox(maxlength=MAX_CODE_TYPED, autocapitalize="characters")
+    box.add_class(css)
+    box.on_submit(on_submit)
+    return box
 
 
 def on_enter(box: "W.Text", callback: Callable[[Any], None]) -> None:
@@ -333,7 +342,7 @@ class SeatPage(RefusingPage, W.VBox):
         self._unsubscribe = lambda: None
         self.state = "form"
         self.message = ""
-        self.code_input: W.Text | None = None
+        self.code_input: NameBox | None = None
         self._ask_code = True
         self.name_input = NameBox(maxlength=MAX_NAME_LENGTH)
         self.name_input.add_class("dichotomy-name")
@@ -427,11 +436,9 @@ class SeatPage(RefusingPage, W.VBox):
         self.join_button.description = _("Join the table")
         rows: list[W.Widget] = [self.url, self._language_menu()]
         if ask_code:
-            typed = self.code_input.value if self.code_input is not None else ""
-            self.code_input = W.Text(value=typed, placeholder=_("Table code, e.g. K7QX2M"), description=_("Table"),
-                                     style={"description_width": "initial"}, layout=W.Layout(width="22em", max_width="100%"))
-            self.code_input.add_class("dichotomy-code")
-            on_enter(self.code_input, lambda _t: self.join(self.name_input.value))
+            if self.code_input is None:  # kept across a language switch, with what was typed
+                self.code_input = code_box(lambda _code: self.join(self.name_input.value))
+            self.code_input.label, self.code_input.placeholder = _("Table"), _("Table code, e.g. K7QX2M")
             rows.append(W.HTML("<h2>" + html.escape(_('Join a Dichotomy table')) + "</h2>"))
             rows.append(self.code_input)
             self.url.title = page_title(_("Join a table"))

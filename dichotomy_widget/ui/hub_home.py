@@ -28,7 +28,7 @@ from ..classroom import Classroom
 from ..config import CLASS_PAGE, CLASS_VIEW_PAGE, HOST_PAGE, REPORT_PAGE, SEAT_PAGE, TEACHER_PAGE
 from ..errors import DichotomyError
 from ..table import Table
-from .app import UrlQuery, message_box, on_enter, page_store, page_title
+from .app import UrlQuery, code_box, message_box, page_store, page_title
 from .hub_history import MAX_VISITS, Visit, visits
 from .hub_identity import HOME_PAGE, HubIdentity, HubIdentityError, current_identity, hub_mode, hub_secret
 from .page_lang import PageLanguage
@@ -109,13 +109,11 @@ class HomePage(W.VBox):
                       "(Services → Dichotomy) or with the join link again."))]
                 return
         self.visits: list[Visit] = visits(self.store, secret, self.identity.name) if self.identity and secret else []
-        self.code_input = W.Text(placeholder=_("Table code, e.g. K7QX2M"), description=_("Code"),
-                                 layout=W.Layout(width="20em"))
-        self.code_input.add_class("dichotomy-home-code")
+        self.code_input = code_box(self.join, css="dichotomy-home-code")
+        self.code_input.label, self.code_input.placeholder = _("Code"), _("Table code, e.g. K7QX2M")
         self.join_button = W.Button(description=_("Join"), button_style="success")
         self.join_button.add_class("dichotomy-home-join")
         self.join_button.on_click(lambda _b: self.join())
-        on_enter(self.code_input, lambda _t: self.join())
         self.children = [self.url, self.navigator, W.HTML(self._html()),
                          W.HBox([self.code_input, self.join_button]), self.feedback]
 

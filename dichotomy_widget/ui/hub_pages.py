@@ -31,7 +31,7 @@ from ..errors import DichotomyError, NameTaken, SeatNotFound
 from ..rules import MAX_NAME_LENGTH, clean_name
 from ..table import Table
 from ..i18n import N_, Translator
-from .app import HostPage, SeatPage, error_text, message_box, on_enter, page_title
+from .app import HostPage, SeatPage, code_box, error_text, message_box, page_title
 from .hub_history import remember
 from .hub_identity import (HubIdentity, HubIdentityError, current_identity, hub_library_secret, hub_secret,
                            hub_seat_token)
@@ -168,11 +168,9 @@ class HubSeatPage(SeatPage):
         rows: list[W.Widget] = [self.url, self._language_menu()]
         self.join_button.description = _("Join as {name}", name=self.identity.display_name)[:60]
         if ask_code:
-            typed = self.code_input.value if self.code_input is not None else ""
-            self.code_input = W.Text(value=typed, placeholder=_("Table code, e.g. K7QX2M"), description=_("Table"),
-                                     layout=W.Layout(width="22em"))
-            self.code_input.add_class("dichotomy-code")
-            on_enter(self.code_input, lambda _t: self.join(""))
+            if self.code_input is None:  # kept across a language switch, with what was typed
+                self.code_input = code_box(lambda _code: self.join(""))
+            self.code_input.label, self.code_input.placeholder = _("Table"), _("Table code, e.g. K7QX2M")
             rows += [W.HTML("<h2>" + html.escape(_('Join a Dichotomy table')) + f"</h2>{playing}"), self.code_input]
             self.url.title = page_title(_("Join a table"))
         else:
