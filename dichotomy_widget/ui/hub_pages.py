@@ -32,6 +32,8 @@ from ..rules import MAX_NAME_LENGTH, clean_name
 from ..table import Table
 from ..i18n import N_, Translator
 from .app import HostPage, SeatPage, code_box, error_text, message_box, page_title
+from .device import page_device
+from .guess_throttle import guarded_open
 from .hub_history import remember
 from .hub_identity import (HubIdentity, HubIdentityError, current_identity, hub_library_secret, hub_secret,
                            hub_seat_token)
@@ -124,8 +126,8 @@ class HubSeatPage(SeatPage):
         if not code:
             self._show_form(ask_code=True)
             return
-        try:
-            self.table = Table.open(code, self.store)
+        try:  # wrong codes are throttled per device (per hub user behind the hub)
+            self.table = guarded_open(lambda c: Table.open(c, self.store), code, page_device(self._env))
         except DichotomyError as exc:
             self._refuse(self.tr.gettext("No such table"), error_text(exc, self.lang))
             return
@@ -189,7 +191,8 @@ class HubSeatPage(SeatPage):
         _ = self.tr.gettext
         if self.code_input is not None and self._ask_code:
             try:
-                self.table = Table.open(self.code_input.value, self.store)
+                self.table = guarded_open(lambda c: Table.open(c, self.store), self.code_input.value,
+                                          page_device(self._env))
             except DichotomyError as exc:
                 self.table = None
                 return self._feedback(error_text(exc, self.lang))
