@@ -59,6 +59,7 @@ from .host_secrets import BrowserSecret, TeacherKeyBox
 from .teacher_gate import TeacherGate
 from .teacher import key_required, require_teacher
 from .name_box import NameBox
+from .page_key import PAGE_KEY_FIELD, page_key
 from .page_lang import PageLanguage, SpeaksPageLanguage, error_text, language_menu
 from .page_style import COLOURS, LINK_STYLE, feedback_label, warning_html
 
@@ -202,7 +203,8 @@ def on_enter(box: "W.Text", callback: Callable[[Any], None]) -> None:
 
 class UrlQuery(anywidget.AnyWidget):
     """An invisible widget that writes ``query`` into the address bar with ``history.replaceState``,
-    ``title`` into the browser tab's title and ``lang`` into the page's ``<html lang>``.
+    ``title`` into the browser tab's title and ``lang`` into the page's ``<html lang>``; it also gives
+    its page the key that lets that page alone shut its kernel down (:mod:`.page_key`).
 
     Voila pages cannot run arbitrary JavaScript; this tiny widget is how a page puts the seat or host
     token into its own URL, so a reload resumes the same seat or table, and names its tab ("Ana ·
@@ -210,6 +212,21 @@ class UrlQuery(anywidget.AnyWidget):
     """
 
     _esm = """
+    // The page's own key for shutting its kernel down (ui/page_key.py): voila's unload beacon gets it.
+    const KEY = Symbol.for("dichotomy.pageKey");
+    function keepKey(key, field) {
+      if (typeof key !== "string" || !key || typeof field !== "string" || !field) return;
+      const first = !(KEY in window);
+      window[KEY] = key;
+      if (!first || typeof navigator.sendBeacon !== "function") return;
+      const send = navigator.sendBeacon.bind(navigator);
+      navigator.sendBeacon = (url, data) => {
+        if (typeof url === "string" && url.includes("voila/api/shutdown/") && data instanceof FormData) {
+          data.append(field, window[KEY]);
+        }
+        return send(url, data);
+      };
+    }
     function apply(model) {
       const title = model.get("title");
       if (title) document.title = title;  // text only: a title is never parsed as HTML
@@ -236,6 +253,7 @@ class UrlQuery(anywidget.AnyWidget):
         const onMsg = (msg) => {
           if (msg && msg.pong && !ready) {
             ready = true;
+            keepKey(msg.key, msg.field);
             document.documentElement.dataset.dichotomyReady = "1";
           }
         };
@@ -261,7 +279,8 @@ class UrlQuery(anywidget.AnyWidget):
 
     def _on_ping(self, _widget: object, content: object, _buffers: object) -> None:
         if isinstance(content, dict) and content.get("ping"):
-            self.send({"pong": 1})
+            # the page's key, to this page only (never in a trait); "" outside a served page
+            self.send({"pong": 1, "key": page_key(), "field": PAGE_KEY_FIELD})
 
 
 def _widgets():
