@@ -531,7 +531,7 @@ def test_the_code_form_follows_the_browsers_accept_language(store):
     page = SeatPage("", store=store, env={"HTTP_ACCEPT_LANGUAGE": "pt-BR,fr-CA;q=0.9,en;q=0.5"})
     assert page.lang == "fr" and page.url.lang == "fr"
     assert "Rejoins une table de Dichotomy" in all_text(page)
-    assert page.code_input.description == "Table" and page.code_input.placeholder.startswith("Code de la table")
+    assert page.code_input.label == "Table" and page.code_input.placeholder.startswith("Code de la table")
     # once the typed table is known the page keeps the browser's choice until the table is opened
     german = _table(store, "de")
     page.code_input.value = german.code

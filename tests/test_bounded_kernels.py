@@ -19,6 +19,7 @@ from traitlets.config import Config, Configurable
 voila_configuration = importlib.import_module("voila.configuration")
 
 from dichotomy_widget.ui.bounded_kernels import BoundedKernelManager  # noqa: E402
+from dichotomy_widget.ui.page_key import new_page_key  # noqa: E402
 
 
 class App(Configurable):
@@ -147,8 +148,8 @@ class EnvPage(tornado.web.RequestHandler):
         self.manager.parent.voila_configuration.prelaunch_hook(self, notebook=None, cwd=None)
         env = dict(os.environ)
         env.pop("DICHOTOMY_DEVICE", None)
-        await self.manager.start_kernel(kernel_name="python3", env=env)
-        self.write(env.get("DICHOTOMY_DEVICE", "-"))
+        kernel_id = await self.manager.start_kernel(kernel_name="python3", env=env)
+        self.write(" ".join((env.get("DICHOTOMY_DEVICE", "-") or "-", env.get("DICHOTOMY_PAGE_KEY", "-"), kernel_id)))
 
 
 def test_each_page_kernel_is_told_its_device_as_a_tag_and_the_teachers_computer_none(tmp_path):
@@ -157,6 +158,7 @@ def test_each_page_kernel_is_told_its_device_as_a_tag_and_the_teachers_computer_
     async def scenario() -> tuple[str, str, str]:
         config = Config({"BoundedKernelManager": {"max_pages_per_device": 3, "max_kernels": 5, "host_reserve": 1,
                                                   "exempt_addresses": ["127.0.0.2"]}})
+        nonlocal manager
         app = App(voila_configuration=voila_configuration.VoilaConfiguration())
         manager = BoundedKernelManager(parent=app, config=config, connection_dir=str(tmp_path))
         port = _port()
@@ -164,38 +166,41 @@ def test_each_page_kernel_is_told_its_device_as_a_tag_and_the_teachers_computer_
             port, "127.0.0.1")
         url = f"http://127.0.0.1:{port}/voila/render/seat.ipynb"
         try:
-            student = (await _get(url, "127.0.0.21")).body.decode()
-            other = (await _get(url + "?table=AB", "127.0.0.22")).body.decode()
-            teacher = (await _get(url, "127.0.0.2")).body.decode()
+            student = (await _get(url, "127.0.0.21")).body.decode().split()
+            other = (await _get(url + "?table=AB", "127.0.0.22")).body.decode().split()
+            teacher = (await _get(url, "127.0.0.2")).body.decode().split()
+            for _device, key, kernel_id in (student, other, teacher):  # each page's own key opens its kernel only
+                assert manager.may_shut_down(kernel_id, key)
+                assert not any(manager.may_shut_down(kernel_id, k) for _d, k, i in (student, other, teacher) if i != kernel_id)
             return student, other, teacher
         finally:
             server.stop()
             await manager.shutdown_all(now=True)
 
+    manager = None
     student, other, teacher = asyncio.run(scenario())
-    assert student == device_tag("127.0.0.21") and other == device_tag("127.0.0.22") and teacher == ""
-    assert "127.0.0" not in student
+    assert student[0] == device_tag("127.0.0.21") and other[0] == device_tag("127.0.0.22") and teacher[0] == "-"
+    assert "127.0.0" not in student[0]
+    keys = {student[1], other[1], teacher[1]}
+    assert len(keys) == 3 and all(len(k) >= 32 for k in keys)  # a fresh key for every page kernel
+    assert not manager._page_keys  # forgotten with their kernels
 
 
-def test_only_the_kernels_own_device_may_shut_it_down(tmp_path):
-    from types import SimpleNamespace
-
-    from dichotomy_widget.ui.bounds import PageRequest
-
+def test_only_the_page_given_the_kernels_key_may_shut_it_down(tmp_path):
+    """Not the same device (a second tab, a classmate behind the school's router), not this computer,
+    not anyone who learnt the kernel id: only the page its kernel told the key."""
     config = Config({"BoundedKernelManager": {"max_pages_per_device": 3, "max_kernels": 5,
                                               "exempt_addresses": ["127.0.0.2"]}})
     app = App(voila_configuration=voila_configuration.VoilaConfiguration())
     manager = BoundedKernelManager(parent=app, config=config, connection_dir=str(tmp_path))
-    ticket = manager.ledger.admit(PageRequest(address="10.0.0.5", page="seat.ipynb", key=None, exempt=False)).ticket
-    manager.ledger.attach(ticket, "kernel-of-ana")
-
-    def request_from(ip: str) -> SimpleNamespace:
-        return SimpleNamespace(request=SimpleNamespace(remote_ip=ip, headers={}))
-
-    assert manager.may_shut_down("kernel-of-ana", request_from("10.0.0.5"))  # her own page's unload
-    assert not manager.may_shut_down("kernel-of-ana", request_from("10.0.0.66"))  # someone who learnt the id
-    assert not manager.may_shut_down("a-pool-spare", request_from("10.0.0.66"))
-    assert manager.may_shut_down("kernel-of-ana", request_from("127.0.0.2"))  # the teacher's computer
+    ana, tab = new_page_key(), new_page_key()
+    manager.keep_page_key("kernel-of-ana", ana)
+    manager.keep_page_key("kernel-of-her-second-tab", tab)
+    assert manager.may_shut_down("kernel-of-ana", ana)  # her own page's unload
+    assert not manager.may_shut_down("kernel-of-ana", tab)  # her other tab, same device
+    assert not manager.may_shut_down("kernel-of-ana", "")  # no key: voila's bare beacon, a script
+    assert not manager.may_shut_down("kernel-of-ana", ana[:-1] + ("x" if ana[-1] != "x" else "y"))
+    assert not manager.may_shut_down("a-pool-spare", ana) and not manager.may_shut_down("a-pool-spare", "")
 
 
 def test_voila_serves_the_owner_only_shutdown_handler():

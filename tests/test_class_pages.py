@@ -334,11 +334,11 @@ def test_the_class_name_boxes_send_exactly_what_was_typed(store):
     """Enter on the class join box and the create-class box sends the box's text with it (NameBox)."""
     teacher = cp.teacher_page("", store=store, env={})
     teacher.name_input.value = "Y"  # an earlier, shorter value the kernel heard
-    teacher.name_input._on_submit_msg(None, {"submit": "Yearninefrenchgroupb"}, None)
+    teacher.name_input._on_box_msg(None, {"submit": "Yearninefrenchgroupb"}, None)
     assert teacher.state == "teacher" and teacher.room.state.name == "Yearninefrenchgroupb"
     kid = cp.class_page(f"class={teacher.room.code}", store=store, env={})
     kid.name_input.value = "M"
-    kid.name_input._on_submit_msg(None, {"submit": "Maximilianoandresss"}, None)
+    kid.name_input._on_box_msg(None, {"submit": "Maximilianoandresss"}, None)
     assert kid.state == "lobby"
     assert [s.name for s in Classroom.open(teacher.room.code, store).state.students] == ["Maximilianoandresss"]
 

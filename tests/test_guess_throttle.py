@@ -77,3 +77,32 @@ def test_wrong_teacher_keys_are_throttled_per_device_not_per_page(store):
     assert not page.unlock(key) and "Too many wrong keys from this device" in page.key_box.status
     other = host_page("", store=store, env={TEACHER_KEY_ENV: key, DEVICE_ENV: device_tag("10.0.0.12")})
     assert other.unlock(key)
+
+
+def test_the_hub_join_boxes_are_throttled_per_device_like_the_other_code_boxes(store):
+    """The hub's landing page and hub seat page count wrong codes per device (per hub user)."""
+    from dichotomy_widget.ui.hub_home import HomePage
+    from dichotomy_widget.ui.hub_identity import IDENTITY_ENV, HubIdentity, sign_identity
+    from dichotomy_widget.ui.hub_pages import HubSeatPage
+
+    secret = "a-test-secret-of-enough-length"
+
+    def env(user: str) -> dict[str, str]:
+        return {"DICHOTOMY_HUB": "1", "DICHOTOMY_HUB_SECRET": secret, DEVICE_ENV: device_tag(f"hub user {user}"),
+                IDENTITY_ENV: sign_identity(HubIdentity(user, user.title()), secret.encode())}
+
+    table = Table.create(deck=word_deck(), store=store, rounds=1)
+    room = Classroom.create("C", deck=word_deck(), rounds=1, store=store)
+    for i in range(guess_throttle.CODE_GUESSES.limit):  # a new landing page (a reload) every time
+        home = HomePage("", store=store, env=env("eve"))
+        assert not home.join(f"ZZZZ{i:02d}") and "No table or class has the code" in home.feedback.value
+    home = HomePage("", store=store, env=env("eve"))
+    for right in (table.code, room.code):  # even right codes wait now
+        assert not home.join(right) and "Too many wrong codes from this device" in home.feedback.value
+    seat = HubSeatPage("", store=store, env=env("eve"))
+    seat.code_input.value = table.code
+    assert not seat.join() and "Too many wrong codes" in seat.message
+    assert HubSeatPage(f"table={table.code}", store=store, env=env("eve")).state == "refused"
+    other = HomePage("", store=store, env=env("ann"))  # another hub user is not throttled
+    assert other.join(table.code) and other.navigator.href == f"seat.ipynb?table={table.code}"
+    assert other.join(room.code) and other.navigator.href == f"class.ipynb?class={room.code}"

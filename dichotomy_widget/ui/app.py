@@ -36,7 +36,6 @@ from __future__ import annotations
 import html
 import logging
 import os
-import warnings
 from typing import Any, Callable, Mapping
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
@@ -59,14 +58,16 @@ from .host_secrets import BrowserSecret, TeacherKeyBox
 from .teacher_gate import TeacherGate
 from .teacher import key_required, require_teacher
 from .name_box import NameBox
+from .page_key import PAGE_KEY_FIELD, page_key
 from .page_lang import PageLanguage, SpeaksPageLanguage, error_text, language_menu
 from .page_style import COLOURS, LINK_STYLE, feedback_label, warning_html
 from ..logs import log_failure
 
-__all__ = ["HostPage", "SeatPage", "RefusingPage", "UrlQuery", "parse_query", "join_link", "game_widget", "interface_menu",
+__all__ = ["HostPage", "SeatPage", "RefusingPage", "UrlQuery", "code_box", "parse_query", "join_link", "game_widget", "interface_menu",
            "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
 
 MAX_QUERY_VALUE = 200  # a token is 24 characters; anything much longer is not ours
+MAX_CODE_TYPED = 40  # a code is at most 32 letters, "class-" and spaces included
 
 _STORES: dict[str, TableStore] = {}
 log = logging.getLogger(__name__)
@@ -180,21 +181,18 @@ def page_title(what: str) -> str:
     return f"{what} · Dichotomy"
 
 
-def on_enter(box: "W.Text", callback: Callable[[Any], None]) -> None:
-    """Call ``callback`` when Enter is pressed in ``box`` (keyboard users submit forms with Enter).
-
-    ipywidgets 8 still sends the text box's "submit" event on Enter but marks ``on_submit`` as
-    deprecated in favour of observing ``value`` with ``continuous_update=False``, which would also
-    fire when the box merely loses focus; joining a table on blur would surprise students.
-    """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        box.on_submit(callback)
+def code_box(on_submit: Callable[[str], None], css: str = "dichotomy-code") -> NameBox:
+    """The box for a table or class code: Enter calls ``on_submit(code)`` with the box's exact text."""
+    box = NameBox(maxlength=MAX_CODE_TYPED, autocapitalize="characters")
+    box.add_class(css)
+    box.on_submit(on_submit)
+    return box
 
 
 class UrlQuery(anywidget.AnyWidget):
     """An invisible widget that writes ``query`` into the address bar with ``history.replaceState``,
-    ``title`` into the browser tab's title and ``lang`` into the page's ``<html lang>``.
+    ``title`` into the browser tab's title and ``lang`` into the page's ``<html lang>``; it also gives
+    its page the key that lets that page alone shut its kernel down (:mod:`.page_key`).
 
     Voila pages cannot run arbitrary JavaScript; this tiny widget is how a page puts the seat or host
     token into its own URL, so a reload resumes the same seat or table, and names its tab ("Ana ·
@@ -202,6 +200,21 @@ class UrlQuery(anywidget.AnyWidget):
     """
 
     _esm = """
+    // The page's own key for shutting its kernel down (ui/page_key.py): voila's unload beacon gets it.
+    const KEY = Symbol.for("dichotomy.pageKey");
+    function keepKey(key, field) {
+      if (typeof key !== "string" || !key || typeof field !== "string" || !field) return;
+      const first = !(KEY in window);
+      window[KEY] = key;
+      if (!first || typeof navigator.sendBeacon !== "function") return;
+      const send = navigator.sendBeacon.bind(navigator);
+      navigator.sendBeacon = (url, data) => {
+        if (typeof url === "string" && url.includes("voila/api/shutdown/") && data instanceof FormData) {
+          data.append(field, window[KEY]);
+        }
+        return send(url, data);
+      };
+    }
     function apply(model) {
       const title = model.get("title");
       if (title) document.title = title;  // text only: a title is never parsed as HTML
@@ -228,6 +241,7 @@ class UrlQuery(anywidget.AnyWidget):
         const onMsg = (msg) => {
           if (msg && msg.pong && !ready) {
             ready = true;
+            keepKey(msg.key, msg.field);
             document.documentElement.dataset.dichotomyReady = "1";
           }
         };
@@ -253,7 +267,8 @@ class UrlQuery(anywidget.AnyWidget):
 
     def _on_ping(self, _widget: object, content: object, _buffers: object) -> None:
         if isinstance(content, dict) and content.get("ping"):
-            self.send({"pong": 1})
+            # the page's key, to this page only (never in a trait); "" outside a served page
+            self.send({"pong": 1, "key": page_key(), "field": PAGE_KEY_FIELD})
 
 
 def _widgets():
@@ -334,7 +349,7 @@ class SeatPage(RefusingPage, W.VBox):
         self._unsubscribe = lambda: None
         self.state = "form"
         self.message = ""
-        self.code_input: W.Text | None = None
+        self.code_input: NameBox | None = None
         self._ask_code = True
         self.name_input = NameBox(maxlength=MAX_NAME_LENGTH)
         self.name_input.add_class("dichotomy-name")
@@ -428,11 +443,9 @@ class SeatPage(RefusingPage, W.VBox):
         self.join_button.description = _("Join the table")
         rows: list[W.Widget] = [self.url, self._language_menu()]
         if ask_code:
-            typed = self.code_input.value if self.code_input is not None else ""
-            self.code_input = W.Text(value=typed, placeholder=_("Table code, e.g. K7QX2M"), description=_("Table"),
-                                     style={"description_width": "initial"}, layout=W.Layout(width="22em", max_width="100%"))
-            self.code_input.add_class("dichotomy-code")
-            on_enter(self.code_input, lambda _t: self.join(self.name_input.value))
+            if self.code_input is None:  # kept across a language switch, with what was typed
+                self.code_input = code_box(lambda _code: self.join(self.name_input.value))
+            self.code_input.label, self.code_input.placeholder = _("Table"), _("Table code, e.g. K7QX2M")
             rows.append(W.HTML("<h2>" + html.escape(_('Join a Dichotomy table')) + "</h2>"))
             rows.append(self.code_input)
             self.url.title = page_title(_("Join a table"))

@@ -44,6 +44,7 @@ from .bounds import (Limits, PageLedger, PageRequest, Ticket, client_address, de
                      refusal_page)
 from .device import DEVICE_ENV, device_tag
 from ..logs import log_failure
+from .page_key import PAGE_KEY_ENV, new_page_key, same_key
 
 __all__ = ["BoundedKernelManager", "own_addresses", "parse_pool"]
 
@@ -99,6 +100,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         self.limits = Limits(per_device=self.max_pages_per_device, max_kernels=cap,
                              host_reserve=self.host_reserve, connect_timeout=self.connect_timeout)
         self.ledger = PageLedger(self.limits)
+        self._page_keys: dict[str, str] = {}  # kernel id -> the key its page must show to shut it down
         self._exempt = set(self.exempt_addresses) or own_addresses()
         self._sweeper: PeriodicCallback | None = None
         self._previous_hook = None
@@ -183,15 +185,16 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         address = client_address(request.remote_ip or "", request.headers, self.trusted_proxies)
         return address, address in self._exempt
 
-    def may_shut_down(self, kernel_id: str, handler: tornado.web.RequestHandler) -> bool:
-        """Whether this request may shut ``kernel_id`` down (voila's page does on unload): only from the
-        device whose page the kernel serves, or from this computer. A pool's spare kernel, or one this
-        manager does not know, is never shut down by a request."""
-        ticket = self.ledger.by_kernel(kernel_id)
-        address, exempt = self.device(handler)
-        if exempt:
-            return True
-        return ticket is not None and ticket.request.address == address
+    def may_shut_down(self, kernel_id: str, key: str) -> bool:
+        """Whether a request carrying ``key`` may shut ``kernel_id`` down (voila's page does on unload):
+        only the page the kernel serves knows its key (:mod:`.page_key`), not another tab or device. A
+        pool's spare kernel, or one this manager does not know, is never shut down by a request."""
+        return same_key(self._page_keys.get(kernel_id), key)
+
+    def keep_page_key(self, kernel_id: str, key: str) -> None:
+        """Remember the key given to the page kernel ``kernel_id`` (see :meth:`may_shut_down`)."""
+        if key:
+            self._page_keys[kernel_id] = key
 
     def claim(self, kernel_id: str) -> None:
         """Count ``kernel_id`` for the page request being served (start_kernel does this; a pool would
@@ -267,14 +270,20 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             self._start_sweeper()
             return started
         ticket = _TICKET.get()
-        if ticket is not None and isinstance(kwargs.get("env"), dict):  # the page's device, as a tag
-            kwargs["env"][DEVICE_ENV] = "" if ticket.request.exempt else device_tag(ticket.request.address)
+        key = new_page_key()
+        if isinstance(kwargs.get("env"), dict):
+            kwargs["env"][PAGE_KEY_ENV] = key  # the page's own key for shutting its kernel down
+            if ticket is not None:  # the page's device, as a tag
+                kwargs["env"][DEVICE_ENV] = "" if ticket.request.exempt else device_tag(ticket.request.address)
+        else:
+            key = ""
         try:
             started = await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
         except BaseException:
             if ticket is not None:
                 self.ledger.release(ticket)
             raise
+        self.keep_page_key(started, key)
         if ticket is not None:
             self.claim(started)
         self._start_sweeper()
@@ -283,10 +292,12 @@ class BoundedKernelManager(AsyncMappingKernelManager):
     async def shutdown_kernel(self, kernel_id: str, now: bool = False, restart: bool = False) -> None:
         if not restart:
             self.ledger.forget(kernel_id)
+            self._page_keys.pop(kernel_id, None)
         return await super().shutdown_kernel(kernel_id, now=now, restart=restart)
 
     def remove_kernel(self, kernel_id: str) -> Any:
         self.ledger.forget(kernel_id)
+        self._page_keys.pop(kernel_id, None)
         return super().remove_kernel(kernel_id)
 
     def notify_connect(self, kernel_id: str) -> None:

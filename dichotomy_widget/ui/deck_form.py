@@ -29,6 +29,7 @@ from ..i18n import Translator, translator
 from ..words import SUPPORTED_LANGUAGES
 from .deck_upload import DeckUpload
 from .foil_picker import FoilPicker
+from .name_box import NameBox
 from .page_lang import error_text
 from .page_style import ERROR
 from ..logs import log_failure
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 
 #: How many cards the preview shows (the rest are counted).
 PREVIEW_CARDS = 20
+MAX_DECK_NAME = 80  # letters of a deck name typed in the form
 PASTED = "pasted list"
 _FROM_DECK = ""
 
@@ -111,8 +113,8 @@ class DeckForm(W.VBox):
         self.paste.add_class("dichotomy-deck-paste")
         self.check_button = W.Button(description=_("Check the list"), layout=W.Layout(width="auto"))
         self.check_button.add_class("dichotomy-deck-check")
-        self.name_input = W.Text(placeholder=_("from the file (# name:)"), description=_("Deck name"),
-                                 style={"description_width": "initial"}, layout=W.Layout(width="28em", max_width="100%"))
+        self.name_input = NameBox(label=_("Deck name"), placeholder=_("from the file (# name:)"),
+                                  maxlength=MAX_DECK_NAME)
         self.name_input.add_class("dichotomy-deck-name")
         langs = [(_("From the deck (# lang: line)"), _FROM_DECK)] + [
             (f"{language_name(code, lang, start=True)} ({code})", code) for code in SUPPORTED_LANGUAGES]
@@ -295,7 +297,7 @@ class DeckForm(W.VBox):
 
     def _named(self, deck: Deck) -> Deck:
         name = self.name_input.value.strip()
-        return replace(deck, name=name[:80]) if name else deck
+        return replace(deck, name=name[:MAX_DECK_NAME]) if name else deck
 
     def _rename(self) -> None:
         """A new deck name changes the current deck's name only (no second check of every word)."""

@@ -26,6 +26,7 @@ import ipywidgets as W
 
 from ..config import QUERY_ENV, REQUEST_URL_ENV
 from .device import DEVICE_ENV
+from .page_key import PAGE_KEY_ENV
 from .app import HostPage, SeatPage
 from .hub_identity import hub_mode
 from ..logs import log_failure
@@ -80,6 +81,7 @@ def _before_request(store: "TableStore | str | None") -> None:
     os.environ.pop(REQUEST_URL_ENV, None)
     os.environ.pop(QUERY_ENV, None)
     os.environ.pop(DEVICE_ENV, None)  # the request says which device this page is for
+    os.environ.pop(PAGE_KEY_ENV, None)  # and brings the page's own key
 
 
 def _take_request(request: dict[str, str] | None) -> str | None:

@@ -26,12 +26,14 @@ import traitlets
 
 from ..classroom import Classroom
 from ..config import CLASS_PAGE, CLASS_VIEW_PAGE, HOST_PAGE, REPORT_PAGE, SEAT_PAGE, TEACHER_PAGE
-from ..errors import DichotomyError
+from ..errors import ClassNotFound, DichotomyError, TableNotFound
 from ..table import Table
-from .app import UrlQuery, message_box, on_enter, page_store, page_title
+from .app import UrlQuery, code_box, message_box, page_store, page_title
+from .device import page_device
+from .guess_throttle import guarded_open
 from .hub_history import MAX_VISITS, Visit, visits
 from .hub_identity import HOME_PAGE, HubIdentity, HubIdentityError, current_identity, hub_mode, hub_secret
-from .page_lang import PageLanguage
+from .page_lang import PageLanguage, error_text
 from .page_style import alert_html
 
 __all__ = ["HomePage", "home_page", "Navigator", "HOME_PAGE"]
@@ -109,13 +111,11 @@ class HomePage(W.VBox):
                       "(Services → Dichotomy) or with the join link again."))]
                 return
         self.visits: list[Visit] = visits(self.store, secret, self.identity.name) if self.identity and secret else []
-        self.code_input = W.Text(placeholder=_("Table code, e.g. K7QX2M"), description=_("Code"),
-                                 layout=W.Layout(width="20em"))
-        self.code_input.add_class("dichotomy-home-code")
+        self.code_input = code_box(self.join, css="dichotomy-home-code")
+        self.code_input.label, self.code_input.placeholder = _("Code"), _("Table code, e.g. K7QX2M")
         self.join_button = W.Button(description=_("Join"), button_style="success")
         self.join_button.add_class("dichotomy-home-join")
         self.join_button.on_click(lambda _b: self.join())
-        on_enter(self.code_input, lambda _t: self.join())
         self.children = [self.url, self.navigator, W.HTML(self._html()),
                          W.HBox([self.code_input, self.join_button]), self.feedback]
 
@@ -181,19 +181,24 @@ class HomePage(W.VBox):
         _ = self.tr.gettext
         if not typed:
             return self._say(_("Type the table code first."))
-        try:
-            table = Table.open(typed, self.store)
-        except DichotomyError:
-            table = None
-        if table is not None:
-            self.navigator.go(_href(SEAT_PAGE, self.page_lang.query({"table": table.code})))
-            return True
-        try:
-            room = Classroom.open(typed, self.store)
-        except DichotomyError:
+        try:  # a code that opens neither a table nor a class counts as one wrong guess of this device
+            found = guarded_open(self._open, typed, page_device(self.env))
+        except (TableNotFound, ClassNotFound):
             return self._say(_("No table or class has the code {code}.", code=typed[:40]))
-        self.navigator.go(_href(CLASS_PAGE, self.page_lang.query({"class": room.code})))
+        except DichotomyError as exc:  # too many wrong codes lately, or the store is in trouble
+            return self._say(error_text(exc, self.page_lang.lang))
+        if isinstance(found, Table):
+            self.navigator.go(_href(SEAT_PAGE, self.page_lang.query({"table": found.code})))
+        else:
+            self.navigator.go(_href(CLASS_PAGE, self.page_lang.query({"class": found.code})))
         return True
+
+    def _open(self, code: str) -> "Table | Classroom":
+        """The table with ``code``, else the class with it (ClassNotFound when neither exists)."""
+        try:
+            return Table.open(code, self.store)
+        except TableNotFound:
+            return Classroom.open(code, self.store)
 
 
 def home_page(query: str | None = None, store=None, env: Mapping[str, str] | None = None) -> HomePage:

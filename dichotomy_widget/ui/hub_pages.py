@@ -28,7 +28,9 @@ from ..deck_library import DeckLibrary
 from ..errors import DichotomyError, NameTaken, SeatNotFound
 from ..table import Table
 from ..i18n import Translator
-from .app import HostPage, SeatPage, error_text, message_box, on_enter, page_title
+from .app import HostPage, SeatPage, code_box, error_text, message_box, page_title
+from .device import page_device
+from .guess_throttle import guarded_open
 from .identity import HubUserIdentity, hub_names
 from .page_style import warning_html
 from ..logs import log_failure
@@ -51,6 +53,7 @@ class HubSeatPage(SeatPage):
     """The seat page of a signed-in hub user (no name box; the seat belongs to the hub user)."""
 
     def __init__(self, query: str | None = None, store=None, env: Mapping[str, str] | None = None) -> None:
+        self._env = env  # the device tag behind the hub: the hub user (wrong codes are throttled per device)
         self.who = HubUserIdentity.from_env(env)  # the page's identity strategy (see .identity)
         self.identity, self.hub_bar = self.who.user, self.who.bar
         super().__init__(query, store=store, env=env)
@@ -83,8 +86,8 @@ class HubSeatPage(SeatPage):
         if not code:
             self._show_form(ask_code=True)
             return
-        try:
-            self.table = Table.open(code, self.store)
+        try:  # wrong codes are throttled per device (per hub user behind the hub)
+            self.table = guarded_open(lambda c: Table.open(c, self.store), code, page_device(self._env))
         except DichotomyError as exc:
             self._refuse(self.tr.gettext("No such table"), error_text(exc, self.lang))
             return
@@ -127,11 +130,9 @@ class HubSeatPage(SeatPage):
         rows: list[W.Widget] = [self.url, self._language_menu()]
         self.join_button.description = _("Join as {name}", name=self.identity.display_name)[:60]
         if ask_code:
-            typed = self.code_input.value if self.code_input is not None else ""
-            self.code_input = W.Text(value=typed, placeholder=_("Table code, e.g. K7QX2M"), description=_("Table"),
-                                     layout=W.Layout(width="22em"))
-            self.code_input.add_class("dichotomy-code")
-            on_enter(self.code_input, lambda _t: self.join(""))
+            if self.code_input is None:  # kept across a language switch, with what was typed
+                self.code_input = code_box(lambda _code: self.join(""))
+            self.code_input.label, self.code_input.placeholder = _("Table"), _("Table code, e.g. K7QX2M")
             rows += [W.HTML("<h2>" + html.escape(_('Join a Dichotomy table')) + f"</h2>{playing}"), self.code_input]
             self.url.title = page_title(_("Join a table"))
         else:
@@ -150,7 +151,8 @@ class HubSeatPage(SeatPage):
         _ = self.tr.gettext
         if self.code_input is not None and self._ask_code:
             try:
-                self.table = Table.open(self.code_input.value, self.store)
+                self.table = guarded_open(lambda c: Table.open(c, self.store), self.code_input.value,
+                                          page_device(self._env))
             except DichotomyError as exc:
                 self.table = None
                 return self._feedback(error_text(exc, self.lang))
@@ -182,6 +184,7 @@ class HubHostPage(HostPage):
     """The host page for hub admins and members of the host groups."""
 
     def __init__(self, query: str | None = None, store=None, env: Mapping[str, str] | None = None) -> None:
+        self._env = env  # the device tag behind the hub: the hub user (wrong codes are throttled per device)
         self.who = HubUserIdentity.from_env(env)  # the page's identity strategy (see .identity)
         self.identity, self.hub_bar = self.who.user, self.who.bar
         super().__init__(query, store=store, env=env)

@@ -1,10 +1,13 @@
-"""A name box whose Enter sends exactly the text in the box.
+"""A one-line box (a name, a table or class code, a deck name) that never loses what was typed.
 
-An ipywidgets ``Text`` sends its value and its Enter ("submit") as separate messages; a name typed
-fast and submitted with Enter could reach the kernel before the last letters did ("Dariusz" seated as
-"Darius"). This box reads the input element's value in the keydown handler and sends it with the
-submit: ``{"submit": "<the text>"}``. It also limits the length as the student types (``maxlength``)
-and carries a real ``<label>``.
+An ipywidgets ``Text`` syncs its value as state updates, which the front end throttles (one in flight
+per widget, the rest held back until the kernel answers), while its Enter ("submit") and every button
+click go out at once as custom messages: a name typed fast and sent with Enter reached the kernel before
+its last letters did ("Dariusz" seated as "Darius", "Maximiliano" as "M"). This box sends every edit as
+a custom message too (``{"value": "<the text>"}``), so edits and clicks reach the kernel in the order
+they were made, whichever box or button they come from, and its Enter carries the box's exact text
+(``{"submit": "<the text>"}``). It limits the length as the user types (``maxlength``), carries a real
+``<label>`` and relabels itself when the page switches language.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ __all__ = ["NameBox"]
 
 
 class NameBox(anywidget.AnyWidget):
-    """A labelled text box; ``on_submit(callback)`` calls ``callback(text)`` with the box's exact text."""
+    """A labelled one-line text box; ``on_submit(callback)`` calls ``callback(text)`` with the box's exact
+    text on Enter, and ``value`` always holds what the box held at the user's last edit."""
 
     _esm = """
     export default {
@@ -32,22 +36,25 @@ class NameBox(anywidget.AnyWidget):
         input.id = id;
         input.type = "text";
         input.autocomplete = "off";
+        input.spellcheck = false;
+        const caps = model.get("autocapitalize");
+        if (caps) input.setAttribute("autocapitalize", caps);
         input.maxLength = model.get("maxlength");
         input.placeholder = model.get("placeholder");
         input.value = model.get("value");
         input.style.cssText = "font: inherit; font-size: max(16px, 1em); min-height: 44px; box-sizing: border-box; " +
           "padding: 0.35em 0.5em; margin-left: 0.5em; max-width: 100%; width: 18em;";  // 16 px: no zoom on a phone
-        input.addEventListener("input", () => {
-          model.set("value", input.value);
-          model.save_changes();
-        });
+        // Edits go out as messages, not as (throttled) state updates: see the module's docstring.
+        const tell = (kind) => {
+          const text = input.value;
+          model.set("value", text);  // this view's copy; the kernel sets its own from the message
+          model.send({ [kind]: text });
+        };
+        input.addEventListener("input", () => tell("value"));
         input.addEventListener("keydown", (ev) => {
           if (ev.key !== "Enter" || ev.isComposing) return;
           ev.preventDefault();
-          const text = input.value;  // exactly what is in the box now
-          model.set("value", text);
-          model.save_changes();
-          model.send({ submit: text });
+          tell("submit");  // exactly what is in the box now
         });
         model.on("change:value", () => {
           if (input.value !== model.get("value")) input.value = model.get("value");
@@ -63,20 +70,30 @@ class NameBox(anywidget.AnyWidget):
     label = traitlets.Unicode("Name").tag(sync=True)
     placeholder = traitlets.Unicode("").tag(sync=True)
     maxlength = traitlets.Int(24).tag(sync=True)
+    #: The phone keyboard's capitals: "" (the browser's), "words" or "characters" (codes).
+    autocapitalize = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._callbacks: list[Callable[[str], None]] = []
-        self.on_msg(self._on_submit_msg)
+        self.on_msg(self._on_box_msg)
 
     def on_submit(self, callback: Callable[[str], None]) -> None:
         """Call ``callback(text)`` when Enter is pressed, with the text the box held at that moment."""
         self._callbacks.append(callback)
 
-    def _on_submit_msg(self, _widget: object, content: Any, _buffers: object) -> None:
-        if not isinstance(content, dict) or not isinstance(content.get("submit"), str):
+    def _on_box_msg(self, _widget: object, content: Any, _buffers: object) -> None:
+        if not isinstance(content, dict):
             return
-        text = content["submit"][: 10 * self.maxlength]
-        self.value = text
-        for callback in list(self._callbacks):
-            callback(text)
+        for kind in ("value", "submit"):
+            text = content.get(kind)
+            if isinstance(text, str):
+                break
+        else:
+            return
+        text = text[: 10 * self.maxlength]
+        with self._lock_property(value=text):  # the browser has it already: no echo over newer typing
+            self.value = text
+        if kind == "submit":
+            for callback in list(self._callbacks):
+                callback(text)

@@ -40,6 +40,7 @@ from voila.utils import ENV_VARIABLE
 
 from . import widget_code
 from .device import DEVICE_ENV, device_tag
+from .page_key import PAGE_KEY_ENV, PAGE_KEY_FIELD, new_page_key
 from .trouble_watch import CHECK_EVERY, TroubleWatch
 
 __all__ = ["DichotomyVoila", "PooledPageHandler", "OwnerShutdownHandler", "LocalRequestInfoHandler", "CachedLabextensionHandler",
@@ -67,6 +68,7 @@ def request_info(handler: TornadoVoilaHandler) -> dict[str, str]:
     if callable(device):  # the page's device, as a tag ("" for the teacher's own computer)
         address, exempt = device(handler)
         info[DEVICE_ENV] = "" if exempt else device_tag(address)
+    info[PAGE_KEY_ENV] = new_page_key()  # the page's own key for shutting its kernel down (page_key.py)
     wanted = {name.lower() for name in handler.voila_configuration.http_header_envs}
     for name in request.headers:
         if name.lower() in wanted:
@@ -99,6 +101,7 @@ class PooledPageHandler(TornadoVoilaHandler):
                 yield snippet
             return
         render_task, rendered_cache, kernel_id = taken
+        manager.keep_page_key(kernel_id, info[PAGE_KEY_ENV])
         self.set_header("Content-Type", "text/html")
         self.set_header("Cache-Control", "no-cache, no-store, must-revalidate")
         self.set_header("Pragma", "no-cache")
@@ -173,15 +176,16 @@ class WidgetCodeHandler(StaticFileHandler):
 
 
 class OwnerShutdownHandler(VoilaShutdownKernelHandler):
-    """Voila's ``/voila/api/shutdown/<kernel>`` (a page's unload beacon), for the kernel's own device
-    only (:meth:`~.bounded_kernels.BoundedKernelManager.may_shut_down`): knowing a kernel's id is not
-    enough to end another student's page."""
+    """Voila's ``/voila/api/shutdown/<kernel>`` (a page's unload beacon), for the kernel's own page only:
+    the request must carry the key the server gave that page's kernel (:mod:`.page_key`,
+    :meth:`~.bounded_kernels.BoundedKernelManager.may_shut_down`). Knowing a kernel's id, or sharing
+    its device, is not enough to end another page."""
 
     @tornado.web.authenticated
     async def post(self, kernel_id: str) -> None:
         allowed = getattr(self.kernel_manager, "may_shut_down", None)
-        if callable(allowed) and not allowed(kernel_id, self):
-            log.warning("refused to shut down kernel %s for a request from another device", kernel_id)
+        if callable(allowed) and not allowed(kernel_id, self.get_body_argument(PAGE_KEY_FIELD, "")):
+            log.warning("refused to shut down kernel %s for a request without its page's key", kernel_id)
             raise HTTPError(403)
         await super().post(kernel_id)
 

@@ -21,7 +21,8 @@ from ..config import DEFAULT_DECK, DEFAULT_ROUNDS, MAX_NAME_LENGTH
 from ..decks import Card, Deck, packaged_decks
 from ..errors import DichotomyError
 from ..i18n import Translator
-from .app import RefusingPage, UrlQuery, game_widget, on_enter, page_store, page_title
+from .app import RefusingPage, UrlQuery, game_widget, page_store, page_title
+from .name_box import NameBox
 from .page_lang import PageLanguage, error_text
 from .page_style import LINK_STYLE, feedback_label
 
@@ -121,8 +122,7 @@ class PracticePage(RefusingPage, W.VBox):
     def _show_form(self) -> None:
         _ = self.tr.gettext
         self.url.title = page_title(_("Practise alone"))
-        self.name_input = W.Text(value="", placeholder=_("Your name"), description=_("Name"),
-                                 layout=W.Layout(width="22em"))
+        self.name_input = NameBox(label=_("Name"), placeholder=_("Your name"), maxlength=MAX_NAME_LENGTH)
         self.name_input.add_class("dichotomy-name")
         self.bots_input = W.Dropdown(options=[(_("2 bots"), 2), (_("3 bots"), 3)], value=2,
                                      description=_("Bots"))
@@ -135,7 +135,7 @@ class PracticePage(RefusingPage, W.VBox):
         self.start_button = W.Button(description=_("Start practising"), button_style="primary")
         self.start_button.add_class("dichotomy-practice-start")
         self.start_button.on_click(lambda _b: self.start())
-        on_enter(self.name_input, lambda _t: self.start())
+        self.name_input.on_submit(lambda text: self.start(text))  # the exact text in the box on Enter
         self.feedback = feedback_label()
         assert self.deck is not None
         intro = ("<h2>" + html.escape(_("Practise alone")) + "</h2><p>" + html.escape(_(

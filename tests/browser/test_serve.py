@@ -435,3 +435,83 @@ def test_host_reorders_and_removes_seats_in_the_lobby(context, serve):
     expect(rows).to_have_count(2)
     table.refresh()
     assert [s.name for s in table.state.seats] == ["Ana", "Ben"]
+
+
+def _open_blank_seat_page(context, serve):
+    page = context.new_page()
+    page.goto(f"{serve.base}/voila/render/seat.ipynb", wait_until="commit", timeout=RENDER_TIMEOUT)
+    page.locator(".dichotomy-code input").wait_for(timeout=RENDER_TIMEOUT)
+    page.locator(".dichotomy-name input").wait_for(timeout=RENDER_TIMEOUT)
+    ready(page)
+    return page
+
+
+def test_a_code_and_a_20_letter_name_typed_at_full_speed_seat_exactly_that_name(context, serve):
+    """The seat page's code box and name box, typed with no delay between keys and sent with Enter from
+    either box, open the right table and seat the whole name (the code box's Enter used to arrive before
+    the code's last letters)."""
+    from dichotomy_widget import SqliteStore, Table
+
+    store = SqliteStore(serve.store)
+    table = Table.create(deck="en", rounds=1, store=store)
+    first, second = "Maximiliano Gonzalez", "Anastasia Kowalewska"
+    assert len(first) == len(second) == 20
+    page = _open_blank_seat_page(context, serve)
+    page.locator(".dichotomy-name input").click()
+    page.keyboard.type(first)  # name first, then the code, and Enter in the code box
+    page.locator(".dichotomy-code input").click()
+    page.keyboard.type(table.code.lower())
+    page.keyboard.press("Enter")
+    page.locator(f".dw-root[data-you='{first}']").wait_for(timeout=RENDER_TIMEOUT)
+    other = _open_blank_seat_page(context, serve)
+    other.locator(".dichotomy-code input").click()
+    other.keyboard.type(table.code)  # code first, then the name, and Enter in the name box
+    other.keyboard.press("Tab")
+    other.keyboard.type(second)
+    other.keyboard.press("Enter")
+    other.locator(f".dw-root[data-you='{second}']").wait_for(timeout=RENDER_TIMEOUT)
+    assert [s.name for s in Table.open(table.code, store).state.seats] == [first, second]
+    page.close()
+    other.close()
+
+
+SHUT_DOWN = """async ([kernel, key]) => {
+  const form = new FormData();
+  const xsrf = document.cookie.match("\\\\b_xsrf=([^;]*)\\\\b");
+  form.append("_xsrf", xsrf ? xsrf[1] : "");
+  if (key !== null) form.append("dichotomy_page_key", key);
+  const answer = await fetch(`${location.origin}/voila/api/shutdown/${kernel}`, {method: "POST", body: form});
+  return answer.status;
+}"""
+KERNEL_ID = "() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
+PAGE_KEY = "() => window[Symbol.for('dichotomy.pageKey')] || null"
+
+
+def test_only_the_page_that_owns_a_kernel_can_shut_it_down(context, serve):
+    """A second page on the same device (same browser, same cookies) knows the first page's kernel id
+    and its own page key: the server refuses to shut the first page's kernel down for it, and the
+    first page still plays; closing the first page (voila's unload beacon) does shut its kernel down."""
+    from dichotomy_widget import SqliteStore, Table
+
+    table = Table.create(deck="en", rounds=1, store=SqliteStore(serve.store))
+    owner = context.new_page()
+    owner.goto(f"{serve.base}/voila/render/seat.ipynb?table={table.code}", wait_until="commit", timeout=RENDER_TIMEOUT)
+    ready(owner)
+    kernel = owner.evaluate(KERNEL_ID)
+    second = context.new_page()
+    second.goto(f"{serve.base}/voila/render/seat.ipynb?table={table.code}", wait_until="commit", timeout=RENDER_TIMEOUT)
+    ready(second)
+    own_key = second.evaluate(PAGE_KEY)
+    assert own_key and kernel and second.evaluate(KERNEL_ID) != kernel
+    for key in (None, "", own_key):  # voila's bare beacon, an empty key, the second page's own key
+        assert second.evaluate(SHUT_DOWN, [kernel, key]) == 403
+    owner.locator(".dichotomy-name input").fill("Ana")
+    owner.locator(".dichotomy-name input").press("Enter")
+    owner.locator(".dw-root[data-you='Ana']").wait_for(timeout=RENDER_TIMEOUT)  # its kernel still serves it
+    assert f"Kernel shutdown: {kernel}" not in serve.log_path.read_text(errors="replace")
+    owner.close(run_before_unload=True)  # voila's unload beacon, with the owner's key
+    deadline = time.monotonic() + 60
+    while f"Kernel shutdown: {kernel}" not in serve.log_path.read_text(errors="replace"):
+        assert time.monotonic() < deadline, "the owner's unload did not shut its kernel down"
+        time.sleep(0.25)
+    second.close()
