@@ -34,16 +34,17 @@
  * @typedef {{round: number, guesser: SeatRef, drawer: SeatRef, cards_left: number}} NextRound
  * @typedef {{clue: number, guess: number, name: number, min_seats: number, max_seats: number,
  *   min_time_limit: number, max_time_limit: number}} Limits
+ * @typedef {{band: string, from: number}} LadderStep
+ * @typedef {{score: number, rounds: number, band: string, ended_by_host: boolean, ladder: LadderStep[]}} Final
  * @typedef {{phase: string, round: number, rounds: number, score: number, discard: number,
- *   deck_left: number, you: {seat: number, name: string, role: string}|null, players: Player[],
+ *   deck_left: number, lang: string, deck: string, you: {seat: number, name: string, role: string}|null, players: Player[],
  *   turn: number|null, status: string, actions: string[],
  *   card: {number: number, target: string, foil: string}[]|null,
  *   pair: {number: number, target: string, foil: string}|null,
  *   slate: {text: string|null, timeout: boolean, eliminated: boolean}|null,
  *   clues: string[]|null, recap: Recap|null, history: HistoryRow[],
- *   final: {score: number, rounds: number, band: string, ended_by_host: boolean}|null,
- *   next: NextRound|null, limits: Limits,
- *   deadline: number|null, version: number, stage: string, table?: string}} View
+ *   final: Final|null, next: NextRound|null, limits: Limits,
+ *   deadline: number|null, version: number, stage: string, table: string}} View
  * @typedef {{seat: number, name: string, task: string, phase: string, guesser: string, round: number,
  *   rounds: number, score: number, deck_left: number, version: number}} Curtain
  * @typedef {{get: (name: string) => any, send: (content: any) => void,

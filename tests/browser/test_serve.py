@@ -241,11 +241,16 @@ def test_three_seats_play_a_full_game_with_a_reload(context, serve, screenshots)
 
 
 def test_seven_seats_fill_the_lobby_and_an_eighth_is_refused(context, serve, screenshots):
+    """Seven seats join; the lobby count of the host page and of the first seat page follows every join
+    live (no reload: it once said "1 player" while four had joined); an eighth is refused."""
     host, code, link = create_table(context, serve, rounds=1)
     names = [f"S{i}" for i in range(1, 8)]
     pages = {}
-    for name in names:
+    for n, name in enumerate(names, start=1):
         pages[name] = join_seat(context, link, name)
+        count = re.compile(rf"^{n} players? at the table")
+        for page in (host, pages["S1"]):
+            expect(page.locator("[data-testid=lobby-count]")).to_have_text(count, timeout=30_000)
     expect(host.locator(".dw-kind-table .dw-players li")).to_have_count(7)
     screenshots("serve-host-seven", host, full_page=True)
     late = context.new_page()
