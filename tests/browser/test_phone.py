@@ -76,6 +76,7 @@ def check(page, screen: str, seen: dict) -> None:
     """Measure the screen now on ``page`` at every width of ``WIDTHS`` (after its layout settles);
     remember it as measured. The page is left at ``WIDTH``."""
     page.wait_for_timeout(200)
+    page.evaluate(SETTLED)
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 760})
         page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
@@ -83,6 +84,13 @@ def check(page, screen: str, seen: dict) -> None:
         assert not problems, f"{screen} at {width} px: {problems[:8]}"
     page.set_viewport_size({"width": WIDTH, "height": 760})
     seen[screen] = True
+
+
+# Wait for the screen's motion to end (a card turning over, a stamp landing): a loaded machine may
+# still be playing it. Endless animations (a "writing…" pulse) are not waited for.
+SETTLED = """() => Promise.all(document.getAnimations()
+  .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null)))
+  .then(() => null)"""
 
 
 # The header's discard pile and the staged reveal's step, once a recap is on the page.
@@ -150,7 +158,7 @@ def test_every_student_screen_fits_a_phone(browser, serve):
     wall = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         # the join page and the lobby: the count follows classmates joining
-        lobby = Table.create(deck="en", rounds=3, store=serve.store, seed=3, recap_time=10)  # played at the end
+        lobby = Table.create(deck="en", rounds=3, store=serve.store, seed=3, recap_time=12)  # played at the end
         join = open_seat(light, serve.page(f"table={lobby.code}"))
         join.locator(".dichotomy-name input").wait_for(timeout=TIMEOUT)
         check(join, "join", seen)
@@ -290,7 +298,7 @@ def test_every_student_screen_fits_a_phone(browser, serve):
         # a table with the host's recap countdown: the recap counts down, then the game moves on by
         # itself (Zoe, whose page stayed open since the lobby, presses nothing)
         lobby.start()
-        play_to_recap(lobby, "saxophone")
+        play_to_recap(lobby, "")  # passes: no penalty card, so a third round follows
         clock = join.get_by_test_id("recap-clock")
         expect(clock).to_have_text(re.compile(r"The next round starts in \d+ seconds?"), timeout=60_000)
         expect(join.get_by_test_id("recap")).to_have_attribute("data-step", "done", timeout=30_000)
@@ -301,6 +309,15 @@ def test_every_student_screen_fits_a_phone(browser, serve):
         confirmed = [e for e in lobby.events if type(e).__name__ == "RecapConfirmed"]
         assert confirmed and confirmed[-1].timed and not confirmed[-1].by_host, confirmed
         assert sum(len(e.seats) for e in confirmed) == 3  # every seat went on, none pressed Continue
+        # the next recap is kept when the next Drawer picks at once; its countdown still closes it
+        play_to_recap(lobby, "")  # passes: no penalty card, so a third round follows
+        expect(join.get_by_test_id("recap")).to_have_attribute("data-round", "2", timeout=60_000)
+        lobby.act(lobby.state.drawer, {"type": "pick", "pair": 1})
+        expect(join.get_by_test_id("kept-note")).to_be_visible(timeout=60_000)
+        expect(clock).to_have_text(re.compile(r"The next round starts in \d+ seconds?"))
+        expect(join.get_by_test_id("kept-note")).to_have_count(0, timeout=60_000)
+        lobby.refresh()
+        assert lobby.state.phase == "clues" and lobby.state.round == 3  # the engine did not wait for it
     finally:
         for context in (light, dark, wall):
             context.close()
