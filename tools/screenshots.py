@@ -287,6 +287,13 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
         for s in game.state.order:
             if s != second_id:
                 game.act(s, {"type": "continue"})
+        # the kept recap needs a page that showed the recap when the pick came: pages opened now (on a
+        # loaded machine a page open since the start may have lost its connection meanwhile)
+        for page in second:
+            page.close()
+        second = open_all(seat(second_id))
+        for page in second:
+            page.locator("[data-testid=recap][data-step=done]").wait_for(timeout=120_000)
         game.refresh()
         game.act(game.state.drawer, {"type": "pick", "pair": 2})
         both(second, "kept", "[data-testid=kept-note]", reload=False)  # a reopened page has no kept recap
