@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from . import words
 from .decks import Card, Deck, load_deck
-from .errors import (Plural, ClassNotFound, DeckError, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
+from .errors import (Plural, ClassNotFound, NotAllowed, DeckError, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
                      StoreError, VersionConflict)
 from .events import Event
 from .i18n import interface_language, normalize_language
@@ -402,11 +402,15 @@ class Classroom:
         raise SeatNotFound("No student “{who}” in this class.", params={"who": str(who)[:60]})
 
     # --- commands ----------------------------------------------------------------------------
-    def join(self, name: str, device: str = "") -> StudentTicket:
+    def join(self, name: str, device: str = "", token: str | None = None) -> StudentTicket:
         """Join the class by name (unique in the class up to look-alike letters, in one alphabet);
         returns the student with their secret token. ``device`` (the page's device tag; "" for none)
-        joins at most :data:`MAX_JOINS_PER_DEVICE` names to one class, removed ones included."""
-        token = secrets.token_urlsafe(18)
+        joins at most :data:`MAX_JOINS_PER_DEVICE` names to one class, removed ones included.
+        ``token`` (default: a fresh random one) is for a caller that derives keys itself, such as the
+        JupyterHub service (one per hub user and class); it must be secret and unguessable."""
+        if token is not None and (not isinstance(token, str) or len(token) < 16):
+            raise SeatNotFound("A seat token is at least 16 characters.", code="invalid_token")
+        token = token if token is not None else secrets.token_urlsafe(18)
         digest = hash_token(token)
 
         def decide(s: ClassState) -> list[Event]:
@@ -414,6 +418,8 @@ class Classroom:
                 raise SeatingError("This device has already joined {most} students to this class. Each student "
                                    "joins on their own device; ask the teacher if you need help.",
                                    code="device_join_limit", params={"most": MAX_JOINS_PER_DEVICE})
+            if any(hmac.compare_digest(x.token_hash, digest) for x in s.students):
+                raise NotAllowed("You are already in this class.", code="already_joined")
             clean = clean_name(name)
             if words.mixes_scripts(clean):
                 raise InvalidAction("Write a name in one alphabet: {name} mixes letters of several.",

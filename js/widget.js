@@ -956,6 +956,9 @@ class App {
     /** @type {number|undefined} the round whose staged reveal has not reached its outcome yet: the
      * header's piles still show the sizes before it */
     this.heldRound = undefined;
+    /** @type {number} the round of the last recap this seat pressed Continue on (its view may never show
+     * it confirmed: when its press was the last, the next view is already the next round) */
+    this.continued = 0;
     /** @type {Set<string>} recaps whose reveal has played on this screen (a re-render does not replay it) */
     this.revealed = new Set();
     /** @type {number|undefined} */
@@ -1039,6 +1042,11 @@ class App {
    * @param {ActUi} [ui]
    */
   act(action, ui = {}) {
+    if (action.type === "continue") {
+      const recap = /** @type {View|null} */ (this.model.get("view"))?.recap;
+      if (recap) this.continued = recap.round;
+      this.kept = null;
+    }
     this.nextId += 1;
     const id = this.nextId;
     const button = ui.button || null;
@@ -1254,7 +1262,7 @@ class App {
       return null;
     }
     if (view.phase === "recap") {
-      const read = view.players.some((p) => p.you && p.confirmed);
+      const read = view.players.some((p) => p.you && p.confirmed) || (view.recap && view.recap.round === this.continued);
       this.kept = read || !view.recap ? null : view.recap;
       this.keptUntil = this.kept && view.deadline ? view.deadline : null;
       return null;
@@ -1273,9 +1281,13 @@ class App {
     this.render();
   }
 
-  /** A draft lives while this round's clues are written and this seat's clue is not in. @param {View} view */
+  /**
+   * A draft lives while this round's clues are written and this seat's clue is not in; it belongs to
+   * one seat (a pass-and-play screen changes hands: the next writer never finds the last one's text).
+   * @param {View} view
+   */
   followDraft(view) {
-    const key = `${view.round}`;
+    const key = `${view.round}:${view.you ? view.you.seat : ""}`;
     if (this.draft.key !== key || view.slate || view.phase !== "clues") {
       this.draft.key = key;
       this.draft.text = "";

@@ -23,8 +23,6 @@ REPO = Path(__file__).resolve().parents[1]
 BENCHES = sorted(p.name for p in (REPO / "bench").glob("*.py") if not p.name.startswith("_"))
 #: Seconds one smoke run may take (at a load average of 30 on 2 cores they took 4-340 s).
 TIMEOUT = 600
-#: Benches that ran this session: ``(script, seconds, exit code)``, for the terminal summary.
-RAN: list[tuple[str, float, int]] = []
 
 
 def _run(name: str) -> tuple[int, str, float]:
@@ -45,9 +43,7 @@ def _run(name: str) -> tuple[int, str, float]:
             os.killpg(proc.pid, signal.SIGKILL)  # anything the bench left behind in its group
         except ProcessLookupError:
             pass
-    seconds = time.monotonic() - start
-    RAN.append((f"bench/{name}", seconds, code))
-    return code, out, seconds
+    return code, out, time.monotonic() - start
 
 
 @pytest.fixture(scope="module")
@@ -62,8 +58,10 @@ def test_every_bench_is_found() -> None:
 
 
 @pytest.mark.parametrize("name", BENCHES)
-def test_bench_smoke_runs_and_prints_figures(name: str, smoke_runs: dict[str, tuple[int, str, float]]) -> None:
-    code, out, _seconds = smoke_runs[name]
+def test_bench_smoke_runs_and_prints_figures(name: str, smoke_runs: dict[str, tuple[int, str, float]],
+                                            record_property) -> None:
+    code, out, seconds = smoke_runs[name]
+    record_property("bench", (f"bench/{name}", round(seconds, 1), code))  # for the terminal summary
     assert code == 0, f"bench/{name} --smoke exited with {code}:\n{out[-6000:]}"
     stdout = out.split("\n--- stderr ---\n")[0]
     assert re.search(r"\d", stdout), f"bench/{name} --smoke printed no figures:\n{out[-3000:]}"

@@ -256,7 +256,8 @@ def test_with_a_teacher_key_creating_a_class_needs_it(store):
 
 def test_behind_the_hub_only_hosts_may_run_a_class(store):
     from dichotomy_widget.config import HUB_ENV, HUB_IDENTITY_ENV, HUB_SECRET_ENV
-    from dichotomy_widget.ui.hub_identity import HubIdentity, sign_identity
+    from dichotomy_widget.deck_library import DeckLibrary
+    from dichotomy_widget.ui.hub_identity import HubIdentity, hub_library_secret, sign_identity
 
     secret = "s" * 32
     base = {HUB_ENV: "1", HUB_SECRET_ENV: secret}
@@ -265,7 +266,81 @@ def test_behind_the_hub_only_hosts_may_run_a_class(store):
     assert cp.teacher_page("", store=store, env=base).state == "refused"  # no signed identity
     refused = cp.teacher_page("", store=store, env=student)
     assert refused.state == "refused" and "for teachers" in all_text(refused)
-    assert cp.teacher_page("", store=store, env=teacher).state == "create"
+    running = cp.teacher_page("", store=store, env=teacher)
+    assert running.state == "create" and not hasattr(running, "browser_secret")  # decks follow the hub account
+    assert running.deck_form.library.stream == DeckLibrary.for_secret(
+        store, hub_library_secret(secret.encode(), "mrs")).stream
+
+
+def test_behind_the_hub_a_student_joins_as_their_hub_user_and_a_classmates_link_is_refused(store):
+    """Issue 25: the class page takes the hub user (no name box); a class or seat link works only for its
+    own hub user, and a classmate opening it sees nothing of that student's seat."""
+    from dichotomy_widget.config import HUB_ENV, HUB_IDENTITY_ENV, HUB_SECRET_ENV
+    from dichotomy_widget.ui.hub_identity import HubIdentity, hub_student_token, sign_identity
+    from dichotomy_widget.ui.hub_pages import HubSeatPage
+
+    secret = "s" * 32
+    base = {HUB_ENV: "1", HUB_SECRET_ENV: secret}
+
+    def env(user: str, display: str) -> dict[str, str]:
+        return {**base, HUB_IDENTITY_ENV: sign_identity(HubIdentity(user, display), secret.encode())}
+
+    room = Classroom.create("9B", deck=DECK, rounds=1, table_size=4, store=store)
+    assert cp.class_page(f"class={room.code}", store=store, env=base).state == "refused"  # unsigned
+    ana = cp.class_page(f"class={room.code}", store=store, env=env("ana", "Ana Lima"))
+    assert ana.state == "form" and ana.name_input not in ana.children  # no name box: the hub says who
+    assert ana.join_button.description == "Join as Ana Lima"
+    assert "Signed in to the hub as <b>Ana Lima</b>" in all_text(ana)
+    assert ana.join("Mallory") and ana.state == "lobby"  # a typed name is ignored behind the hub
+    assert qs(ana)["student"] == hub_student_token(secret.encode(), room.code, "ana")
+    again = cp.class_page(f"class={room.code}", store=store, env=env("ana", "Ana Lima"))  # another device
+    assert again.state == "lobby" and again.student == ana.student
+    twin = cp.class_page(f"class={room.code}", store=store, env=env("ana2", "Ana Lima"))  # the name is taken
+    assert twin.join() and twin.state == "lobby"
+    ben = cp.class_page(f"class={room.code}", store=store, env=env("ben", "Ben"))
+    assert ben.join()
+    room.refresh()
+    assert [s.name for s in room.state.students] == ["Ana Lima", "ana2", "Ben"]
+    stolen = cp.class_page(ana.url.query, store=store, env=env("ben", "Ben"))
+    assert stolen.state == "refused" and "another student" in stolen.message
+    assert "Ana" not in all_text(stolen) and stolen.widget is None
+    assert f'href="?class={room.code}"' in all_text(stolen)  # the way to the class as himself
+    room.make_tables()
+    table = room.start_all()[0]
+    table.act(table.state.drawer, {"type": "pick", "pair": 1})
+    ana.room.refresh()
+    assert ana.state == "seat" and ana.widget is not None
+    hidden = [table.state.target, table.state.foil] + [w for p in table.state.current for w in p]
+
+    def shows(page) -> list[str]:
+        text = all_text(page).lower()
+        return [w for w in hidden if re.search(rf"\b{re.escape(w.lower())}\b", text)]
+
+    users = {"Ana Lima": ("ana", "Ana Lima"), "ana2": ("ana2", "Ana Lima"), "Ben": ("ben", "Ben")}
+    writer = next(n for n in users if n != table.state.name(table.state.guesser))
+    link = f"class={room.code}&student={hub_student_token(secret.encode(), room.code, users[writer][0])}"
+    own = cp.class_page(link, store=store, env=env(*users[writer]))
+    assert own.state == "seat" and shows(own)  # the writer's own page holds the Target: the check can fail
+    for query, page in ((link, cp.class_page), (f"table={table.code}&seat={parse_qs(link)['student'][0]}", HubSeatPage)):
+        for other in (u for n, u in users.items() if n != writer):  # the class link, and as a seat link
+            refused = page(query, store=store, env=env(*other))
+            assert refused.state == "refused" and refused.widget is None
+            assert shows(refused) == [], query
+    back = cp.class_page(ana.url.query, store=store, env=env("ana", "Ana Lima"))
+    assert back.state == "seat" and back.widget is not None
+
+
+def test_the_class_name_boxes_send_exactly_what_was_typed(store):
+    """Enter on the class join box and the create-class box sends the box's text with it (NameBox)."""
+    teacher = cp.teacher_page("", store=store, env={})
+    teacher.name_input.value = "Y"  # an earlier, shorter value the kernel heard
+    teacher.name_input._on_submit_msg(None, {"submit": "Yearninefrenchgroupb"}, None)
+    assert teacher.state == "teacher" and teacher.room.state.name == "Yearninefrenchgroupb"
+    kid = cp.class_page(f"class={teacher.room.code}", store=store, env={})
+    kid.name_input.value = "M"
+    kid.name_input._on_submit_msg(None, {"submit": "Maximilianoandresss"}, None)
+    assert kid.state == "lobby"
+    assert [s.name for s in Classroom.open(teacher.room.code, store).state.students] == ["Maximilianoandresss"]
 
 
 # --- interface language (issue 14) --------------------------------------------------------------------
@@ -331,7 +406,7 @@ def test_a_class_speaks_the_language_the_teacher_picked(store):
 def test_class_pages_before_the_class_is_known(store):
     german = cp.teacher_page("", store=store, env={"HTTP_ACCEPT_LANGUAGE": "de-AT,de;q=0.8"})
     assert german.url.lang == "de" and german.create_button.description == "Klasse erstellen"
-    assert german.name_input.description == "Name der Klasse"
+    assert german.name_input.label == "Name der Klasse"
     assert "Diese Klasse gibt es nicht" in all_text(cp.class_page("class=ZZZZZZ", store=store,
                                                                    env={"HTTP_ACCEPT_LANGUAGE": "de"}))
     assert "Esta clase no existe" in all_text(cp.report_page("class=ZZZZZZ&lang=es", store=store, env={}))

@@ -87,7 +87,9 @@ def test_a_server_of_many_seats_holds_its_pool_and_one_listener(pg: PostgresServ
             t.join(120)
         assert not errors, errors
         assert seats[3].last_seq("T1") == 15  # every write landed
-        assert max(peak) <= 2 + 1  # the pool and the relay, never one per seat
+        # the pool and the relay, never one per seat (that would be 5 + 1); PostgreSQL may still list,
+        # for a moment, the backend of a connection a kernel has just closed (its exit is asynchronous)
+        assert max(peak) <= 2 + 1 + 1, peak
     finally:
         for s in seats:
             s.close()

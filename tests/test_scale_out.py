@@ -44,7 +44,8 @@ def school(tmp_path_factory):
     with PostgresServer() as pg:
         dsn = pg.create_database("school")
         try:
-            servers = [Serve(name, dsn, work, pool=POOL, extra=["--trusted-proxy", "127.0.0.1"]) for name in "ab"]
+            servers = [Serve(name, dsn, work, pool=POOL, extra=["--trusted-proxy", "127.0.0.1",
+                                                                              "--connect-timeout", str(OPEN)]) for name in "ab"]
             for server in servers:
                 server.wait_ready(OPEN)
             proxy = HAProxy([(s.name, s.port) for s in servers], work)

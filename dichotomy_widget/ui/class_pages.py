@@ -28,9 +28,10 @@ from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import ipywidgets as W
 
-from ..classroom import Classroom
+from ..classroom import MAX_CLASS_NAME, Classroom
+from ..deck_library import DeckLibrary
 from ..decks import Deck
-from ..errors import DichotomyError, SeatNotFound
+from ..errors import DichotomyError, NameTaken, SeatNotFound
 from ..config import (CLASS_PAGE, CLASS_VIEW_PAGE, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_SEATS,
                       MIN_TIME_LIMIT,
                       PROJECTOR_PAGE, REPORT_PAGE, SEAT_URL_ENV)
@@ -39,13 +40,14 @@ from ..stores import TableStore
 from ..table import Table
 from ..errors import TeacherKeyRequired
 from ..i18n import N_, Translator, normalize_language, translator
-from .app import (RefusingPage, UrlQuery, error_text, game_widget, interface_menu, message_box, on_enter, page_store, page_title,
+from .app import (RefusingPage, UrlQuery, error_text, game_widget, interface_menu, message_box, page_store, page_title,
                   qr_svg, refresh_interface_menu)
 from .page_lang import PageLanguage, language_menu
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
 from .hub_history import remember_page
-from .hub_identity import HubIdentityError, current_identity, hub_mode
+from .identity import page_identity
+from .name_box import NameBox
 from .teacher_gate import TeacherGate
 from .device import page_device
 from .guess_throttle import guarded_open
@@ -203,7 +205,8 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self._key_failures = 0
         params = class_query(query)
         code, token = params.get("class"), params.get("teacher")
-        if hub_mode(self.env) and not self._hub_host():
+        self.who = page_identity(self.env)  # behind JupyterHub: the hub user, who must be a host
+        if not self._may_run():
             return
         if not code and not token:
             self._show_create()
@@ -222,19 +225,20 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
             return
         self._show_teacher(room, token or "")
 
-    def _hub_host(self) -> bool:
+    def _may_run(self) -> bool:
         """Behind JupyterHub only the hub's hosts (admins, host groups) may create or run a class."""
         _ = self.tr.gettext
-        try:
-            identity = current_identity(self.env)
-        except HubIdentityError:
-            self._refuse(_("Open Dichotomy through the hub"), _("This page did not come through the hub's sign-in."))
+        problem = self.who.problem(self.tr)
+        if problem is not None:
+            self._refuse(*problem)
             return False
-        if not identity.host:
-            log.info("refused: hub user %s may not run a class", identity.name)
+        if not self.who.may_host():
+            user = self.who.user
+            assert user is not None
+            log.info("refused: hub user %s may not run a class", user.name)
             self._refuse(_("Running a class is for teachers"),
                          _("You are signed in as {name}, who may not run a class. Students join with the class "
-                           "link the teacher shows.", name=identity.display_name))
+                           "link the teacher shows.", name=user.display_name))
             return False
         return True
 
@@ -242,9 +246,9 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
     def _show_create(self) -> None:
         _ = self.tr.gettext
         self.state = "create"
-        self.name_input = W.Text(placeholder=_("e.g. Year 9 French"), description=_("Class name"),
-                                 style={"description_width": "initial"}, layout=W.Layout(width="28em", max_width="100%"))
+        self.name_input = NameBox(label=_("Class name"), placeholder=_("e.g. Year 9 French"), maxlength=MAX_CLASS_NAME)
         self.name_input.add_class("dichotomy-class-name")
+        self.name_input.on_submit(lambda text: self.create(name=text))  # exactly the text in the box at Enter
         self.deck_form = DeckForm(env=self.env, on_change=self._deck_changed, lang=self.lang)
         self.rounds_input = W.BoundedIntText(value=DEFAULT_ROUNDS, min=1, max=13, description=_("Cards per table"),
                                              style={"description_width": "initial"})
@@ -259,7 +263,6 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self.create_button = W.Button(description=_("Create the class"), button_style="primary")
         self.create_button.add_class("dichotomy-create-class")
         self.create_button.on_click(lambda _b: self.create())
-        on_enter(self.name_input, lambda _t: self.create())
         self._deck_changed(self.deck_form.deck)
         self.url.title = page_title(_("Create a class"))
         self.url.lang = self.lang
@@ -276,6 +279,10 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
             self.key_box.status = _("This server needs the teacher key to create a class.")
             self.form.layout.display = "none"
             self.children = [self.url, intro, self.key_box, self.form]
+        elif self.who.library_secret() is not None:  # behind the hub: the decks follow the hub account
+            self.key_box = None
+            self.deck_form.set_library(DeckLibrary.for_secret(self.store, self.who.library_secret()))
+            self.children = [self.url, intro, self.form]
         else:
             self.key_box = None
             self.browser_secret = BrowserSecret(on_secret=self._open_browser_library)
@@ -582,8 +589,14 @@ class ClassPage(RefusingPage, W.VBox):
         self.lobby.add_class("dichotomy-class-lobby")
         self.trouble = _trouble_banner()
         self.lang_menu = language_menu(self.page_lang, self.choose_language)
+        self.who = page_identity(self.env)  # a link token, or the hub user behind JupyterHub
+        self._own_link: tuple[str, str] | None = None
         params = class_query(query)
         self.device = page_device(env)  # "" where the server does not bound devices
+        problem = self.who.problem(self.tr)
+        if problem is not None:
+            self._refuse(*problem)
+            return
         try:  # wrong class codes are throttled per device
             check_store_file(self.store)
             self.room = guarded_open(lambda c: Classroom.open(c, self.store), params.get("class", ""), self.device)
@@ -593,15 +606,47 @@ class ClassPage(RefusingPage, W.VBox):
         self.page_lang.knows(self.room.interface_lang)
         self._relabel()
         token = params.get("student")
-        if token is not None:
-            try:
-                student = self.room.student_for_token(token)
-            except SeatNotFound as exc:
-                self._refuse(self.tr.gettext("This class link is not valid"), error_text(exc, self.lang))
-                return
-            self._enter(student, token)
+        if not self.who.owns("class", self.room.code, token):
+            self._not_yours()
             return
+        mine = token if token is not None else self.who.token("class", self.room.code)
+        if mine is not None:
+            try:
+                student = self.room.student_for_token(mine)
+            except SeatNotFound as exc:
+                if token is not None:
+                    self._refuse(self.tr.gettext("This class link is not valid"), error_text(exc, self.lang))
+                    return
+            else:  # a student's own link, or a hub user coming back (any device)
+                self._enter(student, mine)
+                return
         self._show_form()
+
+    def _show(self, children: list[W.Widget]) -> None:
+        """Show ``children`` (with the hub's "Signed in as" bar behind JupyterHub)."""
+        framed = self.who.framed(children, self.tr)
+        if list(self.children) != framed:
+            self.children = framed
+
+    def _refusal_link(self) -> tuple[str, str] | None:
+        return self._own_link
+
+    def _refuse(self, title: str, body: str) -> None:
+        super()._refuse(title, body)
+        self._show(list(self.children))
+
+    def _not_yours(self) -> None:
+        """Another hub user's class link: refused, showing nothing of that student (only a way to the
+        class as oneself)."""
+        assert self.room is not None and self.who.user is not None
+        _ = self.tr.gettext
+        name = self.who.user.display_name
+        log.info("refused: hub user %s opened a class link that is not theirs", self.who.user.name)
+        self._own_link = ("?" + urlencode(self.page_lang.query({"class": self.room.code})),
+                          _("Open class {code} as {name}", code=self.room.code, name=name))
+        self._refuse(_("This class link is not yours"),
+                     _("This link belongs to another student. You are signed in as {name}: open the class's join "
+                       "link to take part as yourself.", name=name))
 
     def _relabel(self) -> None:
         """The page's language changed (or became known): the address bar's lang and the menu's label."""
@@ -632,32 +677,56 @@ class ClassPage(RefusingPage, W.VBox):
         assert self.room is not None
         _ = self.tr.gettext
         self.state = "form"
-        typed = getattr(self, "name_input", None)
-        self.name_input = W.Text(value=typed.value if typed is not None else "", placeholder=_("Your name"),
-                                 description=_("Name"), layout=W.Layout(width="22em"))
-        self.name_input.add_class("dichotomy-name")
-        self.join_button = W.Button(description=_("Join the class"), button_style="primary")
-        self.join_button.add_class("dichotomy-join")
-        self.join_button.on_click(lambda _b: self.join(self.name_input.value))
-        on_enter(self.name_input, lambda _t: self.join(self.name_input.value))
+        if not hasattr(self, "name_input"):  # one box for the page's life: a language switch keeps the text
+            self.name_input = NameBox(maxlength=MAX_NAME_LENGTH)
+            self.name_input.add_class("dichotomy-name")
+            self.name_input.on_submit(self.join)  # the exact text in the box when Enter was pressed
+            self.join_button = W.Button(button_style="primary")
+            self.join_button.add_class("dichotomy-join")
+            self.join_button.on_click(lambda _b: self.join(self.name_input.value))
+        self.name_input.label = _("Name")
+        self.name_input.placeholder = _("Your name")
         self.url.title = page_title(_("Join class {code}", code=self.room.code))
-        heading = _("Join the class {name} ({code})", name=self.room.state.name, code=self.room.code)
-        self.children = [self.url, self.lang_menu, W.HTML(f"<h2>{_esc(heading)}</h2>"),
-                         self.name_input, self.join_button, self.feedback]
+        heading = "<h2>" + _esc(_("Join the class {name} ({code})", name=self.room.state.name, code=self.room.code)) + "</h2>"
+        names = self.who.names()
+        if self.who.hub:  # no name box: the hub says who this is
+            if names:
+                heading += "<p>" + _esc(_("You take part as {name} (your hub name).")).format(
+                    name=f"<b>{_esc(names[0])}</b>") + "</p>"
+            self.join_button.description = (_("Join as {name}", name=names[0]) if names else _("Join the class"))[:60]
+            rows: list[W.Widget] = [W.HTML(heading), self.join_button, self.feedback]
+        else:
+            self.join_button.description = _("Join the class")
+            rows = [W.HTML(heading), self.name_input, self.join_button, self.feedback]
+        self._show([self.url, self.lang_menu, *rows])
 
-    def join(self, name: Any) -> bool:
-        """Join the class with ``name``; True on success. A refusal says why and creates nothing."""
+    def join(self, name: Any = "") -> bool:
+        """Join the class with ``name`` (behind the hub: as the hub user, ``name`` is ignored); True on
+        success. A refusal says why and creates nothing."""
         if self.state != "form" or self.room is None:
             return False
-        if not isinstance(name, str) or len(name) > 10 * MAX_NAME_LENGTH:
+        _ = self.tr.gettext
+        token = self.who.token("class", self.room.code)
+        if self.who.hub:
+            names = self.who.names()
+            if not names:
+                return self._say(_("Your hub name cannot be used in a class; ask the teacher."))
+        elif not isinstance(name, str) or len(name) > 10 * MAX_NAME_LENGTH:
             return self._say(self.tr.ngettext("Names are at most {n} character.", "Names are at most {n} characters.",
                                               MAX_NAME_LENGTH))
-        try:
-            ticket = self.room.join(name, device=self.device)  # a few names per device
-        except Exception as exc:  # noqa: BLE001 - never a traceback on a student's page
-            return self._say(error_text(exc, self.lang))
-        self._enter(ticket.student, ticket.token)
-        return True
+        else:
+            names = [name]
+        for tried in names:
+            try:
+                ticket = self.room.join(tried, device=self.device, token=token)  # a few names per device
+            except NameTaken as exc:
+                refusal: Exception = exc  # behind the hub: try the hub user name next
+                continue
+            except Exception as exc:  # noqa: BLE001 - never a traceback on a student's page
+                return self._say(error_text(exc, self.lang))
+            self._enter(ticket.student, ticket.token)
+            return True
+        return self._say(error_text(refusal, self.lang))
 
     def _say(self, text: str) -> bool:
         self.message = text
@@ -673,7 +742,7 @@ class ClassPage(RefusingPage, W.VBox):
         assert self.room is not None
         self.student, self.token = student, token
         self.url.query = urlencode(self.page_lang.query({"class": self.room.code, "student": token}))
-        remember_page(self.store, "class", "student", self.room.code, token, self.env)  # hub landing page list
+        self.who.remember(self.store, "class", "student", self.room.code, token)  # hub start page list
         self._enter_title()
         self._update()
         if self.state != "seat":
@@ -712,7 +781,7 @@ class ClassPage(RefusingPage, W.VBox):
             if "lang" in self.widget.trait_names():
                 self.widget.observe(self._widget_language, names="lang")
             self.url.title = page_title(_("{name} · table {code}", name=table.state.name(seat_id), code=table.code))
-            self.children = [self.url, self.widget]
+            self._show([self.url, self.widget])
             unsubscribe = getattr(self, "_unsubscribe", None)
             if unsubscribe is not None:
                 unsubscribe()
@@ -745,8 +814,7 @@ class ClassPage(RefusingPage, W.VBox):
             f'<p class="dw-help">' + _esc(_("This page becomes your seat at your table: no new link to open. If you close it, open the same address again.")) + ''
             "</p>" + practice_link_html(room.code, tr, s.lang) + "</div>")
         _show_trouble(self.trouble, room, self.lang)
-        if list(self.children) != [self.url, self.lang_menu, self.trouble, self.lobby]:
-            self.children = [self.url, self.lang_menu, self.trouble, self.lobby]
+        self._show([self.url, self.lang_menu, self.trouble, self.lobby])
 
 
 def class_page(query: str | None = None, store: "TableStore | str | None" = None,

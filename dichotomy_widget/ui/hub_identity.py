@@ -12,7 +12,8 @@ trusts the name. A browser cannot set a kernel's environment otherwise, and cann
 A hub seat's secret token is derived, not random: ``HMAC(secret, "seat", table code, hub user name)``.
 The same hub user therefore gets the same token, and so the same seat, on any device, and nobody can
 compute another user's token without the secret. The seat link's ``seat=`` value only names a seat;
-the page checks that it is the signed-in user's own before showing it.
+the page checks that it is the signed-in user's own before showing it. A student's class token is
+derived the same way (:func:`hub_student_token`), so a class link works only for its own hub user.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from ..errors import HubIdentityError
 
 __all__ = ["HubIdentity", "HubIdentityError", "HUB_ENV", "SECRET_ENV", "IDENTITY_HEADER", "IDENTITY_ENV",
            "hub_mode", "hub_secret", "sign_identity", "verify_identity", "current_identity", "hub_seat_token",
-           "hub_library_secret", "HOME_PAGE"]
+           "hub_student_token", "hub_library_secret", "HOME_PAGE"]
 
 MIN_SECRET_LENGTH = 16
 #: The service's landing page (ui/hub_home.py); the service's base URL leads there (ui/hub_auth.py).
@@ -115,6 +116,12 @@ def current_identity(env: Mapping[str, str] | None = None) -> HubIdentity:
 def hub_seat_token(secret: bytes, table_code: str, user: str) -> str:
     """The seat token of hub ``user`` at ``table_code`` (24 characters, like a random seat token)."""
     return _b64(_mac(secret, "seat", table_code, user))[:24]
+
+
+def hub_student_token(secret: bytes, class_code: str, user: str) -> str:
+    """The class token of hub ``user`` in class ``class_code`` (24 characters): their class link, and their
+    seat at the class's table once it starts (the class seats a student with the hash of this token)."""
+    return _b64(_mac(secret, "student", class_code, user))[:24]
 
 
 def hub_library_secret(secret: bytes, user: str) -> str:

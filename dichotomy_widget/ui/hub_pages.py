@@ -16,10 +16,8 @@ is set. What changes from ``dichotomy serve``:
 
 from __future__ import annotations
 
-import hmac
 import html
 import logging
-import os
 import re
 from typing import Mapping
 from urllib.parse import urlencode
@@ -28,46 +26,17 @@ import ipywidgets as W
 
 from ..deck_library import DeckLibrary
 from ..errors import DichotomyError, NameTaken, SeatNotFound
-from ..rules import MAX_NAME_LENGTH, clean_name
 from ..table import Table
-from ..i18n import N_, Translator
+from ..i18n import Translator
 from .app import HostPage, SeatPage, error_text, message_box, on_enter, page_title
-from .hub_history import remember
-from .hub_identity import (HubIdentity, HubIdentityError, current_identity, hub_library_secret, hub_secret,
-                           hub_seat_token)
+from .identity import HubUserIdentity, hub_names
 from .page_style import warning_html
 
 __all__ = ["HubSeatPage", "HubHostPage", "hub_seat_name"]
 
 log = logging.getLogger(__name__)
 
-_NO_IDENTITY = (N_("Open Dichotomy through the hub"),
-                N_("This page did not come through the hub's sign-in. Open the game from the hub "
-                   "(Services → Dichotomy) or with the join link again."))
-
-
-def hub_seat_name(identity: HubIdentity) -> list[str]:
-    """Names to try for the seat, best first: the display name, then the hub user name."""
-    names: list[str] = []
-    for candidate in (identity.display_name, identity.name):
-        try:
-            name = clean_name(candidate[:MAX_NAME_LENGTH])
-        except DichotomyError:
-            continue
-        if name not in names:
-            names.append(name)
-    return names
-
-
-def _signed_in_bar(identity: HubIdentity | None, env: Mapping[str, str] | None, tr: Translator) -> W.HTML:
-    """"Signed in to the hub as Ana · Sign out" (a classroom computer is often shared)."""
-    prefix = (os.environ if env is None else env).get("JUPYTERHUB_SERVICE_PREFIX", "/")
-    who = html.escape(identity.display_name if identity else tr.gettext("nobody"))
-    logout = html.escape(prefix.rstrip("/") + "/logout", quote=True)
-    bar = W.HTML('<p class="dichotomy-hub-user" style="margin:0 0 0.5em 0;font-size:0.95em">'
-                 + html.escape(tr.gettext("Signed in to the hub as {name}")).format(name=f"<b>{who}</b>")
-                 + f' · <a href="{logout}">' + html.escape(tr.gettext("Sign out")) + '</a></p>')
-    return bar
+hub_seat_name = hub_names  # the names a hub user's seat tries, best first (see .identity)
 
 
 def _hub_loopback(tr: Translator) -> str:
@@ -77,30 +46,16 @@ def _hub_loopback(tr: Translator) -> str:
         setting="<code>c.JupyterHub.public_url</code>"))
 
 
-def _no_identity(tr: Translator) -> tuple[str, str]:
-    return tr.gettext(_NO_IDENTITY[0]), tr.gettext(_NO_IDENTITY[1])
-
-
-def _identity(env: Mapping[str, str] | None) -> tuple[HubIdentity | None, bytes | None]:
-    try:
-        return current_identity(env), hub_secret(env)
-    except HubIdentityError as exc:
-        log.warning("page without a valid hub identity: %s", exc.code)
-        return None, None
-
-
 class HubSeatPage(SeatPage):
     """The seat page of a signed-in hub user (no name box; the seat belongs to the hub user)."""
 
     def __init__(self, query: str | None = None, store=None, env: Mapping[str, str] | None = None) -> None:
-        self.identity, self._secret = _identity(env)
-        self._env = env
-        self.hub_bar = W.HTML()
+        self.who = HubUserIdentity.from_env(env)  # the page's identity strategy (see .identity)
+        self.identity, self.hub_bar = self.who.user, self.who.bar
         super().__init__(query, store=store, env=env)
 
     def _with_bar(self) -> None:
-        self.hub_bar.value = _signed_in_bar(self.identity, self._env, self.tr).value
-        self.children = [self.url, self.hub_bar, *(c for c in self.children if c not in (self.url, self.hub_bar))]
+        self.children = self.who.framed(self.children, self.tr)
 
     def _refuse(self, title: str, body: str) -> None:
         super()._refuse(title, body)
@@ -109,17 +64,20 @@ class HubSeatPage(SeatPage):
     def _show_seat(self, seat: int, token: str) -> None:
         super()._show_seat(seat, token)
         self._with_bar()
-        if self.identity is not None and self._secret is not None and self.table is not None:
-            remember(self.store, self._secret, self.identity.name, "table", "seat", self.table.code)
+        if self.table is not None:
+            self.who.remember(self.store, "table", "seat", self.table.code)
 
     def _token(self, table: Table) -> str:
-        assert self.identity is not None and self._secret is not None
-        return hub_seat_token(self._secret, table.code, self.identity.name)
+        token = self.who.token("table", table.code)
+        assert token is not None
+        return token
 
     def _route(self, params: dict[str, str]) -> None:
-        if self.identity is None:
-            self._refuse(*_no_identity(self.tr))
+        problem = self.who.problem(self.tr)
+        if problem is not None:
+            self._refuse(*problem)
             return
+        assert self.identity is not None
         code = params.get("table")
         if not code:
             self._show_form(ask_code=True)
@@ -133,7 +91,7 @@ class HubSeatPage(SeatPage):
         _ = self.tr.gettext
         mine = self._token(self.table)
         named = params.get("seat")
-        if named is not None and not hmac.compare_digest(named.encode(), mine.encode()):
+        if not self.who.owns("table", self.table.code, named):
             log.info("refused: hub user %s opened a seat link that is not theirs", self.identity.name)
             self._refuse(_("This seat link is not yours"),
                          _("This link belongs to another player's seat. You are signed in as {name}: open the "
@@ -223,14 +181,12 @@ class HubHostPage(HostPage):
     """The host page for hub admins and members of the host groups."""
 
     def __init__(self, query: str | None = None, store=None, env: Mapping[str, str] | None = None) -> None:
-        self.identity, self._secret = _identity(env)
-        self._env = env
-        self.hub_bar = W.HTML()
+        self.who = HubUserIdentity.from_env(env)  # the page's identity strategy (see .identity)
+        self.identity, self.hub_bar = self.who.user, self.who.bar
         super().__init__(query, store=store, env=env)
 
     def _with_bar(self) -> None:
-        self.hub_bar.value = _signed_in_bar(self.identity, self._env, self.tr).value
-        self.children = [self.url, self.hub_bar, *(c for c in self.children if c not in (self.url, self.hub_bar))]
+        self.children = self.who.framed(self.children, self.tr)
 
     def _refuse(self, title: str, body: str) -> None:
         super()._refuse(title, body)
@@ -238,7 +194,8 @@ class HubHostPage(HostPage):
 
     def _show_create(self) -> None:
         super()._show_create()
-        if self.key_box is None and self.identity is not None and self._secret is not None:
+        library = self.who.library_secret()
+        if self.key_box is None and library is not None:
             # Behind the hub, the hub decides who may create tables (no "no teacher key" warning), and a
             # teacher's saved decks follow their hub account to any device instead of one browser.
             intro = self.children[1]
@@ -246,14 +203,12 @@ class HubHostPage(HostPage):
                 "Decks you upload are saved with your hub account: they are listed here on any device you sign "
                 "in from.")) + "</p>")
             self.children = [self.url, intro, note, self.form]
-            self.deck_form.set_library(DeckLibrary.for_secret(
-                self.store, hub_library_secret(self._secret, self.identity.name)))
+            self.deck_form.set_library(DeckLibrary.for_secret(self.store, library))
         self._with_bar()
 
     def _show_host(self, table: Table, token: str) -> None:
         super()._show_host(table, token)
-        if self.identity is not None and self._secret is not None:
-            remember(self.store, self._secret, self.identity.name, "table", "host", table.code, token)
+        self.who.remember(self.store, "table", "host", table.code, token)
         # the localhost advice of ``dichotomy serve`` does not apply behind a hub
         loopback = _hub_loopback(self.tr)
         self.join_info.value = re.sub(r'<p class="dichotomy-warning".*?</p>', lambda _m: loopback,
@@ -261,10 +216,12 @@ class HubHostPage(HostPage):
         self._with_bar()
 
     def _route(self, params: dict[str, str]) -> None:
-        if self.identity is None:
-            self._refuse_plain(*_no_identity(self.tr))
+        problem = self.who.problem(self.tr)
+        if problem is not None:
+            self._refuse_plain(*problem)
             return
-        if not self.identity.host:
+        assert self.identity is not None
+        if not self.who.may_host():
             log.info("refused: hub user %s may not host", self.identity.name)
             self._refuse_plain(self.tr.gettext("Hosting is for teachers"),
                                self.tr.gettext("You are signed in as {name}, who may not host tables. Students join "

@@ -44,6 +44,7 @@ def serve(tmp_path_factory):
     cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
            "--ip", "127.0.0.1", "--connect-timeout", "300"]  # a loaded machine: pages connect slowly
     server = ServerProcess(cmd, port, env=server_env(), log_name="serve-class")
+    server.store = str(store)  # type: ignore[attr-defined]
     try:
         server.wait_ready("/voila/tree", timeout=120)
         server.page = lambda name, **q: (f"{server.base}/voila/render/{name}"  # type: ignore[attr-defined]
@@ -266,3 +267,30 @@ def test_a_class_of_twelve_plays_at_three_tables(browser, serve, screenshots):
     forged.goto(serve.page("class.ipynb", **{"class": "ZZZZZZ"}))
     expect(forged.locator(".dichotomy-message")).to_contain_text("No class", timeout=RENDER)
     print(f"class test body: {time.monotonic() - t0:.0f} s")
+
+
+def test_the_class_name_boxes_keep_a_name_typed_at_full_speed(browser, serve):
+    """Issue 25: a 20-letter name typed with no delay between keys and sent with Enter arrives whole, in
+    the create-class box and in the class join box ("Maximiliano" joined as "M" with the old boxes)."""
+    from dichotomy_widget import Classroom, SqliteStore
+
+    class_name, student = "Yearninefrenchgroupb", "Maximilianoandresxyz"
+    assert len(class_name) == len(student) == 20
+    store = SqliteStore(serve.store)
+    code = Classroom.create("Lab", deck="en", rounds=1, store=store).code
+    teacher = open_page(browser, serve.page("teacher.ipynb"))  # both kernels start together
+    kid = open_page(browser, serve.page("class.ipynb", **{"class": code}))
+    for page, css, text in ((teacher, ".dichotomy-class-name input", class_name), (kid, ".dichotomy-name input", student)):
+        page.locator(css).wait_for(timeout=RENDER)
+        ready(page)
+        page.locator(css).click()
+        page.keyboard.type(text)  # full speed: no delay between keys
+        page.keyboard.press("Enter")
+    teacher.locator(".dichotomy-class-title").wait_for(timeout=60_000)
+    kid.locator(".dichotomy-lobby-box").wait_for(timeout=60_000)
+    created = Classroom.open(teacher.locator(".dichotomy-class-code").inner_text().strip(), store)
+    joined = [s.name for s in Classroom.open(code, store).state.students]
+    assert (created.state.name, joined) == (class_name, [student])
+    expect(kid.locator(".dichotomy-lobby-box")).to_contain_text(f"Hello {student}!")
+    for page in (teacher, kid):
+        page.context.close()

@@ -482,3 +482,45 @@ def test_the_store_and_the_hub_config_are_private_to_the_service(hub):
                 folder.chmod(0o700)
     finally:
         subprocess.run(["userdel", name], check=False)
+
+
+def test_class_mode_behind_the_hub_seats_students_as_their_hub_users_and_refuses_a_classmates_link(browser, hub):
+    """Issue 25: a signed-in student joins a class as their hub user (no name box) and their page becomes
+    their seat; a classmate who opens their class link is refused and sees none of the seat's words.
+    (The teacher's side runs through the store here: the teacher page behind the hub is in test_class_pages.)"""
+    from dichotomy_widget import Classroom, SqliteStore
+
+    store = SqliteStore(hub.store)
+    room = Classroom.create("Hub class", deck="en", rounds=1, store=store)
+    link = hub.base + f"/services/dichotomy/voila/render/class.ipynb?class={room.code}"
+    contexts, pages = {}, {}
+    for name in ("ana", "ben"):
+        contexts[name], page = signed_in(browser, hub, name, link)
+        page.locator("button.dichotomy-join").wait_for(timeout=RENDER_TIMEOUT)
+        ready(page)
+        assert page.locator(".dichotomy-name, .dichotomy-name input").count() == 0  # the hub says who this is
+        expect(page.locator("button.dichotomy-join")).to_have_text(f"Join as {name}")
+        expect(page.locator(".dichotomy-hub-user")).to_contain_text(f"Signed in to the hub as {name}")
+        click_until(page, "button.dichotomy-join", ".dichotomy-lobby-box")
+        expect(page.locator(".dichotomy-lobby-box")).to_contain_text(f"Hello {name}!")
+        expect(page).to_have_url(re.compile(rf"class\.ipynb\?class={room.code}&student=[\w-]+$"))
+        pages[name] = page
+    room.join("Cleo")  # a third student (on a device of her own) makes a table
+    assert [s.name for s in Classroom.open(room.code, store).state.students] == ["ana", "ben", "Cleo"]
+    room.make_tables()
+    table = room.start_all()[0]
+    table.act(table.state.drawer, {"type": "pick", "pair": 1})  # the writers now see the Target
+    victim = next(n for n in pages if n != table.state.name(table.state.guesser))
+    thief = next(n for n in pages if n != victim)
+    words = [table.state.target, table.state.foil] + [w for pair in table.state.current for w in pair]
+    expect(pages[victim].locator("[data-testid=target]").first).to_have_text(table.state.target,
+                                                                             timeout=RENDER_TIMEOUT)
+    stolen = contexts[thief].new_page()
+    stolen.goto(pages[victim].url)
+    expect(stolen.locator(".dichotomy-message")).to_contain_text("not yours", timeout=RENDER_TIMEOUT)
+    assert stolen.locator(".dw-root, .dichotomy-lobby-box").count() == 0
+    assert all(hidden_from(stolen, w, (*pages, "Cleo")) for w in words)
+    token = parse_qs(urlsplit(pages[victim].url).query)["student"][0]
+    assert Classroom.open(room.code, store).student_for_token(token) is not None  # the victim keeps their place
+    for ctx in contexts.values():
+        ctx.close()

@@ -131,7 +131,10 @@ def find(pages: dict, selector: str, timeout: float = 30.0):
             if p.locator(selector).count() and p.locator(selector).first.is_visible():
                 return name, p
         time.sleep(0.1)
-    raise AssertionError(f"no page shows {selector}")
+    seen = {name: (p.locator(".dw-root").first.get_attribute("data-phase") if p.locator(".dw-root").count() else None,
+                   p.locator(".dw-root").first.inner_text()[:300] if p.locator(".dw-root").count() else "")
+            for name, p in pages.items()}
+    raise AssertionError(f"no page shows {selector}; the pages show {seen}")
 
 
 def test_three_seats_play_a_full_game_with_a_reload(context, serve, screenshots):
