@@ -757,7 +757,7 @@ class Classroom:
             self._notify()
         for table in self.tables():
             changed = table.refresh() or changed
-            if table.state.time_limit:
+            if table.timed:
                 changed = table.tick() or changed
         return changed
 

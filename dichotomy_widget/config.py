@@ -34,6 +34,7 @@ MAX_WORD_LENGTH = 40  # a deck word
 PAIRS_PER_CARD = 5
 MIN_TIME_LIMIT = 5  # seconds per clue, when a table has a time limit
 MAX_TIME_LIMIT = 3600
+MIN_RECAP_TIME = 5  # seconds a recap stays, when a table has a recap countdown
 DEFAULT_ROUNDS = 13
 MAX_DECK_BYTES = 1_000_000  # a deck file, upload or pasted list (1 MB)
 MAX_DECK_ROWS = 10_000  # target/foil rows in one deck (2,000 cards)
@@ -44,7 +45,7 @@ DEFAULT_DECK = "en"
 LIMITS: dict[str, Any] = {
     "clue": MAX_CLUE_LENGTH, "guess": MAX_GUESS_LENGTH, "name": MAX_NAME_LENGTH,
     "min_seats": MIN_SEATS, "max_seats": MAX_SEATS,
-    "min_time_limit": MIN_TIME_LIMIT, "max_time_limit": MAX_TIME_LIMIT,
+    "min_time_limit": MIN_TIME_LIMIT, "max_time_limit": MAX_TIME_LIMIT, "min_recap_time": MIN_RECAP_TIME,
 }
 
 # --- environment variables -----------------------------------------------------------------------

@@ -80,6 +80,9 @@ class TableCreated(Event):
     #: A practice table: the first seat guesses every round (the others, bots, write). Absent in older
     #: payloads (False), so it needs no new schema version.
     fixed_guesser: bool = False
+    #: The recap countdown in seconds (``None``: off, the recap stays until each player continues).
+    #: Absent in older payloads (off), so it needs no new schema version.
+    recap_time: float | None = None
 
 
 @dataclass(frozen=True)
@@ -156,15 +159,18 @@ class GuessJudged(Event):
     outcome: str
     reason: str | None = None
     cause: str = "guess"  # guess | pass | empty | host
+    at: float = 0.0  # when the recap opened (0 in older payloads: a recap countdown had run out)
 
 
 @dataclass(frozen=True)
 class RecapConfirmed(Event):
-    """Seats confirmed the recap (``by_host`` when the host confirmed for absent seats)."""
+    """Seats confirmed the recap (``by_host`` when the host confirmed for absent seats, ``timed`` when
+    the table's recap countdown ran out)."""
 
     type: ClassVar[str] = "RecapConfirmed"
     seats: tuple
     by_host: bool = False
+    timed: bool = False
 
 
 @dataclass(frozen=True)

@@ -106,6 +106,7 @@ class GameState:
     deck_name: str = ""
     deck: tuple = ()  # every card of the chosen deck, as Pairs
     time_limit: float | None = None
+    recap_time: float | None = None  # seconds a recap stays before the engine continues for everyone
     fixed_guesser: bool = False  # a practice table: the first seat guesses every round
     seats: tuple = ()  # of Seat, by id order
     order: tuple = ()  # seat ids clockwise
@@ -120,6 +121,7 @@ class GameState:
     guesser: int | None = None
     clues: tuple = ()  # of ClueResult for the current round, writing order
     turn_since: float = 0.0
+    recap_since: float = 0.0  # when the open recap began (its countdown runs from here)
     recap: RoundRecord | None = None  # the last resolved round while its recap is open
     confirmed: frozenset = frozenset()
     history: tuple = ()  # of RoundRecord
@@ -512,6 +514,10 @@ def _not_confirmed(state: GameState, seat: int | None) -> Refusal | None:
 
 
 def _timed(state: GameState, _seat: int | None) -> Refusal | None:
+    if state.phase == "recap":
+        if state.recap_time is not None:
+            return None
+        return lambda: NotAllowed("This table has no recap countdown.", code="no_recap_time")
     if state.time_limit is not None:
         return None
     return lambda: NotAllowed("This table has no time limit.", code="no_time_limit")
@@ -576,34 +582,39 @@ def _clue(state: GameState, cmd: Act) -> list[Event]:
 def _timeout(state: GameState, cmd: Act) -> list[Event]:
     if state.phase == "clues":
         return _clue_events(state, state.current_writer, None, "host", cmd.now)
-    return _judge(state, None, "host")
+    return _judge(state, None, "host", cmd.now)
 
 
 def _expire(state: GameState, cmd: Act) -> list[Event]:
+    if state.phase == "recap":  # the recap countdown: every seat still reading continues now
+        if cmd.now < state.recap_since + state.recap_time:
+            raise RuleViolation("The recap countdown has not ended yet.", code="time_left")
+        missing = tuple(s for s in state.order if s not in state.confirmed)
+        return [RecapConfirmed(seats=missing, timed=True)]
     if cmd.now < state.turn_since + state.time_limit:
         raise RuleViolation("The writer still has time.", code="time_left")
     return _clue_events(state, state.current_writer, None, "time_limit", cmd.now)
 
 
-def _judge(state: GameState, guess: str | None, cause: str) -> list[Event]:
+def _judge(state: GameState, guess: str | None, cause: str, now: float) -> list[Event]:
     if not guess:
-        return [GuessJudged(guess=None, outcome="pass", reason=None, cause=cause)]
+        return [GuessJudged(guess=None, outcome="pass", reason=None, cause=cause, at=now)]
     why = words.guess_reason(guess, state.target, state.lang)
     if why is not None:
-        return [GuessJudged(guess=guess, outcome="correct", reason=why, cause=cause)]
+        return [GuessJudged(guess=guess, outcome="correct", reason=why, cause=cause, at=now)]
     why = words.guess_reason(guess, state.foil, state.lang)
     if why is not None:
-        return [GuessJudged(guess=guess, outcome="foil", reason=why, cause=cause)]
-    return [GuessJudged(guess=guess, outcome="wrong", reason=None, cause=cause)]
+        return [GuessJudged(guess=guess, outcome="foil", reason=why, cause=cause, at=now)]
+    return [GuessJudged(guess=guess, outcome="wrong", reason=None, cause=cause, at=now)]
 
 
 def _guess(state: GameState, cmd: Act) -> list[Event]:
     guess = _clean_guess(cmd.args["text"])
-    return _judge(state, guess or None, "guess" if guess else "empty")
+    return _judge(state, guess or None, "guess" if guess else "empty", cmd.now)
 
 
 def _pass(state: GameState, cmd: Act) -> list[Event]:
-    return _judge(state, None, "pass")
+    return _judge(state, None, "pass", cmd.now)
 
 
 def _continue(state: GameState, cmd: Act) -> list[Event]:
@@ -635,7 +646,7 @@ MOVES: dict[str, Move] = {m.kind: m for m in (
     Move("random_pick", "host", frozenset({"reveal", "recap"}), _random_pick, _card_waiting),
     Move("confirm_absent", "host", frozenset({"recap"}), _confirm_absent),
     Move("end", "host", _PLAYING, _end),
-    Move("expire", "any", frozenset({"clues"}), _expire, _timed, listed=False),
+    Move("expire", "any", frozenset({"clues", "recap"}), _expire, _timed, listed=False),
 )}
 
 
@@ -730,7 +741,7 @@ def evolve(state: GameState, event: Event) -> GameState:
 def _on_created(s: GameState, e: TableCreated) -> GameState:
     return _with(s, seed=e.seed, lang=e.lang, interface_lang=e.interface_lang, rounds=e.rounds, deck_name=e.deck_name,
                    deck=tuple(_as_card(c) for c in e.cards), time_limit=e.time_limit,
-                   fixed_guesser=e.fixed_guesser)
+                   recap_time=e.recap_time, fixed_guesser=e.fixed_guesser)
 
 
 def _on_joined(s: GameState, e: SeatJoined) -> GameState:
@@ -789,7 +800,7 @@ def _on_judged(s: GameState, e: GuessJudged) -> GameState:
         cause=e.cause, penalty_discarded=penalty, score_card_removed=removed, score=len(score),
         discard=len(discard), deck_left=len(deck))
     s = _with(s, phase="recap", score_pile=score, discard_pile=discard, round_deck=deck, recap=record,
-                history=s.history + (record,),
+                history=s.history + (record,), recap_since=e.at,
                 guesser=s.guesser if s.fixed_guesser else left_of(s.order, s.guesser), confirmed=frozenset())
     return _draw(s)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import rules
-from .config import DEFAULT_DECK, DEFAULT_ROUNDS, MAX_TIME_LIMIT, MIN_TIME_LIMIT
+from .config import DEFAULT_DECK, DEFAULT_ROUNDS, MAX_TIME_LIMIT, MIN_RECAP_TIME, MIN_TIME_LIMIT
 from .decks import Deck, load_deck
 from .errors import (Plural, DeckError, DichotomyError, SeatNotFound, StaleAction, StoreError, TableNotFound,
                      VersionConflict, where)
@@ -128,9 +128,12 @@ class Table:
                rounds: int = DEFAULT_ROUNDS,
                store: "TableStore | str | None" = None, lang: str | None = None,
                time_limit: float | None = None, code: str | None = None,
-               interface_lang: str | None = None, fixed_guesser: bool = False) -> "Table":
+               interface_lang: str | None = None, fixed_guesser: bool = False,
+               recap_time: float | None = None) -> "Table":
         """Create a table in ``store`` (default: a new in-memory store) and return it.
 
+        ``recap_time``: seconds each recap stays before the table continues for everyone still reading
+        it (a countdown every screen shows); ``None`` or 0 (the default): each player continues.
         ``interface_lang`` is the language its screens speak (default: the deck's language when the
         interface has it, else English); a student may still switch their own screen.
         ``fixed_guesser``: the first seat guesses every round (a practice table with bots).
@@ -151,6 +154,9 @@ class Table:
         if time_limit is not None and not (MIN_TIME_LIMIT <= float(time_limit) <= MAX_TIME_LIMIT):
             raise DichotomyError("A clue time limit is between {least} and {most} seconds.",
                                  code="invalid_time_limit", params={"least": MIN_TIME_LIMIT, "most": MAX_TIME_LIMIT})
+        if recap_time and not (MIN_RECAP_TIME <= float(recap_time) <= MAX_TIME_LIMIT):
+            raise DichotomyError("A recap countdown is between {least} and {most} seconds.",
+                                 code="invalid_recap_time", params={"least": MIN_RECAP_TIME, "most": MAX_TIME_LIMIT})
         the_store = _as_store(store)
         if seed is None:
             seed = secrets.randbits(63)
@@ -170,7 +176,8 @@ class Table:
                                time_limit=float(time_limit) if time_limit else None,
                                created_with=_release(),
                                interface_lang=normalize_language(interface_lang) or "",
-                               fixed_guesser=bool(fixed_guesser))
+                               fixed_guesser=bool(fixed_guesser),
+                               recap_time=float(recap_time) if recap_time else None)
         the_store.append(table_code, 0, [(created.type, created.payload())])
         table = cls(table_code, the_store)
         table.host_token = host_token
@@ -256,12 +263,24 @@ class Table:
         command = rules.parse_action(seat_id, action, time.time() if now is None else now)
         return self._execute(command, stage)
 
+    @property
+    def timed(self) -> bool:
+        """True when a clock can move this table on (a clue time limit or a recap countdown)."""
+        return bool(self.state.time_limit or self.state.recap_time)
+
     def tick(self, now: float | None = None) -> bool:
-        """Record a timeout if the clue time limit ran out; True when it did."""
+        """Record a timeout if the clue time limit ran out, or continue for every seat still reading
+        a recap whose countdown ran out; True when it did."""
         self.refresh()
         s = self.state
         now = time.time() if now is None else now
-        if s.phase != "clues" or not s.time_limit or now < s.turn_since + s.time_limit:
+        if s.phase == "clues" and s.time_limit:
+            ends = s.turn_since + s.time_limit
+        elif s.phase == "recap" and s.recap_time:
+            ends = s.recap_since + s.recap_time
+        else:
+            return False
+        if now < ends:
             return False
         try:
             self.act(None, {"type": "expire"}, now=now)
@@ -393,12 +412,12 @@ class Table:
         while True:
             try:
                 wait = trouble_every(self.store)
-                if self.state.time_limit:
+                if self.timed:
                     wait = min(wait, TICK_EVERY)
                 marker = await self.store.wait_for_change(marker, wait)
                 self.check_store()
                 self.refresh()
-                if self.state.time_limit:
+                if self.timed:
                     self.tick()
             except Exception as err:  # noqa: BLE001 - a transient store error must not end the feed for good
                 log.warning("table %s: following the store failed, retrying in 1 s (%s)", self.code, failure(err))

@@ -11,6 +11,10 @@ hidden words). What each seat may see follows the table in SPEC.md:
 - recap / over: everything about the resolved round; in a recap, ``next`` names the next round's
   Guesser and Drawer (the Drawer may already pick, while the others still read).
 
+``deadline`` (epoch seconds, or None) is when the step in progress ends by itself: a writer's turn on a
+table with a clue time limit, or a recap on a table with a recap countdown; a clock then sends
+``expire``, which the engine checks.
+
 The view also says what the screen shows: ``actions`` lists exactly the moves the engine accepts from
 this seat now (from the move table in ``rules``), and ``limits`` the text and seat limits.
 
@@ -237,6 +241,8 @@ def seat_view(state: GameState, seat: int | None, lang: str = "en") -> dict[str,
         view["clues"] = _surviving(state)
     if phase == "clues" and state.time_limit:
         view["deadline"] = state.turn_since + state.time_limit
+    elif phase == "recap" and state.recap_time:  # the recap countdown: then the engine continues for all
+        view["deadline"] = state.recap_since + state.recap_time
     if phase in ("recap", "over") and state.recap is not None:
         view["recap"] = recap_json(state, state.recap, tr)
     if phase == "over":

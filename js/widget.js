@@ -33,7 +33,7 @@
  * @typedef {{seat: number, name: string}} SeatRef
  * @typedef {{round: number, guesser: SeatRef, drawer: SeatRef, cards_left: number}} NextRound
  * @typedef {{clue: number, guess: number, name: number, min_seats: number, max_seats: number,
- *   min_time_limit: number, max_time_limit: number}} Limits
+ *   min_time_limit: number, max_time_limit: number, min_recap_time: number}} Limits
  * @typedef {{band: string, from: number}} LadderStep
  * @typedef {{score: number, rounds: number, band: string, ended_by_host: boolean, ladder: LadderStep[]}} Final
  * @typedef {{phase: string, round: number, rounds: number, score: number, discard: number,
@@ -683,8 +683,14 @@ function recapScreen(view, act, kind) {
   } else if (view.actions.includes("continue")) {
     panel.append(actionButton(act, { label: t("Continue"), action: { type: "continue" }, slot, autofocus: true }), slot);
   }
+  if (view.deadline) panel.append(recapClock());
   if (view.recap) panel.append(soundToggle());
   return panel;
+}
+
+/** Where the recap countdown the host set is shown (App.startClock writes the seconds left). */
+function recapClock() {
+  return h("p", { class: "dw-clock dw-recap-clock", "aria-live": "off", "data-testid": "recap-clock" });
 }
 
 const SOUND_KEY = "dichotomy-sound";
@@ -755,15 +761,28 @@ function staged(block) {
 
 /**
  * The recap a seat has not finished reading when the next round has already begun (the next Drawer
- * picked): it stays until this player continues, which only closes it on this screen.
- * @param {Recap} recap @param {string} status @param {() => void} close
+ * picked): it stays until this player continues (or the recap countdown ends), which only closes it
+ * on this screen.
+ * @param {Recap} recap @param {string} status @param {() => void} close @param {boolean} timed
  */
-function keptRecapScreen(recap, status, close) {
+function keptRecapScreen(recap, status, close, timed) {
   return h("div", { class: "dw-panel dw-kept" },
     h("p", { class: "dw-kept-note", "data-testid": "kept-note", text: t("The next round has started: {status}", { status }) }),
     staged(recapBlock(recap)),
     h("button", { class: "dw-button dw-primary", type: "button", "data-action": "continue", "data-autofocus": true, onclick: close },
-      t("Continue")), soundToggle());
+      t("Continue")), timed ? recapClock() : "", soundToggle());
+}
+
+/**
+ * The piles as they stood before a recap's round was judged: the header shows them while the staged
+ * reveal plays, and the cards move when the reveal reaches the outcome.
+ * @param {Recap} r
+ */
+function pilesBefore(r) {
+  const kept = r.outcome === "correct" ? 1 : 0;
+  const lost = r.score_card_removed ? 1 : 0;
+  const penalty = r.penalty_discarded ? 1 : 0;
+  return { score: r.score - kept + lost, discard: r.discard - (1 - kept) - penalty - lost, deck_left: r.deck_left + 1 + penalty };
 }
 
 /** A seat that has read the recap: the next round's pick, or waiting for it. @param {View} view @param {Act} act @param {string} kind */
@@ -933,6 +952,11 @@ class App {
     };
     /** @type {Recap|null} the last recap this seat has not continued from */
     this.kept = null;
+    /** @type {number|null} when the kept recap's countdown ends (epoch seconds), if the host set one */
+    this.keptUntil = null;
+    /** @type {number|undefined} the round whose staged reveal has not reached its outcome yet: the
+     * header's piles still show the sizes before it */
+    this.heldRound = undefined;
     /** @type {number} the round of the last recap this seat pressed Continue on (its view may never show
      * it confirmed: when its press was the last, the next view is already the next round) */
     this.continued = 0;
@@ -1158,6 +1182,7 @@ class App {
       return;
     }
     this.root.classList.toggle("dw-projector", this.kind === "table" && !this.model.get("host"));
+    this.holdPiles(view);
     this.renderHeader(view);
     this.renderPlayers(view);
     this.followDraft(view);
@@ -1170,7 +1195,7 @@ class App {
     if (key !== this.screenKey) {
       this.screenKey = key;
       this.notice.textContent = "";
-      this.main.replaceChildren(kept ? keptRecapScreen(kept, status, () => this.closeKept())
+      this.main.replaceChildren(kept ? keptRecapScreen(kept, status, () => this.closeKept(), Boolean(this.keptUntil))
         : buildScreen(view, this.send, this.kind, this.ctx));
       this.takeFocus(/** @type {HTMLElement|null} */ (this.main.querySelector("[data-autofocus]")));
       this.stage(/** @type {HTMLElement|null} */ (this.main.querySelector(".dw-recap[data-staged]")));
@@ -1178,7 +1203,29 @@ class App {
     }
     this.fillProgress(view);
     this.renderHost(view);
-    this.startClock(view);
+    this.startClock(view, kept);
+  }
+
+  /**
+   * Hold the header's piles at their sizes before the round while this screen's staged reveal of
+   * the recap has not reached its outcome (App.stage lets go); a recap already revealed here, or
+   * shown at once (reduced motion), holds nothing.
+   * @param {View} view
+   */
+  holdPiles(view) {
+    const r = view.recap;
+    const playing = view.phase === "recap" && r && !nextRoundStarted(view) && !this.revealed.has(`${this.kind}:${r.round}`)
+      && !lessMotion();
+    if (playing && r) this.heldRound = r.round;
+    else if (!r || this.heldRound !== r.round || view.phase !== "recap") this.heldRound = undefined;
+  }
+
+  /** The staged reveal reached its outcome: the piles move now. */
+  releasePiles() {
+    if (this.heldRound === undefined) return;
+    this.heldRound = undefined;
+    this.useLanguage();
+    this.renderHeader(/** @type {View} */ (this.model.get("view") || {}));
   }
 
   /**
@@ -1218,16 +1265,20 @@ class App {
     if (view.phase === "recap") {
       const read = view.players.some((p) => p.you && p.confirmed) || (view.recap && view.recap.round === this.continued);
       this.kept = read || !view.recap ? null : view.recap;
+      this.keptUntil = this.kept && view.deadline ? view.deadline : null;
       return null;
     }
     if (!["reveal", "clues", "guess"].includes(view.phase)) this.kept = null;
     if (this.kept && (this.kept.round >= view.round || this.kept.round + 1 < view.round)) this.kept = null;
+    if (this.kept && this.keptUntil && Date.now() / 1000 >= this.keptUntil) this.kept = null; // its countdown ended
     return this.kept;
   }
 
-  closeKept() {
+  /** Close the kept recap on this screen (a press of Continue, or its countdown: no focus owed then). */
+  closeKept(byUser = true) {
     this.kept = null;
-    this.focusOwed = true;
+    this.keptUntil = null;
+    if (byUser) this.focusOwed = true;
     this.render();
   }
 
@@ -1264,16 +1315,21 @@ class App {
   stage(block) {
     if (this.stageTimer !== undefined) window.clearTimeout(this.stageTimer);
     this.stageTimer = undefined;
-    if (!block) return;
+    if (!block) {
+      this.releasePiles();
+      return;
+    }
     const parts = /** @type {HTMLElement[]} */ ([...block.querySelectorAll("[data-beat]")]);
     const collides = /** @type {HTMLElement[]} */ ([...block.querySelectorAll("[data-collide]")]);
     const last = Math.max(0, ...parts.map((el) => Number(el.dataset.beat)));
     const id = `${this.kind}:${block.dataset.round}`;
     block.classList.add("dw-staged");
+    const outcomeAt = Number((block.querySelector(".dw-outcome[data-beat]") || { getAttribute: () => last }).getAttribute("data-beat"));
     const show = (/** @type {number} */ step) => {
       block.dataset.step = step >= last ? "done" : String(step);
       for (const el of parts) if (Number(el.dataset.beat) <= step) el.classList.add("dw-in");
       for (const el of collides) if (Number(el.dataset.collide) <= step) el.classList.add("dw-collided");
+      if (step >= outcomeAt) this.releasePiles(); // the cards move with the outcome
     };
     if (this.revealed.has(id) || lessMotion()) {
       show(last);
@@ -1369,6 +1425,9 @@ class App {
 
   /** @param {View} view */
   renderHeader(view) {
+    if (this.heldRound !== undefined && view.recap && view.recap.round === this.heldRound) {
+      view = { ...view, ...pilesBefore(view.recap) };
+    }
     const over = view.phase === "over";
     const key = JSON.stringify([view.you && view.you.name, this.kind, view.table, this.model.get("name"), view.phase === "lobby", over,
       over ? (view.history || []).length : view.round, view.rounds, view.score, view.discard, view.deck_left,
@@ -1522,22 +1581,33 @@ class App {
     }
   }
 
-  /** A countdown while a writer has a time limit; the writer's screen reports the expiry. @param {View} view */
-  startClock(view) {
+  /**
+   * A countdown while a writer has a time limit (the writer's screen reports the expiry), or while a
+   * recap with the host's countdown is read: at 0 a reader's screen asks the engine to continue for
+   * everyone still reading (the engine checks the time), and a kept recap closes on this screen.
+   * @param {View} view @param {Recap|null} kept
+   */
+  startClock(view, kept) {
     if (this.clock !== undefined) window.clearInterval(this.clock);
     this.clock = undefined;
-    if (!view.deadline || view.phase !== "clues") return;
-    const deadline = view.deadline;
+    const recap = kept ? this.keptUntil : view.phase === "recap" && !nextRoundStarted(view) ? view.deadline : null;
+    const deadline = recap || (view.phase === "clues" ? view.deadline : null);
+    if (!deadline) return;
     const tick = () => {
       this.useLanguage();
       const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
-      const text = view.actions.includes("clue")
-        ? tn("You have {n} second left", "You have {n} seconds left", left)
-        : tn("{name} has {n} second left", "{name} has {n} seconds left", left, { name: playerName(view, (p) => p.turn) });
+      const text = recap ? tn("The next round starts in {n} second", "The next round starts in {n} seconds", left)
+        : view.actions.includes("clue") ? tn("You have {n} second left", "You have {n} seconds left", left)
+          : tn("{name} has {n} second left", "{name} has {n} seconds left", left, { name: playerName(view, (p) => p.turn) });
       for (const el of this.main.querySelectorAll(".dw-clock")) el.textContent = text;
-      if (left === 0 && view.actions.includes("clue") && this.expireSentFor !== deadline) {
+      if (left > 0 || this.expireSentFor === deadline) return;
+      if (kept) {
+        window.clearInterval(this.clock);
+        this.clock = undefined;
+        this.closeKept(false);
+      } else if (view.actions.includes(recap ? "continue" : "clue")) {
         this.expireSentFor = deadline;
-        window.setTimeout(() => this.act({ type: "expire" }), 1000);
+        window.setTimeout(() => this.act({ type: "expire" }), recap ? 0 : 1000);
       }
     };
     tick();

@@ -86,10 +86,13 @@ def test_host_form_defaults_follow_the_deck(store):
     assert page.lang_label.value == "Language: English"
     page.rounds_input.value = 3
     page.limit_input.value = 30
+    assert page.recap_input.value == 0  # the recap countdown is off by default
+    page.recap_input.value = 15
     page.create_button.click()
     assert page.state == "host"
     assert page.table.state.rounds == 3
     assert page.table.state.time_limit == 30
+    assert page.table.state.recap_time == 15
 
 
 def test_host_form_refuses_a_bad_time_limit_and_creates_nothing(store):

@@ -47,7 +47,8 @@ class Game:
         self.mirror = rules.initial_state()  # folded from JSON round-tripped events
         self.events = []
         self.apply([TableCreated(seed=seed, lang="en", rounds=rounds, deck_name="synthetic",
-                                 cards=synthetic_cards(rounds + 3), time_limit=time_limit)])
+                                 cards=synthetic_cards(rounds + 3), time_limit=time_limit,
+                                 recap_time=20.0 if time_limit else None)])  # a timed table times its recaps too
         for i in range(seats):
             self.apply([SeatJoined(seat=i, name=f"P{i}", token_hash=f"h{i}")])
 
@@ -146,7 +147,7 @@ REFUSALS = {
     "random_pick": _ACTOR,
     "clue": _ACTOR | {"guesser_cannot_clue", "already_submitted", "not_your_turn"},
     "timeout": _ACTOR,
-    "expire": _ACTOR | {"no_time_limit", "time_left"},
+    "expire": _ACTOR | {"no_time_limit", "no_recap_time", "time_left"},
     "guess": _ACTOR | {"not_guesser"},
     "pass": _ACTOR | {"not_guesser"},
     "continue": _ACTOR | {"already_confirmed"},

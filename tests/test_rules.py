@@ -7,7 +7,7 @@ import json
 import pytest
 
 from dichotomy_widget import Table
-from dichotomy_widget.errors import (DeckError, InvalidClue, InvalidGuess, NameTaken, NotAllowed,
+from dichotomy_widget.errors import (DeckError, DichotomyError, InvalidClue, InvalidGuess, NameTaken, NotAllowed,
                                      NotYourTurn, RuleViolation, TableFull, WrongPhase)
 from dichotomy_widget.rules import left_of, rank_band, writer_order
 from game_helpers import (confirm_all, guess, lock, new_game, play_round, unique_clues, word_deck,
@@ -260,6 +260,45 @@ def test_no_time_limit_by_default():
     lock(table)
     assert table.view(None)["deadline"] is None
     assert table.tick(now=10**12) is False
+
+
+def test_recap_countdown_continues_for_every_reader_only_when_it_ends():
+    table, _ = new_game(4, recap_time=20)
+    lock(table)
+    write(table, unique_clues(table))
+    table.act(table.state.guesser, {"type": "guess", "text": "saxophone"}, now=2000.0)
+    assert table.state.phase == "recap"
+    first, *others = table.state.order
+    table.act(first, {"type": "continue"})
+    for seat in (None, *table.state.order):  # every screen sees the same countdown
+        assert table.view(seat)["deadline"] == 2020.0
+    assert "expire" not in table.view(others[0])["actions"]  # a clock sends it, never a button
+    with pytest.raises(RuleViolation) as err:
+        table.act(others[0], {"type": "expire"}, now=2019.0)
+    assert err.value.code == "time_left"
+    assert table.tick(now=2019.5) is False and table.state.phase == "recap"
+    assert table.tick(now=2020.0) is True
+    assert table.state.phase == "reveal" and table.state.round == 2
+    confirmed = table.events[-1]
+    assert confirmed.timed and not confirmed.by_host and sorted(confirmed.seats) == sorted(others)
+    assert table.view(None)["deadline"] is None
+    with pytest.raises(WrongPhase):  # a second clock (another kernel, a seat's browser) is refused
+        table.act(others[0], {"type": "expire"}, now=2021.0)
+
+
+def test_no_recap_countdown_by_default_and_a_bad_one_is_refused():
+    table, _ = new_game(3)
+    lock(table)
+    write(table, unique_clues(table))
+    guess(table, "saxophone")
+    assert table.state.phase == "recap" and table.view(None)["deadline"] is None
+    with pytest.raises(NotAllowed) as err:
+        table.act(table.state.order[0], {"type": "expire"}, now=10**12)
+    assert err.value.code == "no_recap_time"
+    assert table.tick(now=10**12) is False and table.state.phase == "recap"
+    with pytest.raises(DichotomyError) as err:
+        Table.create(deck=word_deck(), rounds=3, recap_time=2)
+    assert err.value.code == "invalid_recap_time"
 
 
 # --- Purge -----------------------------------------------------------------------------------

@@ -211,7 +211,9 @@ def widget_shot(page, max_height: int = 1400):
 def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, int]]:
     """Every student screen at 360 px, light beside dark; the reveal's steps; both projectors at 1920."""
     render = f"{base}/voila/render/"
-    contexts = [browser.new_context(viewport=PHONE, has_touch=True, color_scheme=c) for c in ("light", "dark")]
+    # one page per seat, drawn in the light and then the dark scheme (the page follows the device's
+    # preference live): a second page of the same seat would take its kernel's place
+    contexts = [browser.new_context(viewport=PHONE, has_touch=True, color_scheme="light")]
     for context in contexts:
         context.set_default_timeout(120_000)
     done: list[tuple[Path, int]] = []
@@ -227,8 +229,14 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
                 page.reload(timeout=120_000)
                 ready(page)
                 page.locator(selector).first.wait_for(timeout=120_000)
+        images = []
+        for page in pages:
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                images.append(widget_shot(page))
+            page.emulate_media(color_scheme="light")
         path = OUT / f"phone-{name}.png"
-        done.append((path, save_images([widget_shot(page) for page in pages], path)))
+        done.append((path, save_images(images, path)))
         print(f"{path.relative_to(ROOT)}  {done[-1][1] // 1024} KB", flush=True)
 
     def open_all(url: str) -> list:
@@ -287,6 +295,13 @@ def phone_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
         for s in game.state.order:
             if s != second_id:
                 game.act(s, {"type": "continue"})
+        # the kept recap needs a page that showed the recap when the pick came: a page opened now (on a
+        # loaded machine a page open since the start may have lost its connection meanwhile)
+        for page in second:
+            page.close()
+        second = open_all(seat(second_id))
+        for page in second:
+            page.locator("[data-testid=recap][data-step=done]").wait_for(timeout=120_000)
         game.refresh()
         game.act(game.state.drawer, {"type": "pick", "pair": 2})
         both(second, "kept", "[data-testid=kept-note]", reload=False)  # a reopened page has no kept recap

@@ -591,6 +591,10 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
         self.limit_input = W.BoundedIntText(value=0, min=0, max=MAX_TIME_LIMIT, description=_("Clue time (s)"),
                                             style={"description_width": "initial"})
         self.limit_input.add_class("dichotomy-time-limit")
+        # the recap countdown: 0 (the default) keeps each recap until its player continues
+        self.recap_input = W.BoundedIntText(value=0, min=0, max=MAX_TIME_LIMIT, description=_("Recap time (s)"),
+                                            style={"description_width": "initial"})
+        self.recap_input.add_class("dichotomy-recap-time")
         self.interface_input = interface_menu(self.tr)
         self.create_button = W.Button(description=_("Create the table"), button_style="primary")
         self.create_button.add_class("dichotomy-create")
@@ -601,14 +605,16 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
         self.create_button.on_click(lambda _b: self.create())
         self._deck_changed(self.deck_form.deck)
         self.url.title = page_title(_("Create a table"))
-        self.form = W.VBox([self.deck_form, self.rounds_input, self.limit_input, self.interface_input,
-                            self.create_button, self.feedback])
+        self.form = W.VBox([self.deck_form, self.rounds_input, self.limit_input, self.recap_input,
+                            self.interface_input, self.create_button, self.feedback])
         self.form.add_class("dichotomy-create-form")
         intro = W.HTML(
             "<h2>" + html.escape(_('Create a Dichotomy table')) + "</h2><p>"
             + html.escape(_("Choose a deck (or upload or paste your own), and the number of cards (one card per "
                             "round). The clue time limit is optional: 0 means no limit (otherwise {low} to "
-                            "{high} seconds).", low=MIN_TIME_LIMIT, high=MAX_TIME_LIMIT))
+                            "{high} seconds).", low=MIN_TIME_LIMIT, high=MAX_TIME_LIMIT) + " "
+                            + _("The recap time is optional too: 0 keeps each recap until its player continues; "
+                                "otherwise every screen counts down and the game moves on by itself."))
             + '</p><p class="dichotomy-class-hint">' + html.escape(_("A whole class?")) + ' <a class="dichotomy-teacher-link" '
             f'href="teacher.ipynb" style="{LINK_STYLE}">' + html.escape(_("Create a class"))
             + "</a>: " + html.escape(_("one link for everybody, tables made for you, one dashboard.")) + "</p>")
@@ -640,7 +646,7 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
 
     def create(self, deck: "str | Deck | None" = None, rounds: int | None = None,
                time_limit: float | None = None, seed: int | None = None,
-               interface_lang: str | None = None) -> bool:
+               interface_lang: str | None = None, recap_time: float | None = None) -> bool:
         """Create the table from the form (or the arguments); True on success."""
         if self.state != "create":
             return False
@@ -659,11 +665,13 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
         rounds = rounds if rounds is not None else int(self.rounds_input.value)
         if time_limit is None:
             time_limit = float(self.limit_input.value) or None
+        if recap_time is None:
+            recap_time = float(self.recap_input.value) or None
         if interface_lang is None:
             interface_lang = self.interface_input.value or None
         try:
             table = Table.create(deck=deck, rounds=rounds, store=self.store, time_limit=time_limit, seed=seed,
-                                 interface_lang=interface_lang)
+                                 interface_lang=interface_lang, recap_time=recap_time)
         except DichotomyError as exc:
             return self._create_feedback(error_text(exc, self.lang))
         try:

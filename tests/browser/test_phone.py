@@ -1,16 +1,20 @@
-"""Student screens on a 360 px phone (touch, light and dark), measured on every screen of a game.
+"""Student screens on a phone (touch, light and dark), measured on every screen of a game at 320,
+360 and 430 px wide.
 
 One ``dichotomy serve`` (SQLite) for the module; the games are driven through the engine, three seat
 pages (the Drawer, the second Clue-Giver, the Guesser) and a join page are real Chromium pages with
 touch. On every screen: no element wider than the viewport, no word broken inside, every enabled
 control at least 44 x 44 px, text boxes at 16 px or more. Along the way: the lobby counts players as
 they join, a clue drafted before its turn is sent when the turn comes (and its duplicate is eliminated),
-the recap stays on a screen whose player has not continued after the next Drawer picked, a phone is
-told to tap (not "Press 1 to 5"), and a page opened in a dark-preferring browser is dark.
+the header's piles move only when the staged reveal reaches its outcome, the recap stays on a screen
+whose player has not continued after the next Drawer picked, a phone is told to tap (not "Press 1 to
+5"), a page opened in a dark-preferring browser is dark, and on a table with a recap countdown the
+recap counts down and the game moves on by itself.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -21,9 +25,11 @@ from dichotomy_widget import SqliteStore, Table
 from dichotomy_widget.errors import DichotomyError
 
 WIDTH = 360
+WIDTHS = (320, WIDTH, 430)  # the narrowest and widest phones the screens are made for
 TIMEOUT = 120_000
 
-# Problems on the current page: elements wider than the viewport, words broken across lines, enabled
+# Problems on the current page: elements wider than the viewport, words broken across lines (a line
+# may end after a word's hyphen, as in "one-|word", never inside "chameleo|n"), enabled
 # controls smaller than 44 x 44 px, text boxes under 16 px. Hidden and zero-size elements are skipped.
 PROBLEMS = r"""() => {
   const vw = document.documentElement.clientWidth;
@@ -46,7 +52,7 @@ PROBLEMS = r"""() => {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
     if (!parent || parent.closest("script, style, #loading") || !shown(parent)) continue;
-    for (const m of node.data.matchAll(/\S+/g)) {
+    for (const m of node.data.matchAll(/[^\s\-\u2010\u2013]+/g)) {  // a line may break after a hyphen or dash
       const range = document.createRange();
       range.setStart(node, m.index);
       range.setEnd(node, m.index + m[0].length);
@@ -67,11 +73,47 @@ PROBLEMS = r"""() => {
 
 
 def check(page, screen: str, seen: dict) -> None:
-    """Measure the screen now on ``page`` (after its layout settles); remember it as measured."""
+    """Measure the screen now on ``page`` at every width of ``WIDTHS`` (after its layout settles);
+    remember it as measured. The page is left at ``WIDTH``."""
     page.wait_for_timeout(200)
-    problems = page.evaluate(PROBLEMS)
-    assert not problems, f"{screen}: {problems[:8]}"
+    page.evaluate(SETTLED)
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 760})
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        problems = page.evaluate(PROBLEMS)
+        assert not problems, f"{screen} at {width} px: {problems[:8]}"
+    page.set_viewport_size({"width": WIDTH, "height": 760})
     seen[screen] = True
+
+
+# Wait for the screen's motion to end (a card turning over, a stamp landing): a loaded machine may
+# still be playing it. Endless animations (a "writing…" pulse) are not waited for.
+SETTLED = """() => Promise.all(document.getAnimations()
+  .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null)))
+  .then(() => null)"""
+
+
+# The header's discard pile and the staged reveal's step, once a recap is on the page.
+REVEAL_AND_PILE = """() => {
+  const recap = document.querySelector("[data-testid=recap]");
+  const pile = document.querySelector(".dw-pile-discard");
+  return recap && pile ? {step: recap.dataset.step || "", discard: pile.querySelector(".dw-stat-value").textContent,
+                          moved: pile.classList.contains("dw-moved")} : null;
+}"""
+
+
+def play_to_recap(table: Table, guess: str) -> None:
+    """Drive ``table`` through the engine (any seat) until its round's recap opens."""
+    table.refresh()
+    while table.state.phase != "recap":
+        s = table.state
+        if s.phase == "reveal":
+            table.act(s.drawer, {"type": "pick", "pair": 1})
+        elif s.phase == "clues":
+            table.act(s.current_writer, {"type": "clue", "text": a_clue(table, {c.text for c in s.clues})})
+        else:
+            table.act(s.guesser, {"type": "guess", "text": guess})
+        table.refresh()
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +158,7 @@ def test_every_student_screen_fits_a_phone(browser, serve):
     wall = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         # the join page and the lobby: the count follows classmates joining
-        lobby = Table.create(deck="en", rounds=3, store=serve.store, seed=3)
+        lobby = Table.create(deck="en", rounds=3, store=serve.store, seed=3, recap_time=12)  # played at the end
         join = open_seat(light, serve.page(f"table={lobby.code}"))
         join.locator(".dichotomy-name input").wait_for(timeout=TIMEOUT)
         check(join, "join", seen)
@@ -129,7 +171,6 @@ def test_every_student_screen_fits_a_phone(browser, serve):
         expect(join.get_by_test_id("lobby-count")).to_contain_text("3 players")
         expect(join.locator(".dw-howto-card")).to_have_count(3)
         check(join, "lobby", seen)
-        join.close()
 
         # a game of four: the Drawer (light), the second Clue-Giver (light), the Guesser (dark)
         game = Table.create(deck="en", rounds=3, store=serve.store, seed=5)
@@ -188,8 +229,14 @@ def test_every_student_screen_fits_a_phone(browser, serve):
         check(gpage, "guess (dark)", seen)
         draft.locator(".dw-watch").wait_for(timeout=TIMEOUT)
         check(draft, "watching the guess", seen)
+        game.refresh()
+        discarded = len(game.state.discard_pile)
         box.fill("saxophone")
         box.press("Enter")
+
+        # the header's piles keep their sizes while the reveal plays, and move with the outcome
+        first = gpage.wait_for_function(REVEAL_AND_PILE, polling="raf", timeout=TIMEOUT).json_value()
+        assert first["step"] != "done" and first["discard"] == str(discarded), first
 
         # the staged reveal ends with the outcome; the recap stays until this player continues
         for p in (gpage, draft):
@@ -197,6 +244,9 @@ def test_every_student_screen_fits_a_phone(browser, serve):
             expect(recap).to_have_attribute("data-step", "done", timeout=30_000)
             expect(recap.locator(".dw-recap-clue.dw-collided")).to_have_count(2)
             expect(recap.locator(".dw-outcome .dw-stamp")).to_have_text("✗")
+        last = gpage.evaluate(REVEAL_AND_PILE)
+        assert last["discard"] == str(discarded + 2) and last["moved"], last  # the card and a penalty card
+        assert gpage.get_by_test_id("recap-clock").count() == 0  # no countdown unless the host sets one
         check(gpage, "recap (dark)", seen)
 
         # the table's projector on a 1280 x 720 wall: full width, the class's name for the table in
@@ -244,7 +294,31 @@ def test_every_student_screen_fits_a_phone(browser, serve):
             expect(p.locator(".dw-rung.dw-here")).to_have_count(1)
         check(draft, "final", seen)
         check(gpage, "final (dark)", seen)
+
+        # a table with the host's recap countdown: the recap counts down, then the game moves on by
+        # itself (Zoe, whose page stayed open since the lobby, presses nothing)
+        lobby.start()
+        play_to_recap(lobby, "")  # passes: no penalty card, so a third round follows
+        clock = join.get_by_test_id("recap-clock")
+        expect(clock).to_have_text(re.compile(r"The next round starts in \d+ seconds?"), timeout=60_000)
+        expect(join.get_by_test_id("recap")).to_have_attribute("data-step", "done", timeout=30_000)
+        check(join, "recap with a countdown", seen)
+        expect(join.get_by_test_id("recap")).to_have_count(0, timeout=60_000)
+        lobby.refresh()
+        assert lobby.state.phase == "reveal" and lobby.state.round == 2, lobby.state.phase
+        confirmed = [e for e in lobby.events if type(e).__name__ == "RecapConfirmed"]
+        assert confirmed and confirmed[-1].timed and not confirmed[-1].by_host, confirmed
+        assert sum(len(e.seats) for e in confirmed) == 3  # every seat went on, none pressed Continue
+        # the next recap is kept when the next Drawer picks at once; its countdown still closes it
+        play_to_recap(lobby, "")  # passes: no penalty card, so a third round follows
+        expect(join.get_by_test_id("recap")).to_have_attribute("data-round", "2", timeout=60_000)
+        lobby.act(lobby.state.drawer, {"type": "pick", "pair": 1})
+        expect(join.get_by_test_id("kept-note")).to_be_visible(timeout=60_000)
+        expect(clock).to_have_text(re.compile(r"The next round starts in \d+ seconds?"))
+        expect(join.get_by_test_id("kept-note")).to_have_count(0, timeout=60_000)
+        lobby.refresh()
+        assert lobby.state.phase == "clues" and lobby.state.round == 3  # the engine did not wait for it
     finally:
         for context in (light, dark, wall):
             context.close()
-    assert len(seen) == 12, sorted(seen)
+    assert len(seen) == 13, sorted(seen)
