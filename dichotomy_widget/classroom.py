@@ -20,20 +20,21 @@ import logging
 import random
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import words
 from .decks import Card, Deck, load_deck
 from .aggregate import Aggregate, as_store
-from .errors import (Plural, ClassNotFound, NotAllowed, DeckError, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
+from .errors import (Plural, ClassNotFound, NotAllowed, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
                      StoreError)
 from .events import (ClassCreated, Event, StudentJoined, StudentMoved, StudentRemoved, TableAdded, TablesMade,
                      TableStarted)
 from .i18n import interface_language, normalize_language
 from .class_cards import card_key, record_card
-from .config import MAX_SEATS, MAX_TIME_LIMIT, MIN_SEATS, MIN_TIME_LIMIT
+from .config import MAX_SEATS, MIN_SEATS
+from .options import TableOptions
 from .rules import clean_name
 from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
 from .stores import TableStore
@@ -222,30 +223,25 @@ class Classroom(Aggregate[ClassState]):
     def create(cls, name: str, deck: "str | Path | Deck" = "en", rounds: int = 13, table_size: int = 5,
                time_limit: float | None = None, store: "TableStore | str | None" = None,
                seed: int | None = None, lang: str | None = None,
-               interface_lang: str | None = None) -> "Classroom":
+               interface_lang: str | None = None, options: TableOptions | None = None) -> "Classroom":
         """Create a class (name, deck, cards per table, preferred table size 4-6, optional clue limit).
 
-        ``interface_lang``: the language of the class's screens (default: the deck's language).
+        ``options`` (a :class:`TableOptions`): how its tables play; without it, ``rounds`` (cards per
+        table), ``time_limit`` and ``interface_lang`` (the language of the class's screens, default: the
+        deck's language) make one.
         """
         class_name = " ".join(str(name or "").split())
         if not class_name or len(class_name) > MAX_CLASS_NAME or not class_name.isprintable():
             raise DichotomyError("A class name is 1 to {limit} printable characters.",
                                  code="invalid_class_name", params={"limit": MAX_CLASS_NAME})
         the_deck = load_deck(deck, lang=lang)
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-            raise DeckError("The number of cards per table must be a whole number of at least 1.",
-                            code="invalid_rounds")
-        if len(the_deck) < rounds:
-            raise DeckError("The deck “{deck}” has {cards}; {rounds} cards per table need at least {rounds}.",
-                            code="deck_too_small",
-                            params={"deck": the_deck.name, "cards": Plural("{n} card", "{n} cards", len(the_deck)),
-                                    "rounds": rounds})
+        if options is None:  # a language the interface lacks falls back to the deck's, as it always has
+            options = TableOptions(rounds=rounds, time_limit=time_limit,
+                                   interface_lang=normalize_language(interface_lang) or "")
+        options = options.checked(the_deck, per_table=True)
         if isinstance(table_size, bool) or not isinstance(table_size, int) or not MIN_PREFERRED <= table_size <= MAX_PREFERRED:
             raise DichotomyError("The preferred table size is {least} to {most}.", code="invalid_table_size",
                                  params={"least": MIN_PREFERRED, "most": MAX_PREFERRED})
-        if time_limit is not None and not (MIN_TIME_LIMIT <= float(time_limit) <= MAX_TIME_LIMIT):
-            raise DichotomyError("A clue time limit is between {least} and {most} seconds.",
-                                 code="invalid_time_limit", params={"least": MIN_TIME_LIMIT, "most": MAX_TIME_LIMIT})
         the_store = as_store(store)
         teacher_token = secrets.token_urlsafe(18)
         for _ in range(20):
@@ -255,14 +251,18 @@ class Classroom(Aggregate[ClassState]):
         meta = {"kind": "class", "teacher_token_hash": hash_token(teacher_token), "created_at": time.time()}
         the_store.create_table(class_stream(code), meta)
         created = ClassCreated(name=class_name, deck_name=the_deck.name, lang=the_deck.lang,
-                               cards=tuple(c.to_json() for c in the_deck.cards), rounds=rounds,
+                               cards=tuple(c.to_json() for c in the_deck.cards), rounds=options.rounds,
                                table_size=table_size, seed=int(secrets.randbits(63) if seed is None else seed),
-                               time_limit=float(time_limit) if time_limit else None,
-                               interface_lang=normalize_language(interface_lang) or "")
+                               time_limit=options.time_limit, interface_lang=options.interface_lang)
         the_store.append(class_stream(code), 0, [(created.type, created.payload())])
         room = cls(code, the_store)
         room.teacher_token = teacher_token
         return room
+
+    @property
+    def options(self) -> TableOptions:
+        """How the tables of this class play (cards per table, clue time limit, interface language)."""
+        return TableOptions.of(self.state)
 
     @property
     def interface_lang(self) -> str:
@@ -421,8 +421,8 @@ class Classroom(Aggregate[ClassState]):
         t = self.state.table(number)
         self._check_startable(t, number)
         assert t is not None
-        table = Table.create(deck=self._table_deck(number), rounds=self.state.rounds, store=self.store,
-                             time_limit=self.state.time_limit, interface_lang=self.interface_lang,
+        table = Table.create(deck=self._table_deck(number), store=self.store,
+                             options=replace(self.options, interface_lang=self.interface_lang),
                              seed=random.Random(f"{self.state.seed}:table:{number}").randrange(2 ** 62))
         for member in t.members:
             student = self.state.student(member)

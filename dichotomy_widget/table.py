@@ -19,11 +19,12 @@ from typing import Any, Sequence
 
 from . import rules
 from .aggregate import Aggregate, as_store
-from .config import DEFAULT_DECK, DEFAULT_ROUNDS, MAX_TIME_LIMIT, MIN_TIME_LIMIT
+from .config import DEFAULT_DECK, DEFAULT_ROUNDS
 from .decks import Deck, load_deck
-from .errors import Plural, DeckError, DichotomyError, SeatNotFound, StaleAction, StoreError, TableNotFound
+from .errors import DichotomyError, SeatNotFound, StaleAction, StoreError, TableNotFound
 from .events import Event, TableCreated
-from .i18n import INTERFACE_LANGUAGES, interface_language, normalize_language
+from .i18n import interface_language
+from .options import TableOptions
 from .stores import TableStore
 from .stores.base import trouble_every
 from .views import seat_view, stage
@@ -109,29 +110,20 @@ class Table(Aggregate[rules.GameState]):
                rounds: int = DEFAULT_ROUNDS,
                store: "TableStore | str | None" = None, lang: str | None = None,
                time_limit: float | None = None, code: str | None = None,
-               interface_lang: str | None = None, fixed_guesser: bool = False) -> "Table":
+               interface_lang: str | None = None, fixed_guesser: bool = False,
+               options: TableOptions | None = None) -> "Table":
         """Create a table in ``store`` (default: a new in-memory store) and return it.
 
-        ``interface_lang`` is the language its screens speak (default: the deck's language when the
-        interface has it, else English); a student may still switch their own screen.
-        ``fixed_guesser``: the first seat guesses every round (a practice table with bots).
+        ``options`` (a :class:`TableOptions`) says how it plays; without it, the loose keywords make one:
+        ``rounds``, ``time_limit``, ``interface_lang`` (the language its screens speak; default: the
+        deck's language when the interface has it, else English; a student may still switch their own
+        screen) and ``fixed_guesser`` (the first seat guesses every round: a practice table with bots).
         """
         the_deck = load_deck(deck, lang=lang)
-        if interface_lang and normalize_language(interface_lang) is None:
-            raise DichotomyError("The interface speaks {languages}; {lang} is not one of them.",
-                                 code="unknown_interface_language",
-                                 params={"languages": ", ".join(INTERFACE_LANGUAGES),
-                                         "lang": str(interface_lang)[:20]})
-        if not isinstance(rounds, int) or rounds < 1:
-            raise DeckError("The number of rounds must be a whole number of at least 1.", code="invalid_rounds")
-        if len(the_deck) < rounds:
-            raise DeckError("The deck “{deck}” has {cards}; a game of {rounds} rounds needs at least {rounds}. "
-                            "Choose fewer rounds or a bigger deck.", code="deck_too_small",
-                            params={"deck": the_deck.name, "cards": Plural("{n} card", "{n} cards", len(the_deck)),
-                                    "rounds": rounds})
-        if time_limit is not None and not (MIN_TIME_LIMIT <= float(time_limit) <= MAX_TIME_LIMIT):
-            raise DichotomyError("A clue time limit is between {least} and {most} seconds.",
-                                 code="invalid_time_limit", params={"least": MIN_TIME_LIMIT, "most": MAX_TIME_LIMIT})
+        if options is None:
+            options = TableOptions(rounds=rounds, time_limit=time_limit, interface_lang=interface_lang or "",
+                                   fixed_guesser=fixed_guesser)
+        options = options.checked(the_deck)
         the_store = as_store(store)
         if seed is None:
             seed = secrets.randbits(63)
@@ -146,16 +138,19 @@ class Table(Aggregate[rules.GameState]):
         meta = {"host_token_hash": _hash(host_token), "created_at": time.time(), "deck": the_deck.name,
                 "lang": the_deck.lang}
         the_store.create_table(table_code, meta)
-        created = TableCreated(seed=int(seed), lang=the_deck.lang, rounds=rounds, deck_name=the_deck.name,
+        created = TableCreated(seed=int(seed), lang=the_deck.lang, rounds=options.rounds, deck_name=the_deck.name,
                                cards=tuple(c.to_json() for c in the_deck.cards),
-                               time_limit=float(time_limit) if time_limit else None,
-                               created_with=_release(),
-                               interface_lang=normalize_language(interface_lang) or "",
-                               fixed_guesser=bool(fixed_guesser))
+                               time_limit=options.time_limit, created_with=_release(),
+                               interface_lang=options.interface_lang, fixed_guesser=options.fixed_guesser)
         the_store.append(table_code, 0, [(created.type, created.payload())])
         table = cls(table_code, the_store)
         table.host_token = host_token
         return table
+
+    @property
+    def options(self) -> TableOptions:
+        """How this table plays (rounds, clue time limit, interface language, fixed Guesser)."""
+        return TableOptions.of(self.state)
 
     @property
     def interface_lang(self) -> str:
