@@ -13,9 +13,11 @@ where it differs, what a wake of the watch does (:meth:`Aggregate.follow`).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterable, Sequence, TypeVar
 
 from .errors import DichotomyError, StoreError, VersionConflict, where
 from .events import Event, event_from_dict
@@ -25,7 +27,7 @@ from .stores.base import Record, trouble_every, write_trouble_error
 if TYPE_CHECKING:  # asyncio is imported only when a stream is watched
     import asyncio
 
-__all__ = ["Aggregate", "as_store", "MAX_RETRIES"]
+__all__ = ["Aggregate", "as_store", "hash_token", "MAX_RETRIES"]
 
 #: Attempts of one command against other writers before it gives up as busy.
 MAX_RETRIES = 50
@@ -38,6 +40,11 @@ def as_store(store: "TableStore | str | Path | None") -> TableStore:
     if store is None or isinstance(store, (str, Path)):
         return open_store(None if store is None else str(store))
     return store
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest a store keeps instead of a secret token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def _asyncio():
@@ -102,6 +109,27 @@ class Aggregate(Generic[S]):
     def wake_every(self) -> float:
         """The longest :meth:`watch` sleeps between two wakes (seconds)."""
         return trouble_every(self.store)
+
+    # --- identity -------------------------------------------------------------------------------
+    def meta_token_is(self, key: str, token: Any) -> bool:
+        """True when ``token`` is the secret whose hash the stream's meta keeps under ``key`` (a
+        table's host token, a class's teacher token)."""
+        if not isinstance(token, str) or not token:
+            return False
+        expected = self.store.table_meta(self.stream).get(key, "")
+        return hmac.compare_digest(hash_token(token), expected)
+
+    def member_for_token(self, members: Callable[[S], Iterable[Any]], token: Any) -> int | None:
+        """The ``id`` of the member (a seat, a student) in ``members(state)`` whose ``token_hash`` is
+        ``token``'s, after a refresh; None for none."""
+        if not isinstance(token, str) or not token:
+            return None
+        self.refresh()
+        digest = hash_token(token)
+        for member in members(self.state):
+            if hmac.compare_digest(member.token_hash, digest):
+                return member.id
+        return None
 
     # --- state ----------------------------------------------------------------------------------
     def fold(self, events: Sequence[Event], seq: int) -> None:

@@ -282,19 +282,13 @@ class Classroom(Aggregate[ClassState]):
     # --- identity ----------------------------------------------------------------------------
     def is_teacher(self, token: Any) -> bool:
         """True when ``token`` is this class's teacher token."""
-        if not isinstance(token, str) or not token:
-            return False
-        expected = self.store.table_meta(self.stream).get("teacher_token_hash", "")
-        return hmac.compare_digest(hash_token(token), expected)
+        return self.meta_token_is("teacher_token_hash", token)
 
     def student_for_token(self, token: Any) -> int:
         """The student id a secret token belongs to; :class:`SeatNotFound` for a wrong token."""
-        if isinstance(token, str) and token:
-            self.refresh()
-            digest = hash_token(token)
-            for student in self.state.students:
-                if hmac.compare_digest(student.token_hash, digest):
-                    return student.id
+        student = self.member_for_token(lambda s: s.students, token)
+        if student is not None:
+            return student
         raise SeatNotFound("This class link is not valid for this class. Ask the teacher for the join link.")
 
     def student_id(self, who: "int | str | StudentTicket") -> int:

@@ -7,8 +7,6 @@ again, so nothing is lost, duplicated or reordered.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 import secrets
 import time
@@ -18,7 +16,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import rules
-from .aggregate import Aggregate, as_store
+from .aggregate import Aggregate, as_store, hash_token
 from .config import DEFAULT_DECK, DEFAULT_ROUNDS
 from .decks import Deck, load_deck
 from .errors import DichotomyError, SeatNotFound, StaleAction, StoreError, TableNotFound
@@ -61,15 +59,6 @@ def _release() -> str:
         return version("dichotomy_widget")
     except PackageNotFoundError:
         return ""
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def hash_token(token: str) -> str:
-    """The SHA-256 hex digest a store keeps instead of a secret token."""
-    return _hash(token)
 
 
 def new_table_code() -> str:
@@ -135,7 +124,7 @@ class Table(Aggregate[rules.GameState]):
             if code:
                 raise StoreError("A table with code {code} already exists.", code="table_exists",
                                  params={"code": table_code})
-        meta = {"host_token_hash": _hash(host_token), "created_at": time.time(), "deck": the_deck.name,
+        meta = {"host_token_hash": hash_token(host_token), "created_at": time.time(), "deck": the_deck.name,
                 "lang": the_deck.lang}
         the_store.create_table(table_code, meta)
         created = TableCreated(seed=int(seed), lang=the_deck.lang, rounds=options.rounds, deck_name=the_deck.name,
@@ -170,19 +159,13 @@ class Table(Aggregate[rules.GameState]):
     # --- identity ----------------------------------------------------------------------------
     def is_host(self, token: Any) -> bool:
         """True when ``token`` is this table's host token."""
-        if not isinstance(token, str) or not token:
-            return False
-        expected = self.store.table_meta(self.code).get("host_token_hash", "")
-        return hmac.compare_digest(_hash(token), expected)
+        return self.meta_token_is("host_token_hash", token)
 
     def seat_for_token(self, token: Any) -> int:
         """The seat id a secret token belongs to; :class:`SeatNotFound` for a wrong token."""
-        if isinstance(token, str) and token:
-            self.refresh()
-            digest = _hash(token)
-            for seat in self.state.seats:
-                if hmac.compare_digest(seat.token_hash, digest):
-                    return seat.id
+        seat = self.member_for_token(lambda s: s.seats, token)
+        if seat is not None:
+            return seat
         raise SeatNotFound("This seat link is not valid for this table. Ask the host for the join link.")
 
     # --- commands ----------------------------------------------------------------------------
@@ -195,7 +178,7 @@ class Table(Aggregate[rules.GameState]):
         if token is not None and (not isinstance(token, str) or len(token) < 16):
             raise SeatNotFound("A seat token is at least 16 characters.", code="invalid_token")
         token = token if token is not None else secrets.token_urlsafe(18)
-        events = self._execute(rules.Join(seat=None, now=time.time(), name=name, token_hash=_hash(token)))
+        events = self._execute(rules.Join(seat=None, now=time.time(), name=name, token_hash=hash_token(token)))
         joined = events[0]
         return SeatTicket(seat=joined.seat, name=joined.name, token=token)  # type: ignore[attr-defined]
 
