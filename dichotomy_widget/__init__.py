@@ -25,13 +25,14 @@ from .errors import (ClassNotFound, DeckError, DeckWarning, DependencyMissing, D
                      TeacherKeyRequired, VersionConflict, WrongPhase)
 from .rules import GameState, rank_band
 from .stores import MemoryStore, SqliteStore, TableStore, open_store
+from .options import TableOptions
 from .table import SeatTicket, Table
 from .words import is_variant, normalize, variant_reason
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Table", "SeatTicket", "GameState", "rank_band", "Classroom", "StudentTicket",
+    "Table", "SeatTicket", "TableOptions", "GameState", "rank_band", "Classroom", "StudentTicket",
     "Deck", "Card", "Pair", "load_deck", "parse_deck", "deck_from_bytes", "packaged_decks", "detect_language",
     "DeckLibrary", "SavedDeck",
     "TableStore", "MemoryStore", "SqliteStore", "open_store",

@@ -20,27 +20,25 @@ import logging
 import random
 import secrets
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
+from typing import Any, Callable, Sequence
 
 from . import words
 from .decks import Card, Deck, load_deck
-from .errors import (Plural, ClassNotFound, NotAllowed, DeckError, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
-                     StoreError, VersionConflict)
-from .events import Event
+from .aggregate import Aggregate, as_store
+from .errors import (Plural, ClassNotFound, NotAllowed, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
+                     StoreError)
+from .events import (ClassCreated, Event, StudentJoined, StudentMoved, StudentRemoved, TableAdded, TablesMade,
+                     TableStarted)
 from .i18n import interface_language, normalize_language
 from .class_cards import card_key, record_card
-from .config import MAX_SEATS, MAX_TIME_LIMIT, MIN_SEATS, MIN_TIME_LIMIT
+from .config import MAX_SEATS, MIN_SEATS
+from .options import TableOptions
 from .rules import clean_name
 from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
-from .stores import TableStore, open_store
-from .stores.base import trouble_every, write_trouble_error
+from .stores import TableStore
 from .table import CODE_ALPHABET, Table, hash_token, new_table_code
-from .logs import log_failure
-
-if TYPE_CHECKING:
-    import asyncio
 
 __all__ = ["Classroom", "StudentTicket", "ClassState", "Student", "ClassTable", "CLASS_PREFIX",
            "normalize_class_code", "class_stream", "MAX_STUDENTS",
@@ -53,94 +51,6 @@ MAX_STUDENTS = 200
 #: Names one device (a page's client address, where the server bounds devices) may join to a class.
 MAX_JOINS_PER_DEVICE = 3
 MAX_CLASS_NAME = 60
-MAX_RETRIES = 50
-
-
-# --- events --------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ClassCreated(Event):
-    """A class was set up: its name, the deck (cards as [target, foil] lists) and the table options."""
-
-    type: ClassVar[str] = "ClassCreated"
-    name: str
-    deck_name: str
-    lang: str
-    cards: tuple
-    rounds: int
-    table_size: int
-    seed: int
-    time_limit: float | None = None
-    interface_lang: str = ""  # "" = the deck's language
-
-
-@dataclass(frozen=True)
-class StudentJoined(Event):
-    """A student joined the class; only the hash of their secret token is kept."""
-
-    type: ClassVar[str] = "StudentJoined"
-    student: int
-    name: str
-    token_hash: str
-    device: str = ""  # the page's device tag (a hash of its address), "" where devices are not bounded
-
-
-@dataclass(frozen=True)
-class StudentRemoved(Event):
-    """The teacher removed a student (before their table started): their link no longer opens."""
-
-    type: ClassVar[str] = "StudentRemoved"
-    student: int
-
-
-@dataclass(frozen=True)
-class TablesMade(Event):
-    """The roster was split into tables: student ids per table (table 1 first)."""
-
-    type: ClassVar[str] = "TablesMade"
-    tables: tuple
-
-
-@dataclass(frozen=True)
-class TableAdded(Event):
-    """The teacher added an empty table."""
-
-    type: ClassVar[str] = "TableAdded"
-    number: int
-
-
-@dataclass(frozen=True)
-class StudentMoved(Event):
-    """A student was moved (or, joining late, seated) to table ``table`` (1-based)."""
-
-    type: ClassVar[str] = "StudentMoved"
-    student: int
-    table: int
-
-
-@dataclass(frozen=True)
-class TableStarted(Event):
-    """Table ``number`` started as the ordinary table ``code``."""
-
-    type: ClassVar[str] = "TableStarted"
-    number: int
-    code: str
-
-
-CLASS_EVENT_TYPES: dict[str, type[Event]] = {
-    cls.type: cls for cls in (ClassCreated, StudentJoined, StudentRemoved, TablesMade, TableAdded, StudentMoved,
-                              TableStarted)
-}
-
-
-def _freeze(value: Any) -> Any:
-    return tuple(_freeze(v) for v in value) if isinstance(value, list) else value
-
-
-def class_event_from_dict(type_name: str, payload: dict[str, Any]) -> Event:
-    """Rebuild a class event from its store record."""
-    cls = CLASS_EVENT_TYPES[type_name]
-    names = {f.name for f in fields(cls)}
-    return cls(**{k: _freeze(v) for k, v in payload.items() if k in names})
 
 
 # --- state ---------------------------------------------------------------------------------------
@@ -252,13 +162,6 @@ def replay(events: list[Event], state: ClassState | None = None) -> ClassState:
     return state
 
 
-def _as_store(store: "TableStore | str | Path | None") -> TableStore:
-    """A store object as is; a path, URL, "memory" or None opened with :func:`open_store`."""
-    if store is None or isinstance(store, (str, Path)):
-        return open_store(None if store is None else str(store))
-    return store
-
-
 # --- codes ---------------------------------------------------------------------------------------
 def normalize_class_code(code: Any) -> str:
     """Upper-case and strip a typed class code (``class-`` prefix optional); refuse anything else."""
@@ -288,58 +191,58 @@ class StudentTicket:
 
 
 # --- the aggregate -------------------------------------------------------------------------------
-class Classroom:
-    """One class of students seated at many :class:`Table` s, backed by a :class:`TableStore`."""
+class Classroom(Aggregate[ClassState]):
+    """One class of students seated at many :class:`Table` s, backed by a :class:`TableStore` (its
+    stream is :func:`class_stream` of its code)."""
+
+    kind = "class"
+    noun = "class"
 
     def __init__(self, code: str, store: TableStore) -> None:
         self.code = code
-        self.store = store
-        self.state = ClassState()
-        self.seq = 0
         self.teacher_token: str | None = None
         self._tables: dict[str, Table] = {}
-        self._listeners: list[Callable[["Classroom"], None]] = []
-        self._watch_task: asyncio.Task | None = None
-        #: Why the store cannot be written now (full disk, read-only file), or "" (see :meth:`watch`).
-        self.store_trouble = ""
-        #: The same trouble as an error (``None`` for none), for pages that show it in their own language.
-        self.store_trouble_error: StoreError | None = None
+        super().__init__(class_stream(code), store)
         self.refresh()
 
+    def initial_state(self) -> ClassState:
+        return ClassState()
+
+    def replay(self, events: Sequence[Event], state: ClassState) -> ClassState:
+        return replay(events, state)
+
     @property
-    def stream(self) -> str:
-        return class_stream(self.code)
+    def log_name(self) -> str:
+        return f"class {self.code}"
+
+    def busy_error(self) -> StoreError:
+        return StoreError("The class is very busy right now; please try again.", code="store_busy")
 
     # --- creating and opening ----------------------------------------------------------------
     @classmethod
     def create(cls, name: str, deck: "str | Path | Deck" = "en", rounds: int = 13, table_size: int = 5,
                time_limit: float | None = None, store: "TableStore | str | None" = None,
                seed: int | None = None, lang: str | None = None,
-               interface_lang: str | None = None) -> "Classroom":
+               interface_lang: str | None = None, options: TableOptions | None = None) -> "Classroom":
         """Create a class (name, deck, cards per table, preferred table size 4-6, optional clue limit).
 
-        ``interface_lang``: the language of the class's screens (default: the deck's language).
+        ``options`` (a :class:`TableOptions`): how its tables play; without it, ``rounds`` (cards per
+        table), ``time_limit`` and ``interface_lang`` (the language of the class's screens, default: the
+        deck's language) make one.
         """
         class_name = " ".join(str(name or "").split())
         if not class_name or len(class_name) > MAX_CLASS_NAME or not class_name.isprintable():
             raise DichotomyError("A class name is 1 to {limit} printable characters.",
                                  code="invalid_class_name", params={"limit": MAX_CLASS_NAME})
         the_deck = load_deck(deck, lang=lang)
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-            raise DeckError("The number of cards per table must be a whole number of at least 1.",
-                            code="invalid_rounds")
-        if len(the_deck) < rounds:
-            raise DeckError("The deck “{deck}” has {cards}; {rounds} cards per table need at least {rounds}.",
-                            code="deck_too_small",
-                            params={"deck": the_deck.name, "cards": Plural("{n} card", "{n} cards", len(the_deck)),
-                                    "rounds": rounds})
+        if options is None:  # a language the interface lacks falls back to the deck's, as it always has
+            options = TableOptions(rounds=rounds, time_limit=time_limit,
+                                   interface_lang=normalize_language(interface_lang) or "")
+        options = options.checked(the_deck, per_table=True)
         if isinstance(table_size, bool) or not isinstance(table_size, int) or not MIN_PREFERRED <= table_size <= MAX_PREFERRED:
             raise DichotomyError("The preferred table size is {least} to {most}.", code="invalid_table_size",
                                  params={"least": MIN_PREFERRED, "most": MAX_PREFERRED})
-        if time_limit is not None and not (MIN_TIME_LIMIT <= float(time_limit) <= MAX_TIME_LIMIT):
-            raise DichotomyError("A clue time limit is between {least} and {most} seconds.",
-                                 code="invalid_time_limit", params={"least": MIN_TIME_LIMIT, "most": MAX_TIME_LIMIT})
-        the_store = _as_store(store)
+        the_store = as_store(store)
         teacher_token = secrets.token_urlsafe(18)
         for _ in range(20):
             code = new_table_code()
@@ -348,14 +251,18 @@ class Classroom:
         meta = {"kind": "class", "teacher_token_hash": hash_token(teacher_token), "created_at": time.time()}
         the_store.create_table(class_stream(code), meta)
         created = ClassCreated(name=class_name, deck_name=the_deck.name, lang=the_deck.lang,
-                               cards=tuple(c.to_json() for c in the_deck.cards), rounds=rounds,
+                               cards=tuple(c.to_json() for c in the_deck.cards), rounds=options.rounds,
                                table_size=table_size, seed=int(secrets.randbits(63) if seed is None else seed),
-                               time_limit=float(time_limit) if time_limit else None,
-                               interface_lang=normalize_language(interface_lang) or "")
+                               time_limit=options.time_limit, interface_lang=options.interface_lang)
         the_store.append(class_stream(code), 0, [(created.type, created.payload())])
         room = cls(code, the_store)
         room.teacher_token = teacher_token
         return room
+
+    @property
+    def options(self) -> TableOptions:
+        """How the tables of this class play (cards per table, clue time limit, interface language)."""
+        return TableOptions.of(self.state)
 
     @property
     def interface_lang(self) -> str:
@@ -365,7 +272,7 @@ class Classroom:
     @classmethod
     def open(cls, code: str, store: "TableStore | str | None") -> "Classroom":
         """Open an existing class by its code; :class:`ClassNotFound` if there is none."""
-        the_store = _as_store(store)
+        the_store = as_store(store)
         class_code = normalize_class_code(code)
         if not the_store.table_exists(class_stream(class_code)):
             raise ClassNotFound("No class has the code {code}. Check the link or ask the teacher.",
@@ -375,19 +282,13 @@ class Classroom:
     # --- identity ----------------------------------------------------------------------------
     def is_teacher(self, token: Any) -> bool:
         """True when ``token`` is this class's teacher token."""
-        if not isinstance(token, str) or not token:
-            return False
-        expected = self.store.table_meta(self.stream).get("teacher_token_hash", "")
-        return hmac.compare_digest(hash_token(token), expected)
+        return self.meta_token_is("teacher_token_hash", token)
 
     def student_for_token(self, token: Any) -> int:
         """The student id a secret token belongs to; :class:`SeatNotFound` for a wrong token."""
-        if isinstance(token, str) and token:
-            self.refresh()
-            digest = hash_token(token)
-            for student in self.state.students:
-                if hmac.compare_digest(student.token_hash, digest):
-                    return student.id
+        student = self.member_for_token(lambda s: s.students, token)
+        if student is not None:
+            return student
         raise SeatNotFound("This class link is not valid for this class. Ask the teacher for the join link.")
 
     def student_id(self, who: "int | str | StudentTicket") -> int:
@@ -514,8 +415,8 @@ class Classroom:
         t = self.state.table(number)
         self._check_startable(t, number)
         assert t is not None
-        table = Table.create(deck=self._table_deck(number), rounds=self.state.rounds, store=self.store,
-                             time_limit=self.state.time_limit, interface_lang=self.interface_lang,
+        table = Table.create(deck=self._table_deck(number), store=self.store,
+                             options=replace(self.options, interface_lang=self.interface_lang),
                              seed=random.Random(f"{self.state.seed}:table:{number}").randrange(2 ** 62))
         for member in t.members:
             student = self.state.student(member)
@@ -621,37 +522,8 @@ class Classroom:
         return resolved - dealable
 
     def _execute(self, decide: Callable[[ClassState], list[Event]]) -> list[Event]:
-        """Decide against the newest class events and append; listeners hear of every change of the
-        state, also when ``decide`` then refuses (other kernels' events were folded in first)."""
-        moved = False
-        try:
-            for _ in range(MAX_RETRIES):
-                moved = self.refresh(notify=False) or moved
-                events = decide(self.state)
-                try:
-                    records = self.store.append(self.stream, self.seq, [(e.type, e.payload()) for e in events])
-                except VersionConflict:
-                    continue
-                self.state = replay(events, self.state)
-                self.seq = records[-1].seq if records else self.seq
-                moved = True
-                return events
-            raise StoreError("The class is very busy right now; please try again.", code="store_busy")
-        finally:
-            if moved:
-                self._notify()
-
-    # --- state -------------------------------------------------------------------------------
-    def refresh(self, notify: bool = True) -> bool:
-        """Fold class events other kernels appended; True (and listeners told) if anything changed."""
-        records = self.store.load(self.stream, after_seq=self.seq)
-        if not records:
-            return False
-        self.state = replay([class_event_from_dict(r.type, r.payload) for r in records], self.state)
-        self.seq = records[-1].seq
-        if notify:
-            self._notify()
-        return True
+        """Decide against the newest class events and append (see :meth:`Aggregate.execute`)."""
+        return self.execute(decide)
 
     def table(self, which: "int | str") -> Table:
         """A started table of this class, by number or code (one :class:`Table` object per code)."""
@@ -671,7 +543,7 @@ class Classroom:
         """Keep ``table`` as this class's one object for its code; its changes reach class listeners,
         whoever refreshes it (a widget's own watch or :meth:`poll`)."""
         self._tables[table.code] = table
-        table.subscribe(lambda _t: self._notify())
+        table.subscribe(lambda _t: self.notify())
 
     def tables(self) -> list[Table]:
         """Every started table of the class, by table number."""
@@ -729,24 +601,7 @@ class Classroom:
 
         return report_json(self.report())
 
-    # --- change feed -------------------------------------------------------------------------
-    def subscribe(self, listener: Callable[["Classroom"], None]) -> Callable[[], None]:
-        """Call ``listener(classroom)`` after every change of the class or one of its tables."""
-        self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return unsubscribe
-
-    def _notify(self) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(self)
-            except Exception as err:  # noqa: BLE001 - a broken page must not break the class
-                log_failure(log, "class %s: a listener failed", err, self.code)
-
+    # --- following the store ------------------------------------------------------------------
     def poll(self) -> bool:
         """Refresh the class and every started table; True if anything changed.
 
@@ -754,65 +609,16 @@ class Classroom:
         """
         changed = self.refresh(notify=False)
         if changed:
-            self._notify()
+            self.notify()
         for table in self.tables():
             changed = table.refresh() or changed
             if table.timed:
                 changed = table.tick() or changed
         return changed
 
-    def check_store(self) -> bool:
-        """Ask the store whether writing would fail now (no write); True (and listeners told) if
-        :attr:`store_trouble` changed."""
-        trouble = write_trouble_error(self.store)
-        text = trouble.message if trouble is not None else ""
-        if text == self.store_trouble:
-            return False
-        self.store_trouble_error = trouble
-        self.store_trouble = text
-        self._notify()
-        return True
-
-    async def watch(self) -> None:
-        """Follow the store forever: the class and its tables, as other kernels change them; check
-        :attr:`store_trouble` on every wake (a write, an announcement, or every
-        :func:`~.stores.base.trouble_every` s)."""
-        import asyncio
-
-        self.check_store()
-        marker = self.store.change_marker()
+    def follow(self) -> None:
+        """One wake of :meth:`watch`: the class and its tables, as other kernels change them."""
         self.poll()
-        while True:
-            try:
-                marker = await self.store.wait_for_change(marker, trouble_every(self.store))
-                self.check_store()
-                self.poll()
-            except Exception as err:  # noqa: BLE001 - a transient store error must not end the feed
-                log_failure(log, "class %s: watching failed; retrying", err, self.code, level=logging.WARNING)
-                self.check_store()
-                await asyncio.sleep(1.0)
-
-    def start_watching(self) -> "asyncio.Task | None":
-        """Run :meth:`watch` on the running asyncio loop; None without a loop."""
-        import asyncio
-
-        if self._watch_task is not None and not self._watch_task.done():
-            return self._watch_task
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            try:
-                loop = asyncio.get_event_loop()
-            except RuntimeError:
-                return None
-        self._watch_task = loop.create_task(self.watch())
-        return self._watch_task
-
-    def stop_watching(self) -> None:
-        """Cancel the watch task, if any."""
-        if self._watch_task is not None:
-            self._watch_task.cancel()
-            self._watch_task = None
 
     def __repr__(self) -> str:
         s = self.state

@@ -1,8 +1,10 @@
 """Decks beyond the packaged ones: a teacher's saved decks (kept in the table store) and a folder of decks.
 
 Saved decks are an event-sourced stream in the ordinary :class:`~dichotomy_widget.stores.TableStore`
-(no change to the stores): the stream ``decks:<owner>`` holds ``DeckSaved`` and ``DeckDeleted``
-events, and replaying them gives the library. ``<owner>`` is :func:`owner_id` of a secret only the
+(no change to the stores), on the same base as tables and classes (:mod:`~dichotomy_widget.aggregate`):
+the stream ``decks:<owner>`` holds :class:`~dichotomy_widget.events.DeckSaved` and
+:class:`~dichotomy_widget.events.DeckDeleted` events, and replaying them gives the library. An unknown
+or newer event in it is a :class:`~dichotomy_widget.errors.StoreError`, as in a table. ``<owner>`` is :func:`owner_id` of a secret only the
 teacher has (the teacher key, or a random secret kept by the host's browser when no key is set), so
 one teacher's library is invisible to anyone without that secret. Such a stream can never be opened
 as a table: table codes use only the letters of :data:`dichotomy_widget.table.CODE_ALPHABET`.
@@ -20,13 +22,16 @@ import logging
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping, Sequence
 
+from .aggregate import Aggregate
 from .config import DECKS_DIR_ENV
 from .decks import DECK_FILE_SUFFIXES, Card, Deck, load_deck
-from .errors import DeckError, TableExists, TableNotFound, VersionConflict
+from .errors import DeckError, TableExists, TableNotFound
+from .events import DeckDeleted, DeckSaved, Event
 from .stores import TableStore
 from .logs import log_failure
+from .stores.base import Record
 
 __all__ = ["DeckLibrary", "SavedDeck", "owner_id", "folder_decks", "first_problem", "LIBRARY_PREFIX",
            "DECKS_DIR_ENV", "MAX_SAVED_DECKS"]
@@ -37,13 +42,8 @@ log = logging.getLogger(__name__)
 LIBRARY_PREFIX = "decks:"
 #: A library holds at most this many decks (a bound on what one page replays).
 MAX_SAVED_DECKS = 200
-DECK_SAVED = "DeckSaved"
-DECK_DELETED = "DeckDeleted"
-#: Schema version written into every library event (``"v"``); a later release upcasts older ones.
-EVENT_VERSION = 1
 _OWNER_SALT = b"dichotomy-deck-library/1"
 _OWNER_ROUNDS = 20_000
-_MAX_RETRIES = 50
 
 
 def owner_id(secret: str) -> str:
@@ -72,58 +72,73 @@ def _deck_id(deck: Deck) -> str:
     return hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-class DeckLibrary:
-    """The saved decks of one owner in ``store`` (see the module docstring)."""
+class DeckLibrary(Aggregate[Mapping[str, DeckSaved]]):
+    """The saved decks of one owner in ``store`` (see the module docstring); its state maps a deck id
+    to the event that saved it. The stream is created by its first write."""
+
+    kind = "decks"
+    noun = "deck library"
 
     def __init__(self, store: TableStore, owner: str) -> None:
         if not owner or not all(ch in "0123456789abcdef" for ch in owner):
             raise DeckError("A deck library owner is an owner_id().", code="deck_library_owner")
-        self.store = store
-        self.stream = f"{LIBRARY_PREFIX}{owner}"
-        self._seq = 0
-        self._decks: dict[str, dict] = {}
+        super().__init__(f"{LIBRARY_PREFIX}{owner}", store)
 
     @classmethod
     def for_secret(cls, store: TableStore, secret: str) -> "DeckLibrary":
         """The library of whoever knows ``secret``."""
         return cls(store, owner_id(secret))
 
-    # -- reading ------------------------------------------------------------------------------
-    def _refresh(self) -> None:
-        try:
-            records = self.store.load(self.stream, after_seq=self._seq)
-        except TableNotFound:
-            return
-        for record in records:
-            payload = record.payload
-            if int(payload.get("v", 1)) > EVENT_VERSION:
-                raise DeckError("Your saved decks were written by a newer version of Dichotomy; update it to "
-                                "use them.", code="deck_library_version")
-            if record.type == DECK_SAVED and isinstance(payload.get("id"), str):
-                self._decks[payload["id"]] = payload
-            elif record.type == DECK_DELETED:
-                self._decks.pop(str(payload.get("id")), None)
-            else:
-                log.warning("deck library %s: skipped an event of unknown type %r (seq %d)",
-                            self.stream[:16], record.type, record.seq)
-            self._seq = record.seq
+    # -- the aggregate ------------------------------------------------------------------------
+    def initial_state(self) -> Mapping[str, DeckSaved]:
+        return {}
 
+    def replay(self, events: Sequence[Event], state: Mapping[str, DeckSaved]) -> Mapping[str, DeckSaved]:
+        decks = dict(state)
+        for event in events:
+            if isinstance(event, DeckSaved):
+                decks[event.id] = event
+            elif isinstance(event, DeckDeleted):
+                decks.pop(event.id, None)
+        return decks
+
+    @property
+    def log_name(self) -> str:
+        return f"deck library {self.stream[:16]}"  # the owner id shortened
+
+    def busy_error(self) -> DeckError:
+        return DeckError("The deck library is busy; try again.", code="deck_library_busy")
+
+    def load_records(self) -> list[Record]:
+        """A library nobody has written to yet has no stream: it is empty."""
+        try:
+            return super().load_records()
+        except TableNotFound:
+            return []
+
+    def prepare_append(self) -> None:
+        """The first write creates the stream."""
+        if self.seq == 0 and not self.store.table_exists(self.stream):
+            try:
+                self.store.create_table(self.stream, {"kind": "deck-library"})
+            except TableExists:
+                pass
+
+    # -- reading ------------------------------------------------------------------------------
     def list(self) -> list[SavedDeck]:
         """The saved decks, newest first."""
-        self._refresh()
-        out = [SavedDeck(id=d["id"], name=str(d.get("name", "")), lang=str(d.get("lang", "")),
-                         cards=len(d.get("cards", ())), saved_at=float(d.get("saved_at", 0.0)))
-               for d in self._decks.values()]
+        self.refresh()
+        out = [_listed(d) for d in self.state.values()]
         return sorted(out, key=lambda s: (-s.saved_at, s.name))
 
     def get(self, deck_id: str) -> Deck:
         """The saved deck ``deck_id``; :class:`DeckError` (``deck_not_found``) if there is none."""
-        self._refresh()
-        data = self._decks.get(deck_id)
+        self.refresh()
+        data = self.state.get(deck_id)
         if data is None:
             raise DeckError("That saved deck is not in your library any more.", code="deck_not_found")
-        return Deck(name=data["name"], lang=data["lang"], description=data.get("description", ""),
-                    cards=tuple(Card.from_json(c) for c in data["cards"]), source=data.get("source", ""))
+        return Deck(name=data.name, lang=data.lang, description=data.description,
+                    cards=tuple(Card.from_json(c) for c in data.cards), source=data.source)
 
     # -- writing ------------------------------------------------------------------------------
     def save(self, deck: Deck, name: str | None = None) -> SavedDeck:
@@ -131,51 +146,35 @@ class DeckLibrary:
         if name:
             deck = replace(deck, name=name)
         deck_id = _deck_id(deck)
-        payload = {"v": EVENT_VERSION, "id": deck_id, "name": deck.name, "lang": deck.lang, "description": deck.description,
-                   "cards": [c.to_json() for c in deck.cards], "source": deck.source, "saved_at": time.time()}
+        event = DeckSaved(id=deck_id, name=deck.name, lang=deck.lang, description=deck.description,
+                          cards=tuple(tuple(c.to_json()) for c in deck.cards), source=deck.source,
+                          saved_at=time.time())
 
-        def decide() -> list[tuple[str, dict]]:
-            if deck_id in self._decks:
+        def decide(decks: Mapping[str, DeckSaved]) -> list[Event]:
+            if deck_id in decks:
                 return []
-            if len(self._decks) >= MAX_SAVED_DECKS:
+            if len(decks) >= MAX_SAVED_DECKS:
                 raise DeckError("Your library already holds {most} decks; delete one first.",
                                 code="deck_library_full", params={"most": MAX_SAVED_DECKS})
-            return [(DECK_SAVED, payload)]
+            return [event]
 
-        self._write(decide)
-        saved = self._decks[deck_id]
-        return SavedDeck(id=deck_id, name=saved["name"], lang=saved["lang"], cards=len(saved["cards"]),
-                         saved_at=float(saved["saved_at"]))
+        self.execute(decide)
+        return _listed(self.state[deck_id])
 
     def delete(self, deck_id: str) -> None:
         """Delete a saved deck; :class:`DeckError` (``deck_not_found``) if it is not there."""
 
-        def decide() -> list[tuple[str, dict]]:
-            if deck_id not in self._decks:
+        def decide(decks: Mapping[str, DeckSaved]) -> list[Event]:
+            if deck_id not in decks:
                 raise DeckError("That saved deck is not in your library any more.", code="deck_not_found")
-            return [(DECK_DELETED, {"v": EVENT_VERSION, "id": deck_id, "deleted_at": time.time()})]
+            return [DeckDeleted(id=deck_id, deleted_at=time.time())]
 
-        self._write(decide)
+        self.execute(decide)
 
-    def _write(self, decide) -> None:
-        """Reload, decide, append; on a conflict with another page, reload and decide again."""
-        for _ in range(_MAX_RETRIES):
-            self._refresh()
-            events = decide()
-            if not events:
-                return
-            if self._seq == 0 and not self.store.table_exists(self.stream):
-                try:
-                    self.store.create_table(self.stream, {"kind": "deck-library"})
-                except TableExists:
-                    pass
-            try:
-                self.store.append(self.stream, self._seq, events)
-            except VersionConflict:
-                continue
-            self._refresh()
-            return
-        raise DeckError("The deck library is busy; try again.", code="deck_library_busy")
+
+def _listed(saved: DeckSaved) -> SavedDeck:
+    return SavedDeck(id=saved.id, name=saved.name, lang=saved.lang, cards=len(saved.cards),
+                     saved_at=float(saved.saved_at))
 
 
 def first_problem(exc: DeckError) -> str:

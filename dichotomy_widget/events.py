@@ -1,4 +1,7 @@
-"""Events: what happened at a table, as frozen dataclasses that round-trip through JSON.
+"""Events: what happened at a table, in a class or in a saved-deck library, as frozen dataclasses that
+round-trip through JSON. One registry (:data:`EVENT_TYPES`) holds every stream's events; each event
+names the kind of stream it belongs to (``stream_kind``: ``table``, ``class`` or ``decks``), and one
+function (:func:`event_from_dict`) decodes them all.
 
 Events are past-tense facts. Everything random or judged (the deal, the first Guesser, a random pick,
 the purge, the verdict on a guess) is decided once and written into an event, so replay never draws
@@ -8,8 +11,8 @@ Schema versions: every stored payload carries its event type's schema version un
 payload without one was written by release 0.1.0 and is version 1). Loading an older payload runs
 the registered upcasters, one version step at a time (``UPCASTERS[(type, v)]`` turns a version ``v``
 payload into version ``v + 1``), so a table written by an older release replays with the new code.
-An unknown event type or a version newer than this code knows raises :class:`StoreError` naming the
-table, never a bare ``KeyError``.
+An unknown event type (or one of another kind of stream) or a version newer than this code knows
+raises :class:`StoreError` naming the stream, never a bare ``KeyError``.
 """
 
 from __future__ import annotations
@@ -33,6 +36,16 @@ __all__ = [
     "GuessJudged",
     "RecapConfirmed",
     "GameEnded",
+    "ClassCreated",
+    "StudentJoined",
+    "StudentRemoved",
+    "TablesMade",
+    "TableAdded",
+    "StudentMoved",
+    "TableStarted",
+    "DeckSaved",
+    "DeckDeleted",
+    "STREAM_KINDS",
     "EVENT_TYPES",
     "SCHEMA_KEY",
     "UPCASTERS",
@@ -50,6 +63,7 @@ class Event:
 
     type: ClassVar[str] = "Event"
     version: ClassVar[int] = 1  # the payload schema this code writes
+    stream_kind: ClassVar[str] = "table"  # the kind of stream it belongs to (see STREAM_KINDS)
 
     def payload(self) -> dict[str, Any]:
         """JSON-ready payload (tuples become lists), with its schema version."""
@@ -181,10 +195,119 @@ class GameEnded(Event):
     by_host: bool = True
 
 
+# --- a class (see classroom.py) ---------------------------------------------------------------
+@dataclass(frozen=True)
+class ClassCreated(Event):
+    """A class was set up: its name, the deck (cards as [target, foil] lists) and the table options."""
+
+    type: ClassVar[str] = "ClassCreated"
+    stream_kind: ClassVar[str] = "class"
+    name: str
+    deck_name: str
+    lang: str
+    cards: tuple
+    rounds: int
+    table_size: int
+    seed: int
+    time_limit: float | None = None
+    interface_lang: str = ""  # "" = the deck's language
+
+
+@dataclass(frozen=True)
+class StudentJoined(Event):
+    """A student joined the class; only the hash of their secret token is kept."""
+
+    type: ClassVar[str] = "StudentJoined"
+    stream_kind: ClassVar[str] = "class"
+    student: int
+    name: str
+    token_hash: str
+    device: str = ""  # the page's device tag (a hash of its address), "" where devices are not bounded
+
+
+@dataclass(frozen=True)
+class StudentRemoved(Event):
+    """The teacher removed a student (before their table started): their link no longer opens."""
+
+    type: ClassVar[str] = "StudentRemoved"
+    stream_kind: ClassVar[str] = "class"
+    student: int
+
+
+@dataclass(frozen=True)
+class TablesMade(Event):
+    """The roster was split into tables: student ids per table (table 1 first)."""
+
+    type: ClassVar[str] = "TablesMade"
+    stream_kind: ClassVar[str] = "class"
+    tables: tuple
+
+
+@dataclass(frozen=True)
+class TableAdded(Event):
+    """The teacher added an empty table."""
+
+    type: ClassVar[str] = "TableAdded"
+    stream_kind: ClassVar[str] = "class"
+    number: int
+
+
+@dataclass(frozen=True)
+class StudentMoved(Event):
+    """A student was moved (or, joining late, seated) to table ``table`` (1-based)."""
+
+    type: ClassVar[str] = "StudentMoved"
+    stream_kind: ClassVar[str] = "class"
+    student: int
+    table: int
+
+
+@dataclass(frozen=True)
+class TableStarted(Event):
+    """Table ``number`` started as the ordinary table ``code``."""
+
+    type: ClassVar[str] = "TableStarted"
+    stream_kind: ClassVar[str] = "class"
+    number: int
+    code: str
+
+
+# --- a saved-deck library (see deck_library.py) ----------------------------------------------------
+@dataclass(frozen=True)
+class DeckSaved(Event):
+    """A teacher kept a deck (``id``: a hash of its content); ``cards`` as [target, foil] lists."""
+
+    type: ClassVar[str] = "DeckSaved"
+    stream_kind: ClassVar[str] = "decks"
+    id: str
+    name: str
+    lang: str
+    cards: tuple
+    description: str = ""
+    source: str = ""
+    saved_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class DeckDeleted(Event):
+    """A teacher deleted saved deck ``id``."""
+
+    type: ClassVar[str] = "DeckDeleted"
+    stream_kind: ClassVar[str] = "decks"
+    id: str
+    deleted_at: float = 0.0
+
+
+#: What a message calls a stream of each kind (the events of each kind are in :data:`EVENT_TYPES`).
+STREAM_KINDS: dict[str, str] = {"table": "Table", "class": "Class", "decks": "Saved-deck library"}
+
+#: Every event of every stream, by type name (names are unique across kinds).
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (TableCreated, SeatJoined, SeatRemoved, SeatsReordered, GameStarted, PairLocked,
-                ClueSubmitted, CluesPurged, GuessJudged, RecapConfirmed, GameEnded)
+                ClueSubmitted, CluesPurged, GuessJudged, RecapConfirmed, GameEnded,
+                ClassCreated, StudentJoined, StudentRemoved, TablesMade, TableAdded, StudentMoved, TableStarted,
+                DeckSaved, DeckDeleted)
 }
 
 
@@ -226,39 +349,54 @@ def _table_created_2_to_3(payload: dict[str, Any]) -> dict[str, Any]:
     return {**payload, "interface_lang": ""}
 
 
-def upcast(type_name: str, payload: dict[str, Any], table: str = "?") -> dict[str, Any]:
-    """``payload`` raised to the schema version this code writes; :class:`StoreError` if it cannot be."""
+def _stream_label(kind: str, stream: str) -> str:
+    """``Table K7QX2M``, ``Class K7QX2M``, ``Saved-deck library decks:0a1b2c3d…`` (an owner id shortened)."""
+    name = str(stream)
+    if kind == "class" and name.startswith("class-"):
+        name = name[len("class-"):]
+    elif kind == "decks" and len(name) > 16:
+        name = name[:14] + "…"
+    return f"{STREAM_KINDS.get(kind, 'Stream')} {name}"
+
+
+def upcast(type_name: str, payload: dict[str, Any], table: str = "?", kind: str = "table") -> dict[str, Any]:
+    """``payload`` raised to the schema version this code writes; :class:`StoreError` if it cannot be.
+
+    ``table`` is the stream id for messages and ``kind`` the kind of stream it was read from: an event
+    of another kind of stream is as unknown there as a made-up type."""
     cls = EVENT_TYPES.get(type_name)
-    if cls is None:
+    label = _stream_label(kind, table)
+    if cls is None or cls.stream_kind != kind:
         # untranslated: developer-only (a corrupt or newer store: for whoever runs the server)
-        unknown = (f"Table {table}: a stored event has the type {str(type_name)[:40]!r}, which this "
+        unknown = (f"{label}: a stored event has the type {str(type_name)[:40]!r}, which this "
                    "version of Dichotomy does not know (was it written by a newer release?).")
         raise StoreError(unknown, code="unknown_event_type")
     if not isinstance(payload, dict):
-        raise StoreError(f"Table {table}: a stored {type_name} event is not a JSON object.", code="corrupt_event")  # untranslated: developer-only
+        raise StoreError(f"{label}: a stored {type_name} event is not a JSON object.", code="corrupt_event")  # untranslated: developer-only
     version = payload.get(SCHEMA_KEY, 1)
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= cls.version:
-        raise StoreError(f"Table {table}: a stored {type_name} event has schema version {str(version)[:20]}; "  # untranslated: developer-only
+        raise StoreError(f"{label}: a stored {type_name} event has schema version {str(version)[:20]}; "  # untranslated: developer-only
                          f"this version of Dichotomy reads versions 1 to {cls.version} (update Dichotomy).",
                          code="unknown_event_version")
     while version < cls.version:
         step = UPCASTERS.get((type_name, version))
         if step is None:
-            raise StoreError(f"Table {table}: no upgrade from {type_name} version {version}.",  # untranslated: developer-only
+            raise StoreError(f"{label}: no upgrade from {type_name} version {version}.",  # untranslated: developer-only
                              code="unknown_event_version")
         payload = step(payload)
         version += 1
     return payload
 
 
-def event_from_dict(type_name: str, payload: dict[str, Any], table: str = "?") -> Event:
-    """Rebuild an event from its store record: upcast to the current schema, lists become tuples,
-    unknown keys are ignored. :class:`StoreError` (naming ``table``) for what cannot be read."""
-    payload = upcast(type_name, payload, table)
+def event_from_dict(type_name: str, payload: dict[str, Any], table: str = "?", kind: str = "table") -> Event:
+    """Rebuild an event of a ``kind`` stream from its store record: upcast to the current schema,
+    lists become tuples, unknown keys are ignored. :class:`StoreError` (naming stream ``table``) for
+    what cannot be read."""
+    payload = upcast(type_name, payload, table, kind)
     cls = EVENT_TYPES[type_name]
     names = _field_names(cls)
     try:
         return cls(**{k: _freeze(v) for k, v in payload.items() if k in names})
     except TypeError as err:  # a required field is missing
-        raise StoreError(f"Table {table}: a stored {type_name} event lacks a field it needs.",  # untranslated: developer-only
+        raise StoreError(f"{_stream_label(kind, table)}: a stored {type_name} event lacks a field it needs.",  # untranslated: developer-only
                          code="corrupt_event") from err

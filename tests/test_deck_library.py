@@ -10,7 +10,7 @@ import pytest
 
 from dichotomy_widget import DeckError, Table, parse_deck
 from dichotomy_widget.deck_library import (LIBRARY_PREFIX, DeckLibrary, folder_decks, owner_id)
-from dichotomy_widget.errors import TableNotFound
+from dichotomy_widget.errors import StoreError, TableNotFound
 from dichotomy_widget.stores import MemoryStore, SqliteStore, TableStore
 
 from test_store import pg_dsn, pg_server  # noqa: F401 - fixtures: a real PostgreSQL server
@@ -154,6 +154,6 @@ def test_a_newer_library_event_gives_a_clear_error(stores):
     lib = DeckLibrary.for_secret(store, "teacher-key-1")
     lib.save(deck())
     store.append(lib.stream, store.last_seq(lib.stream), [("DeckSaved", {"v": 99, "id": "x"})])
-    with pytest.raises(DeckError) as err:
+    with pytest.raises(StoreError) as err:
         DeckLibrary.for_secret(store, "teacher-key-1").list()
-    assert err.value.code == "deck_library_version"
+    assert err.value.code == "unknown_event_version" and "Saved-deck library" in err.value.message

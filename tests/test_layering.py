@@ -28,9 +28,9 @@ OUTER = ("stores", "ui", "table", "serve")
 #: Modules (or packages) that compute without a store, a widget, a kernel or a clock of their own.
 PURE = ("errors", "events", "config", "decks", "rules", "views", "words", "wordrel", "wordsdata", "seating",
         "class_views", "class_cards", "i18n", "message_format", "logs", "deck_targets",
-        "bots.bot", "bots.knowledge", "bots.relations", "bots.simulate")
+        "bots.bot", "bots.knowledge", "bots.relations", "bots.simulate", "options")
 #: Everything else: the package's front door, stores, pages, tables, classes, the server, bot drivers.
-IMPURE = ("", "stores", "ui", "table", "serve", "classroom", "deck_library", "hub", "voila_launch",
+IMPURE = ("", "stores", "ui", "aggregate", "table", "serve", "classroom", "deck_library", "hub", "voila_launch",
           "bots", "bots.driver", "bots.practice")
 #: Libraries a pure module must not import (widgets, kernels, servers, databases, processes, sockets).
 IMPURE_LIBRARIES = {"ipywidgets", "anywidget", "traitlets", "IPython", "ipykernel", "tornado", "voila",

@@ -1,0 +1,90 @@
+"""The one aggregate base (dichotomy_widget.aggregate) under tables, classes and saved-deck libraries:
+every kind decodes its stream with the shared registry, so an unknown, foreign or future event is a
+clear StoreError in a real SQLite store, and a class event is upcast like a table event."""
+
+from __future__ import annotations
+
+import pytest
+
+from dichotomy_widget import Classroom, StoreError, Table
+from dichotomy_widget.aggregate import Aggregate
+from dichotomy_widget.deck_library import DeckLibrary
+from dichotomy_widget.decks import parse_deck
+from dichotomy_widget.events import SCHEMA_KEY, UPCASTERS, ClassCreated, event_from_dict
+from dichotomy_widget.stores import SqliteStore
+
+ROWS = "sea,ocean\ncoffee,tea\ncat,dog\nspring,autumn\nbread,rice\nviolin,cello\ndoctor,nurse\ntrain,bus\nlion,tiger\ncastle,palace\n"
+
+
+@pytest.fixture()
+def sqlite(tmp_path):
+    store = SqliteStore(tmp_path / "tables.sqlite3")
+    yield store
+    store.close()
+
+
+@pytest.fixture()
+def other_kernel(sqlite):
+    """A second handle on the same file, as another kernel opens it."""
+    store = SqliteStore(sqlite.path)
+    yield store
+    store.close()
+
+
+def _table(store):
+    table = Table.create(deck="en", seed=1, rounds=2, store=store)
+    return table.code, (lambda other: Table.open(table.code, other)), table.code
+
+
+def _class(store):
+    room = Classroom.create("Unit 4", deck="en", rounds=2, store=store, seed=1)
+    room.join("Ana")
+    return room.stream, (lambda other: Classroom.open(room.code, other)), room.code
+
+
+def _decks(store):
+    lib = DeckLibrary.for_secret(store, "teacher-key")
+    lib.save(parse_deck("# lang: en\n" + ROWS, fmt="csv"))
+    return lib.stream, (lambda other: DeckLibrary.for_secret(other, "teacher-key").list()), "Saved-deck library"
+
+
+# what each kind writes, and a real event of another kind (foreign to it)
+KINDS = {"table": (_table, "StudentJoined"), "class": (_class, "SeatJoined"), "decks": (_decks, "GameEnded")}
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.mark.parametrize("written, code", [
+    (("MysteryHappened", {"x": 1, SCHEMA_KEY: 1}), "unknown_event_type"),
+    ("foreign", "unknown_event_type"),
+    ("future", "unknown_event_version"),
+])
+def test_an_unreadable_event_is_a_clear_store_error_for_every_kind(sqlite, other_kernel, kind, written, code):
+    make, foreign = KINDS[kind]
+    stream, reopen, named = make(sqlite)
+    if written == "foreign":
+        written = (foreign, {SCHEMA_KEY: 1})
+    elif written == "future":  # the stream's own last event type, in a version no release wrote yet
+        last = sqlite.load(stream)[-1]
+        written = (last.type, {**last.payload, SCHEMA_KEY: 99})
+    sqlite.append(stream, sqlite.last_seq(stream), [written])
+    with pytest.raises(StoreError) as err:
+        reopen(other_kernel)
+    assert err.value.code == code and named in err.value.message
+    assert not isinstance(err.value, (KeyError, ValueError))
+
+
+def test_tables_classes_and_libraries_share_the_base():
+    assert all(issubclass(cls, Aggregate) for cls in (Table, Classroom, DeckLibrary))
+    for name in ("execute", "refresh", "subscribe", "watch", "start_watching", "check_store"):
+        assert all(getattr(cls, name) is getattr(Aggregate, name) for cls in (Table, Classroom, DeckLibrary)), name
+
+
+def test_class_events_are_upcast_like_table_events(sqlite, other_kernel, monkeypatch):
+    room = Classroom.create("Unit 4", deck="en", rounds=2, store=sqlite, seed=1)
+    stored = sqlite.load(room.stream)[0].payload
+    assert stored[SCHEMA_KEY] == ClassCreated.version == 1
+    # a later release: ClassCreated version 2, whose upcaster rewrites a version 1 payload
+    monkeypatch.setattr(ClassCreated, "version", 2)
+    monkeypatch.setitem(UPCASTERS, ("ClassCreated", 1), lambda p: {**p, "name": p["name"] + " (upgraded)"})
+    assert Classroom.open(room.code, other_kernel).state.name == "Unit 4 (upgraded)"
+    assert event_from_dict("ClassCreated", stored, room.stream, "class").name == "Unit 4 (upgraded)"
