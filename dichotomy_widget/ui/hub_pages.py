@@ -49,8 +49,9 @@ def _hub_loopback(tr: Translator) -> str:
         setting="<code>c.JupyterHub.public_url</code>"))
 
 
-class HubSeatPage(SeatPage):
-    """The seat page of a signed-in hub user (no name box; the seat belongs to the hub user)."""
+class HubUserPage:
+    """A page behind the hub (mixed in before the page class): the hub user as its identity strategy,
+    the signed-in bar around every screen, refusals included."""
 
     def __init__(self, query: str | None = None, store=None, env: Mapping[str, str] | None = None) -> None:
         self._env = env  # the device tag behind the hub: the hub user (wrong codes are throttled per device)
@@ -64,6 +65,10 @@ class HubSeatPage(SeatPage):
     def _refuse(self, title: str, body: str) -> None:
         super()._refuse(title, body)
         self._with_bar()
+
+
+class HubSeatPage(HubUserPage, SeatPage):
+    """The seat page of a signed-in hub user (no name box; the seat belongs to the hub user)."""
 
     def _show_seat(self, seat: int, token: str) -> None:
         super()._show_seat(seat, token)
@@ -180,21 +185,8 @@ class HubSeatPage(SeatPage):
         return self._feedback(error_text(last, self.lang))
 
 
-class HubHostPage(HostPage):
+class HubHostPage(HubUserPage, HostPage):
     """The host page for hub admins and members of the host groups."""
-
-    def __init__(self, query: str | None = None, store=None, env: Mapping[str, str] | None = None) -> None:
-        self._env = env  # the device tag behind the hub: the hub user (wrong codes are throttled per device)
-        self.who = HubUserIdentity.from_env(env)  # the page's identity strategy (see .identity)
-        self.identity, self.hub_bar = self.who.user, self.who.bar
-        super().__init__(query, store=store, env=env)
-
-    def _with_bar(self) -> None:
-        self.children = self.who.framed(self.children, self.tr)
-
-    def _refuse(self, title: str, body: str) -> None:
-        super()._refuse(title, body)
-        self._with_bar()
 
     def _show_create(self) -> None:
         super()._show_create()

@@ -65,6 +65,8 @@ BLOCKING = ("serious", "critical")
 # A colour scheme changes colours only: in the dark scheme axe runs its colour rules.
 DARK_OPTIONS = {"runOnly": {"type": "rule", "values": ["color-contrast", "link-in-text-block"]},
                 "resultTypes": ["violations"]}
+# The page's script has followed an emulated colour scheme (the change event comes a moment later).
+FOLLOWED_JS = "light => document.body.getAttribute('data-jp-theme-light') === light"
 NAMES = ("Ana", "Ben", "Cy", "Dee")
 CLASS_NAMES = ("Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
 CLUES = ("zebra", "quartz", "nimbus", "tulip", "saffron", "kayak", "origami", "lantern", "mosaic", "glacier")
@@ -319,6 +321,8 @@ class Checker:
             self.problems.append(f"{where}: <html lang={got!r}>, expected {lang!r}")
         for scheme, options in (("light", None), ("dark", DARK_OPTIONS)):
             page.emulate_media(color_scheme=scheme)
+            if "theme=dark" not in page.url:  # the page follows the device: wait until it has followed
+                page.wait_for_function(FOLLOWED_JS, arg="false" if scheme == "dark" else "true", timeout=10_000)
             results = self.axe.run(page, options=options)  # type: ignore[attr-defined]
             for v in results.response["violations"]:
                 if v["impact"] in BLOCKING:
