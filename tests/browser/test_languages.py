@@ -322,7 +322,13 @@ class Checker:
         for scheme, options in (("light", None), ("dark", DARK_OPTIONS)):
             page.emulate_media(color_scheme=scheme)
             if "theme=dark" not in page.url:  # the page follows the device: wait until it has followed
-                page.wait_for_function(FOLLOWED_JS, arg="false" if scheme == "dark" else "true", timeout=10_000)
+                light = "false" if scheme == "dark" else "true"
+                try:
+                    page.wait_for_function(FOLLOWED_JS, arg=light, timeout=30_000)
+                except playwright_api.TimeoutError:
+                    got = page.evaluate("document.body.getAttribute('data-jp-theme-light')")
+                    self.problems.append(f"{where} ({scheme}): the page did not follow the device's colour scheme "
+                                         f"(data-jp-theme-light={got!r}, expected {light!r})")
             results = self.axe.run(page, options=options)  # type: ignore[attr-defined]
             for v in results.response["violations"]:
                 if v["impact"] in BLOCKING:
