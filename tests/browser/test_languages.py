@@ -67,6 +67,8 @@ DARK_OPTIONS = {"runOnly": {"type": "rule", "values": ["color-contrast", "link-i
                 "resultTypes": ["violations"]}
 # The page's script has followed an emulated colour scheme (the change event comes a moment later).
 FOLLOWED_JS = "light => document.body.getAttribute('data-jp-theme-light') === light"
+# The page follows the device (no ?theme= chose one): its dark stylesheet waits on the media query.
+FOLLOWS_JS = "() => !!document.querySelector('link[media=\"(prefers-color-scheme: dark)\"]')"
 NAMES = ("Ana", "Ben", "Cy", "Dee")
 CLASS_NAMES = ("Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
 CLUES = ("zebra", "quartz", "nimbus", "tulip", "saffron", "kayak", "origami", "lantern", "mosaic", "glacier")
@@ -321,7 +323,7 @@ class Checker:
             self.problems.append(f"{where}: <html lang={got!r}>, expected {lang!r}")
         for scheme, options in (("light", None), ("dark", DARK_OPTIONS)):
             page.emulate_media(color_scheme=scheme)
-            if "theme=dark" not in page.url:  # the page follows the device: wait until it has followed
+            if page.evaluate(FOLLOWS_JS):  # the page follows the device: wait until it has followed
                 light = "false" if scheme == "dark" else "true"
                 try:
                     page.wait_for_function(FOLLOWED_JS, arg=light, timeout=30_000)
