@@ -194,7 +194,7 @@ if _watch is not None and hasattr(_watch, "on_change"):
 _wrap_async(_t.store, "wait_for_change", "wake")
 _wrap(_t, "check_store", "trouble")
 _wrap(_t.store, "load", "read", when=bool)
-_wrap(_t, "_fold", "fold")
+_wrap(_t, "fold", "fold")
 _wrap(_t, "view", "view")
 _wrap(_w, "_send", "sent")
 """
