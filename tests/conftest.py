@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 #: The longest test modules (minutes each on two cores), run first and in this order: pytest-xdist's
-#: --dist loadfile deals the first modules to its two workers in turn, so the long ones start at once
-#: on both workers and the short ones fill in after (instead of the longest starting last).
+#: --dist loadfile (with --no-loadscope-reorder, pyproject.toml) deals the first modules to its two
+#: workers in turn, so the long ones start at once on both workers and the short ones fill in after
+#: (xdist's own order, by number of tests, started the one-test five-minute module last).
 LONGEST_FIRST = (
     "tests/browser/test_languages.py", "tests/browser/test_serve.py", "tests/browser/test_hub_browser.py",
     "tests/test_bench_smoke.py", "tests/browser/test_class_browser.py", "tests/browser/test_pool.py",
