@@ -60,7 +60,7 @@ from .teacher import key_required, require_teacher
 from .name_box import NameBox
 from .page_key import PAGE_KEY_FIELD, page_key
 from .page_lang import PageLanguage, SpeaksPageLanguage, error_text, language_menu
-from .page_style import COLOURS, LINK_STYLE, feedback_label, warning_html
+from .page_style import COLOURS, feedback_label, link_html, warning_html
 from ..logs import log_failure
 
 __all__ = ["HostPage", "SeatPage", "RefusingPage", "UrlQuery", "code_box", "parse_query", "join_link", "game_widget", "interface_menu",
@@ -615,9 +615,9 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
                             "{high} seconds).", low=MIN_TIME_LIMIT, high=MAX_TIME_LIMIT) + " "
                             + _("The recap time is optional too: 0 keeps each recap until its player continues; "
                                 "otherwise every screen counts down and the game moves on by itself."))
-            + '</p><p class="dichotomy-class-hint">' + html.escape(_("A whole class?")) + ' <a class="dichotomy-teacher-link" '
-            f'href="teacher.ipynb" style="{LINK_STYLE}">' + html.escape(_("Create a class"))
-            + "</a>: " + html.escape(_("one link for everybody, tables made for you, one dashboard.")) + "</p>")
+            + '</p><p class="dichotomy-class-hint">' + html.escape(_("A whole class?")) + " "
+            + link_html("teacher.ipynb", _("Create a class"), "dichotomy-teacher-link", new_tab=False)
+            + ": " + html.escape(_("one link for everybody, tables made for you, one dashboard.")) + "</p>")
         if key_required(self.env):
             self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock, lang=self.lang)
             self.key_box.status = _("This server needs the teacher key to create a table.")

@@ -24,7 +24,7 @@ from ..i18n import Translator
 from .app import RefusingPage, UrlQuery, game_widget, page_store, page_title
 from .name_box import NameBox
 from .page_lang import PageLanguage, error_text
-from .page_style import LINK_STYLE, feedback_label
+from .page_style import feedback_label, link_html
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stores import TableStore
@@ -192,8 +192,7 @@ def practice_link_html(class_code: str, tr: Translator, lang: str | None = None)
     cannot play the deck's language ``lang``."""
     if lang is not None and not knowledge(default_source(), lang).playable:
         return ""
-    href = html.escape("practice.ipynb?" + urlencode({"class": class_code}), quote=True)
-    return (f'<p class="dichotomy-practice-hint"><a class="dichotomy-practice-link" href="{href}" target="_blank" '
-            f'rel="noopener" style="{LINK_STYLE}">'
-            + html.escape(tr.gettext("Practise alone with bots")) + "</a> "
+    link = link_html("practice.ipynb?" + urlencode({"class": class_code}), tr.gettext("Practise alone with bots"),
+                     "dichotomy-practice-link")
+    return (f'<p class="dichotomy-practice-hint">{link} '
             + html.escape(tr.gettext("(a new tab; it does not count for the class).")) + "</p>")
