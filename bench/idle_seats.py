@@ -111,7 +111,7 @@ def measure(args: argparse.Namespace, dsn: str | None, store_pids: Callable[[], 
     work = Path(tempfile.mkdtemp(prefix="idle-seats-"))
     store = dsn or str(work / "tables.sqlite3")
     port = free_port()
-    cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", store, "--port", str(port),
+    cmd = [sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", store, "--port", str(port),
            "--ip", "127.0.0.1", "--max-kernels", "0", "--max-pages-per-device", "0"]
     server = Server(cmd, port, work, server_env())
     bare: Server | None = None

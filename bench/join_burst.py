@@ -62,7 +62,7 @@ sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "tests" / "browser"))
 
 from dichotomy_widget import Table  # noqa: E402
-from dichotomy_widget.voila_launch import page_extensions_option  # noqa: E402
+from dichotomy_widget.server.voila_launch import page_extensions_option  # noqa: E402
 from support import free_port, http_get, server_env, tree_pids, tree_usage  # noqa: E402  (tests/support.py)
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -233,7 +233,7 @@ def start(config: str, work: Path, store: Path, pool: int, connect_timeout: floa
         if config == "bare-pool":
             cmd += ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool}"]
     else:
-        cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
+        cmd = [sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(store), "--port", str(port),
                "--ip", "127.0.0.1", "--connect-timeout", str(connect_timeout), "--max-kernels", "0",
                "--cull-idle-timeout", "20",
                "--expect", str(pool if config == "seat-pool" else 0)]

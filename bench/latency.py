@@ -254,7 +254,7 @@ def kernel_latency(store: str, samples: int) -> tuple[list[float], dict[str, lis
             bot.table = t
             code_seat["q"] = f"table={t.code}&seat={ticket.token}"
             reply = kc.execute_interactive(
-                "from dichotomy_widget.ui.entry import seat_page\n"
+                "from dichotomy_widget.pages.entry import seat_page\n"
                 f"page = seat_page({code_seat['q']!r}, store={store!r})\nassert page.state == 'seat'",
                 timeout=60, output_hook=lambda m: None)
             assert reply["content"]["status"] == "ok", reply["content"]
@@ -354,7 +354,7 @@ def _free_port() -> int:
 
 def voila_kernels(store: str, idle: float) -> dict[str, dict[str, float]]:
     work = Path(tempfile.mkdtemp(prefix="dichotomy-bench-"))
-    shutil.copy(REPO / "dichotomy_widget" / "ui" / "pages" / "seat.ipynb", work / "seat.ipynb")
+    shutil.copy(REPO / "dichotomy_widget" / "pages" / "notebooks" / "seat.ipynb", work / "seat.ipynb")
     bare = json.loads((work / "seat.ipynb").read_text())
     bare["cells"][0]["source"] = ["1"]
     (work / "bare.ipynb").write_text(json.dumps(bare))
@@ -405,7 +405,7 @@ def browser_latency(store: str, samples: int) -> list[float]:
     from playwright.sync_api import sync_playwright
 
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", store,
+    proc = subprocess.Popen([sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", store,
                              "--port", str(port), "--ip", "127.0.0.1"], env=ENV, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     out: list[float] = []

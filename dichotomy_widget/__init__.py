@@ -51,7 +51,7 @@ _WIDGETS = ("SeatWidget", "TableWidget", "PassAndPlayWidget")
 def __getattr__(name: str) -> Any:
     """Import the widget classes lazily (anywidget and traitlets are not needed by the engine)."""
     if name in _WIDGETS:
-        from .ui import widgets
+        from .widgets import game as widgets
 
         return getattr(widgets, name)
     raise AttributeError(f"module 'dichotomy_widget' has no attribute {name!r}")

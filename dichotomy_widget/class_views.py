@@ -1,5 +1,5 @@
 """Views of a class: the teacher's dashboard, the class projector, the debrief report and a student's
-lobby. Every class page renders only from these (``ui/class_html.py``).
+lobby. Every class page renders only from these (``pages/class_html.py``).
 
 Every per-table part is built from ``Table.view(None)`` (the projector view, which never holds a word a
 live round still hides) or from the table's resolved rounds (``state.history``), withheld while another

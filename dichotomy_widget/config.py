@@ -82,7 +82,7 @@ MEMORY_STORE_NAMES = frozenset({"", "memory", ":memory:", "memory://", "mem://"}
 DATA_DIR_NAME = "dichotomy"  # platformdirs.user_data_dir(DATA_DIR_NAME)
 STORE_FILE_NAME = "tables.sqlite3"
 
-# --- page names (voila notebooks in ui/pages/) ----------------------------------------------------
+# --- page names (voila notebooks in pages/notebooks/) ----------------------------------------------------
 HOST_PAGE = "host.ipynb"
 SEAT_PAGE = "seat.ipynb"
 TEACHER_PAGE = "teacher.ipynb"  # a class's control page (creating and running a class)
@@ -98,7 +98,7 @@ TEACHER_PAGES = (HOST_PAGE, TEACHER_PAGE)
 #: requests, and some fail outside their own app ("The getter for the shared module is not a function").
 PAGE_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "anywidget")
 
-# --- page bounds of ``dichotomy serve`` (ui/bounds.py, docs/classroom.md) ------------------------
+# --- page bounds of ``dichotomy serve`` (server/bounds.py, docs/classroom.md) ------------------------
 #: Memory of one page kernel in MB, for the default kernel cap: a seat or host page's kernel measured
 #: 74-83 MB RSS (``python bench/flood.py``, 2-core Linux; a bare voila kernel is ~67 MB), rounded up.
 KERNEL_MB = 80

@@ -316,7 +316,7 @@ class SeatingError(RuleViolation):
 
 
 class PageRefused(DichotomyError):
-    """``dichotomy serve`` will not start a kernel for this page request (see ``ui/bounds.py``).
+    """``dichotomy serve`` will not start a kernel for this page request (see ``server/bounds.py``).
 
     ``code`` is ``"too_many_pages"`` (this device already holds its share of pages; HTTP 429) or
     ``"server_full"`` (the server's kernel cap is reached; HTTP 503).

@@ -81,7 +81,7 @@ class Serve:
         self.name, self.port = name, free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log_dir / f"serve-{name}.log"
-        cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", store, "--port", str(self.port),
+        cmd = [sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", store, "--port", str(self.port),
                "--ip", "127.0.0.1", "--pg-pool", str(pool), *(extra or [])]
         if listen_url:
             cmd += ["--pg-listen-url", listen_url]

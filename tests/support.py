@@ -91,7 +91,7 @@ def _is_kernel(pid: int) -> bool:
         command = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
-    # ipykernel_launcher, or dichotomy serve's dichotomy_widget.ui.kernel_launcher (no parent poll)
+    # ipykernel_launcher, or dichotomy serve's dichotomy_widget.server.kernel_launcher (no parent poll)
     return b"ipykernel" in command or b"kernel_launcher" in command
 
 

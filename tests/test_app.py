@@ -1,4 +1,4 @@
-"""The voila page logic (dichotomy_widget.ui.app) and the serve command line, without a browser."""
+"""The voila page logic (dichotomy_widget.pages.table_pages) and the serve command line, without a browser."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import ipywidgets as W
 import pytest
 
 from dichotomy_widget import Table
-from dichotomy_widget.ui import widgets
-from dichotomy_widget.ui.entry import host_page, seat_page
-from dichotomy_widget.ui.app import SeatPage, UrlQuery, join_link, parse_query, qr_svg
-from dichotomy_widget.serve import build_parser, host_url, main
-from dichotomy_widget.voila_launch import voila_command
+from dichotomy_widget.widgets import game as widgets
+from dichotomy_widget.pages.entry import host_page, seat_page
+from dichotomy_widget.pages.table_pages import SeatPage, UrlQuery, join_link, parse_query, qr_svg
+from dichotomy_widget.server.serve import build_parser, host_url, main
+from dichotomy_widget.server.voila_launch import voila_command
 from support import child_pids, pid_alive
 
 
@@ -350,7 +350,7 @@ def test_parse_query_keeps_only_known_short_values():
 
 
 def test_pages_are_two_line_notebooks():
-    from dichotomy_widget.ui.entry import packaged_pages
+    from dichotomy_widget.pages.entry import packaged_pages
 
     for name, fn in (("host", "host_page"), ("seat", "seat_page")):
         nb = json.loads((packaged_pages() / f"{name}.ipynb").read_text())
@@ -366,7 +366,7 @@ def test_voila_command_hides_tracebacks_and_culls_kernels(tmp_path):
     assert any(a.startswith("--MappingKernelManager.cull_idle_timeout=") for a in cmd)
     assert "--Voila.base_url=/dichotomy/" in cmd
     assert "--Voila.ip=0.0.0.0" in cmd
-    assert cmd[1:3] == ["-m", "dichotomy_widget.ui.pooled_voila"]  # voila, with pooled pages kept in bounds
+    assert cmd[1:3] == ["-m", "dichotomy_widget.server.pooled_voila"]  # voila, with pooled pages kept in bounds
     assert "--KernelManager.transport=ipc" in cmd  # no TCP port race when a class starts 30 kernels at once
     # page kernels see the browser's languages ($HTTP_ACCEPT_LANGUAGE) for pages that know no table yet
     assert "--VoilaConfiguration.http_header_envs=['Accept-Language']" in cmd
@@ -406,7 +406,7 @@ def test_serve_prints_the_host_url_and_stops_cleanly_on_ctrl_c(tmp_path):
     root = Path(__file__).resolve().parent.parent
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
     store = tmp_path / "t.sqlite3"
-    proc = subprocess.Popen([sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store),
+    proc = subprocess.Popen([sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(store),
                              "--port", str(port), "--ip", "127.0.0.1"], stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, env=env, start_new_session=True)
     try:
@@ -438,8 +438,8 @@ def test_serve_prints_the_host_url_and_stops_cleanly_on_ctrl_c(tmp_path):
 
 
 def test_serve_refuses_a_memory_store_and_masks_passwords():
-    from dichotomy_widget.serve import _shown
-    from dichotomy_widget.voila_launch import resolve_store
+    from dichotomy_widget.server.serve import _shown
+    from dichotomy_widget.server.voila_launch import resolve_store
 
     with pytest.raises(SystemExit):
         resolve_store("memory")
@@ -464,7 +464,7 @@ def test_a_removed_seat_gets_the_join_form_again(hosted, store):
 def test_serve_refuses_a_busy_port(tmp_path):
     import socket
 
-    from dichotomy_widget.serve import main as serve_main
+    from dichotomy_widget.server.serve import main as serve_main
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

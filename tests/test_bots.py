@@ -17,7 +17,7 @@ from dichotomy_widget import Table
 from dichotomy_widget.bots import Bot, knowledge, personal_recap, practice_table
 from dichotomy_widget.bots.simulate import new_game, play
 from dichotomy_widget.errors import BotUnavailable
-from dichotomy_widget.ui.page_lang import error_text
+from dichotomy_widget.pages.page_lang import error_text
 from dichotomy_widget.words import is_variant, variant_reason
 
 GAMES = 2000

@@ -1,4 +1,4 @@
-"""BoundedKernelManager (dichotomy_widget/ui/bounded_kernels.py) in a real tornado server with real kernels.
+"""BoundedKernelManager (dichotomy_widget/server/bounded_kernels.py) in a real tornado server with real kernels.
 
 A two-line handler does what voila's page handler does around the hook: run the prelaunch hook, then
 start a kernel. Voila itself, pages and browsers are in tests/browser/test_flood.py.
@@ -18,8 +18,8 @@ from traitlets.config import Config, Configurable
 
 voila_configuration = importlib.import_module("voila.configuration")
 
-from dichotomy_widget.ui.bounded_kernels import BoundedKernelManager  # noqa: E402
-from dichotomy_widget.ui.page_key import new_page_key  # noqa: E402
+from dichotomy_widget.server.bounded_kernels import BoundedKernelManager  # noqa: E402
+from dichotomy_widget.server.page_key import new_page_key  # noqa: E402
 
 
 class App(Configurable):
@@ -123,7 +123,7 @@ def test_the_manager_refuses_without_starting_a_kernel_and_shuts_down_pages_that
             server.stop()
             await manager.shutdown_all(now=True)
 
-    with caplog.at_level(logging.INFO, logger="dichotomy_widget.ui.bounded_kernels"), \
+    with caplog.at_level(logging.INFO, logger="dichotomy_widget.server.bounded_kernels"), \
             caplog.at_level(logging.INFO, logger="tornado.access"):
         asyncio.run(scenario())
     assert any(r.name == "tornado.access" and " 429 " in f" {r.getMessage()}" for r in caplog.records)
@@ -153,7 +153,7 @@ class EnvPage(tornado.web.RequestHandler):
 
 
 def test_each_page_kernel_is_told_its_device_as_a_tag_and_the_teachers_computer_none(tmp_path):
-    from dichotomy_widget.ui.device import device_tag
+    from dichotomy_widget.server.device import device_tag
 
     async def scenario() -> tuple[str, str, str]:
         config = Config({"BoundedKernelManager": {"max_pages_per_device": 3, "max_kernels": 5, "host_reserve": 1,
@@ -204,7 +204,7 @@ def test_only_the_page_given_the_kernels_key_may_shut_it_down(tmp_path):
 
 
 def test_voila_serves_the_owner_only_shutdown_handler():
-    from dichotomy_widget.ui import pooled_voila
+    from dichotomy_widget.server import pooled_voila
 
     voila_handler = importlib.import_module("voila.shutdown_kernel_handler").VoilaShutdownKernelHandler
     assert issubclass(pooled_voila.OwnerShutdownHandler, voila_handler)

@@ -1,4 +1,4 @@
-"""The page bounds' policy (dichotomy_widget/ui/bounds.py) and its voila wiring's options.
+"""The page bounds' policy (dichotomy_widget/server/bounds.py) and its voila wiring's options.
 
 The ledger runs on a fake clock here; tests/browser/test_flood.py floods a real ``dichotomy serve``.
 """
@@ -11,7 +11,7 @@ import pytest
 
 from dichotomy_widget.config import KERNEL_MB, POOL_KERNEL_MB
 from dichotomy_widget.errors import DichotomyError, PageRefused
-from dichotomy_widget.ui.bounds import (Limits, PageLedger, PageRequest, client_address,
+from dichotomy_widget.server.bounds import (Limits, PageLedger, PageRequest, client_address,
                                         default_max_kernels, page_key, refusal_page, trusted_networks)
 
 
@@ -288,9 +288,9 @@ def test_the_refusal_page_speaks_the_browsers_language(header, lang, title):
 def test_serve_turns_its_options_into_voila_configuration_of_the_bounded_kernel_manager():
     from traitlets.config.loader import KVArgParseConfigLoader
 
-    from dichotomy_widget.serve import build_parser
-    from dichotomy_widget.ui.bounded_kernels import BoundedKernelManager
-    from dichotomy_widget.ui.bounds import voila_args as _bound_args
+    from dichotomy_widget.server.serve import build_parser
+    from dichotomy_widget.server.bounded_kernels import BoundedKernelManager
+    from dichotomy_widget.server.bounds import voila_args as _bound_args
 
     args = build_parser().parse_args(["serve", "--max-pages-per-device", "3", "--max-kernels", "12",
                                       "--host-reserve", "1", "--connect-timeout", "20",
@@ -368,9 +368,9 @@ def test_a_pooled_page_still_obeys_the_per_device_bound():
 def test_serve_sizes_the_pool_from_expect_and_refuses_one_that_does_not_fit():
     from traitlets.config.loader import KVArgParseConfigLoader
 
-    from dichotomy_widget.serve import build_parser
-    from dichotomy_widget.ui.bounded_kernels import BoundedKernelManager, parse_pool
-    from dichotomy_widget.ui.bounds import check_pool, pool_sizes, voila_args
+    from dichotomy_widget.server.serve import build_parser
+    from dichotomy_widget.server.bounded_kernels import BoundedKernelManager, parse_pool
+    from dichotomy_widget.server.bounds import check_pool, pool_sizes, voila_args
 
     assert pool_sizes(0) == {}
     assert pool_sizes(30) == {"seat.ipynb": 30, "host.ipynb": 1}
@@ -394,10 +394,10 @@ def test_dichotomy_serve_refuses_an_oversized_pool_before_starting_anything(tmp_
     import subprocess
     import sys
 
-    from dichotomy_widget.ui.bounds import available_memory
+    from dichotomy_widget.server.bounds import available_memory
 
     too_many = (available_memory() or 64 * 1024 ** 3) // (KERNEL_MB * 1024 * 1024) + 10
-    done = subprocess.run([sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store",
+    done = subprocess.run([sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store",
                            str(tmp_path / "t.sqlite3"), "--ip", "127.0.0.1", "--port", "1", "--expect",
                            str(too_many), "--max-kernels", "0"], capture_output=True, text=True, timeout=120)
     assert done.returncode != 0

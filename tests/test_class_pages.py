@@ -14,8 +14,8 @@ import pytest
 from dichotomy_widget.classroom import Classroom
 from dichotomy_widget.i18n import translator
 from dichotomy_widget.stores import SqliteStore
-from dichotomy_widget.ui import class_pages as cp
-from dichotomy_widget.ui import widgets
+from dichotomy_widget.pages import class_pages as cp
+from dichotomy_widget.widgets import game as widgets
 from dichotomy_widget.decks import Card, Deck, Pair
 from game_helpers import WORDS, unique_clues
 
@@ -225,7 +225,7 @@ def test_dashboard_reaches_each_tables_host_controls(store):
 
 
 def test_the_single_table_host_page_links_a_read_only_projector(tmp_path):
-    from dichotomy_widget.ui.entry import host_page
+    from dichotomy_widget.pages.entry import host_page
 
     store = str(tmp_path / "t.sqlite3")
     host = host_page("", store=store, env={})
@@ -257,7 +257,7 @@ def test_with_a_teacher_key_creating_a_class_needs_it(store):
 def test_behind_the_hub_only_hosts_may_run_a_class(store):
     from dichotomy_widget.config import HUB_ENV, HUB_IDENTITY_ENV, HUB_SECRET_ENV
     from dichotomy_widget.deck_library import DeckLibrary
-    from dichotomy_widget.ui.hub_identity import HubIdentity, hub_library_secret, sign_identity
+    from dichotomy_widget.pages.hub_identity import HubIdentity, hub_library_secret, sign_identity
 
     secret = "s" * 32
     base = {HUB_ENV: "1", HUB_SECRET_ENV: secret}
@@ -276,8 +276,8 @@ def test_behind_the_hub_a_student_joins_as_their_hub_user_and_a_classmates_link_
     """Issue 25: the class page takes the hub user (no name box); a class or seat link works only for its
     own hub user, and a classmate opening it sees nothing of that student's seat."""
     from dichotomy_widget.config import HUB_ENV, HUB_IDENTITY_ENV, HUB_SECRET_ENV
-    from dichotomy_widget.ui.hub_identity import HubIdentity, hub_student_token, sign_identity
-    from dichotomy_widget.ui.hub_pages import HubSeatPage
+    from dichotomy_widget.pages.hub_identity import HubIdentity, hub_student_token, sign_identity
+    from dichotomy_widget.pages.hub_pages import HubSeatPage
 
     secret = "s" * 32
     base = {HUB_ENV: "1", HUB_SECRET_ENV: secret}

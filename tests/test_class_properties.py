@@ -26,7 +26,7 @@ from dichotomy_widget.decks import Card, Deck, Pair
 from dichotomy_widget.errors import DichotomyError
 from dichotomy_widget.i18n import translator
 from dichotomy_widget.stores import MemoryStore
-from dichotomy_widget.ui import class_html
+from dichotomy_widget.pages import class_html
 
 EXAMPLES = int(os.environ.get("DICHOTOMY_CLASS_PROPERTY_EXAMPLES", "25"))
 LIVE = ("reveal", "clues", "guess")

@@ -157,7 +157,7 @@ def test_a_real_kernel_pushes_widget_updates_with_no_cell_run(store):
     kc.start_channels()
     try:
         kc.wait_for_ready(timeout=60)
-        code = (f"from dichotomy_widget.ui.entry import seat_page\n"
+        code = (f"from dichotomy_widget.pages.entry import seat_page\n"
                 f"page = seat_page('table={table.code}&seat={ada.token}', store={store!r})\n"
                 f"print(page.state, page.seat)")
         out = []

@@ -1,4 +1,4 @@
-"""The host page's deck form and teacher key (dichotomy_widget.ui.deck_form, ui.teacher, ui.host_secrets),
+"""The host page's deck form and teacher key (dichotomy_widget.pages.deck_form, server.teacher, widgets.host_secrets),
 driven in the kernel without a browser, on a real SQLite store."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import pytest
 from dichotomy_widget import Table
 from dichotomy_widget.deck_library import DECKS_DIR_ENV, DeckLibrary
 from dichotomy_widget.errors import TeacherKeyRequired
-from dichotomy_widget.serve import _resolve_decks, _resolve_teacher_key, build_parser
+from dichotomy_widget.server.serve import _resolve_decks, _resolve_teacher_key, build_parser
 from dichotomy_widget.stores import open_store
-from dichotomy_widget.ui.entry import host_page
-from dichotomy_widget.ui.teacher import TEACHER_KEY_ENV, is_teacher, read_key_file, require_teacher
+from dichotomy_widget.pages.entry import host_page
+from dichotomy_widget.server.teacher import TEACHER_KEY_ENV, is_teacher, read_key_file, require_teacher
 
 from test_app import all_text
 
@@ -221,7 +221,7 @@ def test_a_forged_browser_secret_is_ignored(store):
 def test_uploaded_words_reach_a_seat_only_through_its_view(store):
     """Seat pages (each its own kernel in voila) hold only their seat's view: never the undealt card,
     never the preview, never the Target on the Guesser's page."""
-    from dichotomy_widget.ui.entry import seat_page
+    from dichotomy_widget.pages.entry import seat_page
 
     page = page_with_secret(store)
     upload(page, "unit4.csv", CSV)
@@ -301,7 +301,7 @@ def test_a_file_too_big_for_the_connection_is_refused_in_the_browser_and_the_nex
 
 
 def test_a_deck_that_breaks_the_checker_still_gets_a_message(store, monkeypatch, caplog):
-    from dichotomy_widget.ui import deck_form
+    from dichotomy_widget.pages import deck_form
 
     def broken(*_a, **_k):
         raise RecursionError("deep")

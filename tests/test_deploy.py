@@ -48,7 +48,7 @@ def test_the_deployment_scales_out_with_its_secrets_from_a_secret() -> None:
     postgres = _one("StatefulSet", "dichotomy-postgres")["spec"]["template"]["spec"]["containers"][0]
     assert any(e.get("valueFrom", {}).get("secretKeyRef", {}).get("key") == "postgres-password" for e in postgres["env"])
     # the pods' arguments are ones dichotomy serve accepts
-    from dichotomy_widget.serve import build_parser
+    from dichotomy_widget.server.serve import build_parser
 
     parsed = build_parser().parse_args(["serve", *args])
     assert parsed.pg_pool >= 1 and parsed.trusted_proxy

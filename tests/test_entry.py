@@ -1,4 +1,4 @@
-"""``ui/entry.py``: where a page's query comes from, in an ordinary kernel and in a pre-started one."""
+"""``pages/entry.py``: where a page's query comes from, in an ordinary kernel and in a pre-started one."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ import pytest
 import websockets
 
 from dichotomy_widget import Table
-from dichotomy_widget.ui import entry
-from dichotomy_widget.ui.app import HostPage, SeatPage
-from dichotomy_widget.ui.class_pages import class_page
-from dichotomy_widget.voila_launch import pool_env
+from dichotomy_widget.pages import entry
+from dichotomy_widget.pages.table_pages import HostPage, SeatPage
+from dichotomy_widget.pages.class_pages import class_page
+from dichotomy_widget.server.voila_launch import pool_env
 
 from pg_server import _free_port as free_port  # tests/pg_server.py
 
@@ -59,7 +59,7 @@ WARM_CHECK = """
 import sys
 import babel.localedata
 from dichotomy_widget import i18n
-from dichotomy_widget.ui import entry
+from dichotomy_widget.pages import entry
 
 entry.warm_up(sys.argv[1])
 loads = []
@@ -141,7 +141,7 @@ def test_a_page_that_fails_to_build_is_logged_and_offers_a_reload(monkeypatch, t
     async def main() -> entry.PendingPage:
         page = entry.PendingPage(broken, str(tmp_path / "t.sqlite3"))
         page.task.cancel()  # the request is handed over by hand below
-        with caplog.at_level(logging.ERROR, logger="dichotomy_widget.ui.entry"):
+        with caplog.at_level(logging.ERROR, logger="dichotomy_widget.pages.entry"):
             page.arrive({"QUERY_STRING": "table=ABCDEF"})
         return page
 
@@ -183,7 +183,7 @@ def test_outside_a_running_loop_a_pool_kernel_still_waits_in_the_cell(monkeypatc
 
 LEFT_WAITING = """
 import asyncio, sys
-from dichotomy_widget.ui import entry
+from dichotomy_widget.pages import entry
 
 async def main():
     page = entry.seat_page(store=sys.argv[1])

@@ -23,8 +23,8 @@ import pytest
 
 from dichotomy_widget import SeatWidget, SqliteStore, Table
 from dichotomy_widget.stores import sqlite as sqlite_module
-from dichotomy_widget.ui.entry import seat_page
-from dichotomy_widget.ui.trouble_watch import TroubleWatch
+from dichotomy_widget.pages.entry import seat_page
+from dichotomy_widget.server.trouble_watch import TroubleWatch
 
 pytestmark = pytest.mark.faults
 
@@ -178,7 +178,7 @@ def test_a_store_replaced_under_a_running_kernel_is_noticed_not_written_to(tmp_p
 
 class served:
     """What ``dichotomy serve`` runs beside the kernels: one write-trouble check of the store file every
-    0.2 s (:class:`~dichotomy_widget.ui.trouble_watch.TroubleWatch`), announcing each change."""
+    0.2 s (:class:`~dichotomy_widget.server.trouble_watch.TroubleWatch`), announcing each change."""
 
     def __init__(self, path: Path) -> None:
         self.watch = TroubleWatch(SqliteStore(path, watch_files=False))
@@ -363,7 +363,7 @@ def test_every_seat_widget_syncs_the_store_trouble_and_no_hidden_word(small_disk
 
 def test_the_class_pages_show_the_store_trouble_too(small_disk):
     from dichotomy_widget import Classroom
-    from dichotomy_widget.ui import class_pages as cp
+    from dichotomy_widget.pages import class_pages as cp
 
     path = small_disk / "tables.sqlite3"
     setup = SqliteStore(path)
@@ -399,7 +399,7 @@ def test_garbage_written_over_the_store_under_a_running_server_is_noticed_by_new
     """The running server's kernels keep the -wal and -shm files; a page opened after the file was
     overwritten in place must not read the write-ahead log and play on."""
     from dichotomy_widget.classroom import Classroom
-    from dichotomy_widget.ui.class_pages import class_page
+    from dichotomy_widget.pages.class_pages import class_page
 
     path = tmp_path / "tables.sqlite3"
     store = SqliteStore(path)  # a running kernel: its connection keeps the WAL alive

@@ -1,4 +1,4 @@
-"""The deck form's Foil step (dichotomy_widget.ui.foil_picker) driven in the kernel: a one-column list
+"""The deck form's Foil step (dichotomy_widget.pages.foil_picker) driven in the kernel: a one-column list
 pasted or uploaded becomes a previewed deck of chosen Foils, on a real SQLite store."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from dichotomy_widget.ui.entry import host_page
-from dichotomy_widget.ui.foil_picker import _TYPE
+from dichotomy_widget.pages.entry import host_page
+from dichotomy_widget.pages.foil_picker import _TYPE
 from dichotomy_widget.words import is_variant, suggest_foils
 
 WORDS = ["cat", "coffee", "knife", "rain", "king", "apple", "horse", "bread", "teacher", "river"]

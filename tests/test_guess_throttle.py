@@ -6,10 +6,10 @@ import pytest
 
 from dichotomy_widget import Table
 from dichotomy_widget.classroom import Classroom
-from dichotomy_widget.ui import guess_throttle
-from dichotomy_widget.ui.app import SeatPage
-from dichotomy_widget.ui.class_pages import ClassPage
-from dichotomy_widget.ui.device import DEVICE_ENV, device_tag
+from dichotomy_widget.pages import guess_throttle
+from dichotomy_widget.pages.table_pages import SeatPage
+from dichotomy_widget.pages.class_pages import ClassPage
+from dichotomy_widget.server.device import DEVICE_ENV, device_tag
 from game_helpers import word_deck
 
 ATTACKER = device_tag("10.0.0.66")
@@ -64,7 +64,7 @@ def test_one_device_cannot_fill_a_class_by_reloading_the_join_page(store, monkey
 
 def test_wrong_teacher_keys_are_throttled_per_device_not_per_page(store):
     from dichotomy_widget.config import TEACHER_KEY_ENV
-    from dichotomy_widget.ui.entry import host_page
+    from dichotomy_widget.pages.entry import host_page
 
     key = "owl-lantern-42"
     env = {TEACHER_KEY_ENV: key, DEVICE_ENV: ATTACKER}
@@ -81,9 +81,9 @@ def test_wrong_teacher_keys_are_throttled_per_device_not_per_page(store):
 
 def test_the_hub_join_boxes_are_throttled_per_device_like_the_other_code_boxes(store):
     """The hub's landing page and hub seat page count wrong codes per device (per hub user)."""
-    from dichotomy_widget.ui.hub_home import HomePage
-    from dichotomy_widget.ui.hub_identity import IDENTITY_ENV, HubIdentity, sign_identity
-    from dichotomy_widget.ui.hub_pages import HubSeatPage
+    from dichotomy_widget.pages.hub_home import HomePage
+    from dichotomy_widget.pages.hub_identity import IDENTITY_ENV, HubIdentity, sign_identity
+    from dichotomy_widget.pages.hub_pages import HubSeatPage
 
     secret = "a-test-secret-of-enough-length"
 

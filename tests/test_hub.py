@@ -15,13 +15,13 @@ import pytest
 import yaml
 
 from dichotomy_widget import Table
-from dichotomy_widget.hub import hub_config, service_command
-from dichotomy_widget.serve import build_parser, main
-from dichotomy_widget.ui.entry import host_page, seat_page
-from dichotomy_widget.ui.hub_auth import identity_from_hub_user, kernel_ids_in_path
-from dichotomy_widget.ui.hub_identity import (IDENTITY_ENV, HubIdentity, HubIdentityError, current_identity,
+from dichotomy_widget.server.hub_service import hub_config, service_command
+from dichotomy_widget.server.serve import build_parser, main
+from dichotomy_widget.pages.entry import host_page, seat_page
+from dichotomy_widget.server.hub_auth import identity_from_hub_user, kernel_ids_in_path
+from dichotomy_widget.pages.hub_identity import (IDENTITY_ENV, HubIdentity, HubIdentityError, current_identity,
                                               hub_mode, hub_seat_token, sign_identity, verify_identity)
-from dichotomy_widget.ui.hub_pages import HubHostPage, HubSeatPage
+from dichotomy_widget.pages.hub_pages import HubHostPage, HubSeatPage
 
 SECRET = "a-test-secret-of-enough-length"
 ANA = HubIdentity("ana", "Ana Lima")
@@ -206,7 +206,7 @@ def test_hub_config_declares_the_managed_service_its_role_and_groups(capsys):
     services, roles, groups = run_config(text)
     (service,) = services
     assert service["name"] == "dichotomy" and service["url"] == "http://127.0.0.1:10222"
-    assert service["command"][1:] == ["-m", "dichotomy_widget.serve", "hub-service"]
+    assert service["command"][1:] == ["-m", "dichotomy_widget.server.serve", "hub-service"]
     assert service["oauth_no_confirm"] is True
     env = service["environment"]
     assert env["DICHOTOMY_HUB_HOST_GROUPS"] == "staff" and len(env["DICHOTOMY_HUB_SECRET"]) >= 32
@@ -257,10 +257,10 @@ def test_hub_service_runs_voila_behind_the_prefix_with_the_hub_identity_provider
     cmd, env = service_command(service_args(), hub_env)
     assert "--port=10333" in cmd and "--Voila.ip=127.0.0.1" in cmd
     assert "--Voila.base_url=/services/dichotomy/" in cmd
-    assert "--Voila.identity_provider_class=dichotomy_widget.ui.hub_auth.HubIdentityProvider" in cmd
+    assert "--Voila.identity_provider_class=dichotomy_widget.server.hub_auth.HubIdentityProvider" in cmd
     assert "--VoilaConfiguration.http_header_envs=X-Dichotomy-Identity" in cmd
     managers = [a for a in cmd if a.startswith("--VoilaConfiguration.multi_kernel_manager_class=")]
-    assert managers == ["--VoilaConfiguration.multi_kernel_manager_class=dichotomy_widget.ui.hub_auth.HubKernelManager"]
+    assert managers == ["--VoilaConfiguration.multi_kernel_manager_class=dichotomy_widget.server.hub_auth.HubKernelManager"]
     assert "--BoundedKernelManager.max_pages_per_device=4" in cmd  # the page bounds, per hub user
     assert env["DICHOTOMY_HUB"] == "1" and env["DICHOTOMY_STORE"] == str(store)
     secret_file = store.with_name("hub-secret")
@@ -275,7 +275,7 @@ def test_hub_service_runs_voila_behind_the_prefix_with_the_hub_identity_provider
 def test_hub_service_refuses_to_run_outside_a_hub_or_without_a_secret_for_postgresql(tmp_path):
     with pytest.raises(SystemExit, match="started by JupyterHub"):
         service_command(service_args(), {"DICHOTOMY_STORE": str(tmp_path / "t.sqlite3")})
-    from dichotomy_widget.hub import _secret
+    from dichotomy_widget.server.hub_service import _secret
 
     with pytest.raises(SystemExit, match="DICHOTOMY_HUB_SECRET"):
         _secret({}, "postgresql://u@db/game")
@@ -334,7 +334,7 @@ def test_the_hub_kernel_manager_bounds_pages_per_hub_user_not_per_proxy_address(
 
     from tornado.httputil import HTTPHeaders, HTTPServerRequest
 
-    from dichotomy_widget.ui.hub_auth import HubKernelManager
+    from dichotomy_widget.server.hub_auth import HubKernelManager
 
     monkeypatch.setenv("DICHOTOMY_HUB_SECRET", SECRET)
     manager = HubKernelManager(max_kernels=0)
@@ -353,7 +353,7 @@ def test_the_hub_kernel_manager_bounds_pages_per_hub_user_not_per_proxy_address(
 
 
 def test_a_hub_host_saves_decks_with_the_hub_account_not_one_browser(store):
-    from dichotomy_widget.ui.hub_identity import hub_library_secret
+    from dichotomy_widget.pages.hub_identity import hub_library_secret
 
     page = HubHostPage("", store=store, env=env_for(TEACHER))
     assert page.key_box is None and page.deck_form.library is not None

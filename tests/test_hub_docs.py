@@ -31,7 +31,7 @@ def test_the_docs_recipe_makes_a_configuration_jupyterhub_loads(tmp_path):
     config = Path(tool.moved(path, tmp_path))
     config.write_text(tool.moved(body, tmp_path))
     command = tool.moved(steps[1][2], tmp_path).replace(f"{Path(sys.executable).parent}/dichotomy",
-                                                        f"{sys.executable} -m dichotomy_widget.serve")
+                                                        f"{sys.executable} -m dichotomy_widget.server.serve")
     subprocess.run(["bash", "-euc", command], check=True, capture_output=True)
     service_file = tmp_path / "etc" / "jupyterhub" / "dichotomy_config.py"
     assert stat.S_IMODE(service_file.stat().st_mode) == 0o600

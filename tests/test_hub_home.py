@@ -1,15 +1,15 @@
-"""The hub landing page (ui/hub_home.py) and the visit list behind it (ui/hub_history.py), without a hub."""
+"""The hub landing page (pages/hub_home.py) and the visit list behind it (pages/hub_history.py), without a hub."""
 
 from __future__ import annotations
 
 import pytest
 
 from dichotomy_widget.stores import open_store
-from dichotomy_widget.ui import hub_history
-from dichotomy_widget.ui.hub_history import remember, stream_id, visits
-from dichotomy_widget.ui.hub_home import HomePage, Navigator
-from dichotomy_widget.ui.hub_identity import IDENTITY_ENV, HubIdentity, sign_identity
-from dichotomy_widget.ui.hub_pages import HubHostPage, HubSeatPage
+from dichotomy_widget.pages import hub_history
+from dichotomy_widget.pages.hub_history import remember, stream_id, visits
+from dichotomy_widget.pages.hub_home import HomePage, Navigator
+from dichotomy_widget.pages.hub_identity import IDENTITY_ENV, HubIdentity, sign_identity
+from dichotomy_widget.pages.hub_pages import HubHostPage, HubSeatPage
 
 SECRET = "a-test-secret-of-enough-length"
 ANA = HubIdentity("ana", "Ana <i>Lima</i>")
@@ -89,7 +89,7 @@ def test_a_visit_is_recorded_once_and_the_navigator_opens_only_sibling_pages(sto
 
 
 def test_a_class_shows_on_the_teachers_start_page_with_its_views_and_on_the_students_with_their_link(store):
-    from dichotomy_widget.ui.class_pages import ClassPage, TeacherPage
+    from dichotomy_widget.pages.class_pages import ClassPage, TeacherPage
 
     teacher = TeacherPage("", store=store, env=env_for(TEACHER))
     assert teacher.create(name="Period 3", deck="en", rounds=1), teacher.message

@@ -271,9 +271,9 @@ def test_the_stalled_page_banner_in_the_voila_template_matches_the_catalogues():
     from pathlib import Path
 
     from dichotomy_widget.i18n import INTERFACE_LANGUAGES, translator
-    from dichotomy_widget.ui.page_lang import STALLED_BANNER
+    from dichotomy_widget.pages.page_lang import STALLED_BANNER
 
-    template = (Path(__file__).resolve().parents[1] / "dichotomy_widget" / "ui" / "voila" / "templates" / "dichotomy"
+    template = (Path(__file__).resolve().parents[1] / "dichotomy_widget" / "pages" / "voila" / "templates" / "dichotomy"
                 / "index.html.j2").read_text(encoding="utf-8")
     start = template.index("var TEXTS = ") + len("var TEXTS = ")
     texts = json.loads(template[start:template.index("};", start) + 1])

@@ -1,12 +1,12 @@
-"""The page identity strategy (ui/identity.py): a link token without a hub, the hub user behind one."""
+"""The page identity strategy (pages/identity.py): a link token without a hub, the hub user behind one."""
 
 from __future__ import annotations
 
 import ipywidgets as W
 
 from dichotomy_widget.i18n import translator
-from dichotomy_widget.ui.hub_identity import IDENTITY_ENV, HubIdentity, sign_identity
-from dichotomy_widget.ui.identity import HubUserIdentity, LinkIdentity, page_identity
+from dichotomy_widget.pages.hub_identity import IDENTITY_ENV, HubIdentity, sign_identity
+from dichotomy_widget.pages.identity import HubUserIdentity, LinkIdentity, page_identity
 
 SECRET = "a-test-secret-of-enough-length"
 TR = translator("en", "pages")

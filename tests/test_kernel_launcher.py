@@ -1,5 +1,5 @@
 """Page kernels die with voila, told by the OS (a pidfd), without ipykernel's once-a-second parent poll
-(ui/kernel_launcher.py, ui/kernel_specs.py)."""
+(server/kernel_launcher.py, server/kernel_specs.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from jupyter_client import BlockingKernelClient
 
 from support import pid_alive  # tests/support.py
 
-from dichotomy_widget.ui.kernel_specs import LAUNCHER, QuietKernelSpecManager, quiet_argv
-from dichotomy_widget.voila_launch import voila_command
+from dichotomy_widget.server.kernel_specs import LAUNCHER, QuietKernelSpecManager, quiet_argv
+from dichotomy_widget.server.voila_launch import voila_command
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -49,7 +49,7 @@ def test_the_usual_ipykernel_spec_starts_through_the_launcher() -> None:
 def test_serve_runs_voila_with_the_quiet_kernel_specs(tmp_path: Path) -> None:
     command = voila_command(tmp_path, 8866, "127.0.0.1")
     assert "--VoilaConfiguration.kernel_spec_manager_class=" \
-           "dichotomy_widget.ui.kernel_specs.QuietKernelSpecManager" in command
+           "dichotomy_widget.server.kernel_specs.QuietKernelSpecManager" in command
 
 
 @pytest.mark.parametrize("module", [LAUNCHER, "ipykernel_launcher"])

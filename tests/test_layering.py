@@ -6,8 +6,8 @@
 - A pure module imports only pure modules of the package, and none of the libraries that reach a
   store, a widget, a kernel or the network (:data:`IMPURE_LIBRARIES`): it runs without a store or a
   widget.
-- The engine imports nothing from ``stores/``, ``ui/``, ``table`` or ``serve``.
-- ``table`` and ``stores/`` import nothing from ``ui/``: a table does not build widgets (the widget
+- The engine imports nothing from ``stores/``, ``widgets/``, ``pages/``, ``server/`` or ``table``.
+- ``table`` and ``stores/`` import nothing from ``widgets/``, ``pages/`` or ``server/``: a table does not build widgets (the widget
   side takes a table).
 - No module imports a private (``_name``) name from another module.
 - The module graph has no cycle, counting imports inside functions (lazy imports) too.
@@ -24,13 +24,14 @@ import pytest
 PACKAGE = "dichotomy_widget"
 ROOT = Path(__file__).resolve().parent.parent / PACKAGE
 ENGINE = ("errors", "events", "config", "decks", "rules", "views", "words")
-OUTER = ("stores", "ui", "table", "serve")
+UI = ("widgets", "pages", "server")
+OUTER = ("stores", *UI, "table")
 #: Modules (or packages) that compute without a store, a widget, a kernel or a clock of their own.
 PURE = ("errors", "events", "config", "decks", "rules", "views", "words", "wordrel", "wordsdata", "seating",
         "class_views", "class_cards", "i18n", "message_format", "logs", "deck_targets",
         "bots.bot", "bots.knowledge", "bots.relations", "bots.simulate", "options")
 #: Everything else: the package's front door, stores, pages, tables, classes, the server, bot drivers.
-IMPURE = ("", "stores", "ui", "aggregate", "table", "serve", "classroom", "deck_library", "hub", "voila_launch",
+IMPURE = ("", "stores", "widgets", "pages", "server", "aggregate", "table", "classroom", "deck_library",
           "bots", "bots.driver", "bots.practice")
 #: Libraries a pure module must not import (widgets, kernels, servers, databases, processes, sockets).
 IMPURE_LIBRARIES = {"ipywidgets", "anywidget", "traitlets", "IPython", "ipykernel", "tornado", "voila",
@@ -140,7 +141,7 @@ def test_the_purity_check_sees_an_impure_import():
     """Guards the check above: the lists classify real modules, and impure imports are seen."""
     assert kind(f"{PACKAGE}.class_views") == "pure" and kind(f"{PACKAGE}.seating") == "pure"
     assert kind(f"{PACKAGE}.bots.driver") == "impure" and kind(f"{PACKAGE}.bots.bot") == "pure"
-    assert kind(f"{PACKAGE}.ui.class_pages") == "impure" and kind(PACKAGE) == "impure"
+    assert kind(f"{PACKAGE}.pages.class_pages") == "impure" and kind(PACKAGE) == "impure"
     found = [(f"{PACKAGE}.rules", "decide", 1), (f"{PACKAGE}.classroom", "Classroom", 2), ("ipywidgets", None, 3),
              (f"{PACKAGE}.stores.sqlite", None, 4), ("json", None, 5), ("asyncio.tasks", None, 6)]
     assert impure_imports(found) == [(f"{PACKAGE}.classroom", 2), ("ipywidgets", 3),
@@ -149,12 +150,12 @@ def test_the_purity_check_sees_an_impure_import():
 
 def test_the_parser_sees_the_package():
     """Guards the test itself: it reads real modules and real edges, so the checks below can fail."""
-    assert {f"{PACKAGE}.rules", f"{PACKAGE}.views", f"{PACKAGE}.stores.sqlite", f"{PACKAGE}.ui.widgets",
+    assert {f"{PACKAGE}.rules", f"{PACKAGE}.views", f"{PACKAGE}.stores.sqlite", f"{PACKAGE}.widgets.game",
             f"{PACKAGE}.words.matcher"} <= set(MODULES)
     edges = graph()
     assert f"{PACKAGE}.rules" in edges[f"{PACKAGE}.views"]
     assert f"{PACKAGE}.stores" in edges[f"{PACKAGE}.table"]
-    assert f"{PACKAGE}.ui.widgets" in edges[PACKAGE]  # the lazy widget import in __init__ is counted
+    assert f"{PACKAGE}.widgets.game" in edges[PACKAGE]  # the lazy widget import in __init__ is counted
 
 
 @pytest.mark.parametrize("module", [m for m in MODULES if layer(m) in ENGINE])
@@ -166,7 +167,7 @@ def test_engine_imports_no_store_or_ui(module):
 
 @pytest.mark.parametrize("module", [m for m in MODULES if layer(m) in ("table", "stores")])
 def test_tables_and_stores_build_no_widgets(module):
-    bad = [(target, line) for target, _name, line in imports(module) if layer(internal(target) or "") == "ui"]
+    bad = [(target, line) for target, _name, line in imports(module) if layer(internal(target) or "") in UI]
     assert not bad, f"{module} imports the UI: {bad}"
 
 

@@ -16,7 +16,7 @@ from dichotomy_widget.classroom import Classroom
 from dichotomy_widget.errors import InvalidAction
 from dichotomy_widget.logs import log_failure
 from dichotomy_widget.stores import MemoryStore
-from dichotomy_widget.ui.page_lang import error_text
+from dichotomy_widget.pages.page_lang import error_text
 from dichotomy_widget.words import matcher
 from game_helpers import confirm_all, lock, new_game, unique_clues, word_deck, write
 
@@ -80,7 +80,7 @@ def test_an_internal_error_in_a_widget_is_logged_without_hidden_words(monkeypatc
     table, _ = new_game(3)
     lock(table)
     target, foil = table.state.target, table.state.foil
-    from dichotomy_widget.ui.widgets import SeatWidget
+    from dichotomy_widget.widgets.game import SeatWidget
 
     writer = SeatWidget(table, table.state.current_writer)
     sent = []
@@ -90,7 +90,7 @@ def test_an_internal_error_in_a_widget_is_logged_without_hidden_words(monkeypatc
         raise ValueError(f"{target} vs {foil}")
 
     monkeypatch.setattr(table, "act", broken)
-    with caplog.at_level(logging.ERROR, logger="dichotomy_widget.ui.widgets"):
+    with caplog.at_level(logging.ERROR, logger="dichotomy_widget.widgets.game"):
         writer._handle_custom_msg({"id": 1, "type": "clue", "text": "zebra"}, [])
     assert sent[-1]["code"] == "internal_error"
     assert "ValueError" in caplog.text and "clue" in caplog.text

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dichotomy_widget.ui.app import code_box
-from dichotomy_widget.ui.name_box import NameBox
+from dichotomy_widget.pages.table_pages import code_box
+from dichotomy_widget.widgets.name_box import NameBox
 
 
 def _sent_values(box: NameBox) -> list:

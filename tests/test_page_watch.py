@@ -1,4 +1,4 @@
-"""The voila template's watcher (ui/voila/templates/dichotomy/index.html.j2): its own copy of the
+"""The voila template's watcher (pages/voila/templates/dichotomy/index.html.j2): its own copy of the
 "server went away" banner matches the catalogues, and it asks only the page's own server.
 In a browser against a real hub: tests/browser/test_hub_browser.py."""
 
@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 
 from dichotomy_widget.i18n import INTERFACE_LANGUAGES, translator
-from dichotomy_widget.ui.page_lang import GONE_BANNER
+from dichotomy_widget.pages.page_lang import GONE_BANNER
 
-TEMPLATE = Path(__file__).resolve().parents[1] / "dichotomy_widget" / "ui" / "voila" / "templates" / "dichotomy" / "index.html.j2"
+TEMPLATE = Path(__file__).resolve().parents[1] / "dichotomy_widget" / "pages" / "voila" / "templates" / "dichotomy" / "index.html.j2"
 
 
 def test_the_gone_banner_in_the_template_is_the_catalogues_translation_in_every_language():

@@ -1,4 +1,4 @@
-"""``ui/pooled_voila.py``: the voila application ``dichotomy serve`` runs (its caching and logging;
+"""``server/pooled_voila.py``: the voila application ``dichotomy serve`` runs (its caching and logging;
 the pool itself is exercised in tests/browser/test_pool.py)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from dichotomy_widget.ui.pooled_voila import CONTENT_HASHED, DichotomyVoila
+from dichotomy_widget.server.pooled_voila import CONTENT_HASHED, DichotomyVoila
 
 
 @pytest.mark.parametrize("name, hashed", [

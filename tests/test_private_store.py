@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from dichotomy_widget.serve import main
+from dichotomy_widget.server.serve import main
 from dichotomy_widget.stores import open_store
 from dichotomy_widget.stores.private import OpenStoreFolder, prepare_private_store
-from dichotomy_widget.voila_launch import resolve_store
+from dichotomy_widget.server.voila_launch import resolve_store
 
 
 def mode(path: Path) -> int:
@@ -69,8 +69,8 @@ def test_hub_config_output_is_written_0600_even_over_an_existing_file_and_printi
 
 
 def test_the_hub_service_refuses_a_secret_file_others_can_read(tmp_path):
-    from dichotomy_widget.hub import service_command
-    from dichotomy_widget.serve import build_parser
+    from dichotomy_widget.server.hub_service import service_command
+    from dichotomy_widget.server.serve import build_parser
 
     secret = tmp_path / "hub-secret"
     secret.write_text("s" * 40)

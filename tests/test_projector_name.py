@@ -6,7 +6,7 @@ from __future__ import annotations
 from dichotomy_widget import Table
 from dichotomy_widget.rules import rank_band
 from dichotomy_widget.stores import SqliteStore
-from dichotomy_widget.ui import class_pages as cp
+from dichotomy_widget.pages import class_pages as cp
 from dichotomy_widget.views import seat_view
 
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from dichotomy_widget.deck_library import folder_decks
-from dichotomy_widget.serve import _resolve_decks
+from dichotomy_widget.server.serve import _resolve_decks
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = "# lang: en\n" + "".join(f"{t},{f}\n" for t, f in [("harbour", "lighthouse"), ("kettle", "teapot"),
@@ -26,7 +26,7 @@ def _free_port() -> int:
 
 def _run_serve(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    return subprocess.run([sys.executable, "-m", "dichotomy_widget.serve", "serve", "--ip", "127.0.0.1",
+    return subprocess.run([sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--ip", "127.0.0.1",
                            "--port", str(_free_port()), *args], capture_output=True, text=True, env=env,
                           timeout=120)
 

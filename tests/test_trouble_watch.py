@@ -1,4 +1,4 @@
-"""The server's one write-trouble check (ui/trouble_watch.py): it tells the watching kernels only when
+"""The server's one write-trouble check (server/trouble_watch.py): it tells the watching kernels only when
 the answer changes, and a failing write announces too."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from dichotomy_widget.config import STORE_ENV
 from dichotomy_widget.stores import SqliteStore
-from dichotomy_widget.ui.trouble_watch import TroubleWatch
+from dichotomy_widget.server.trouble_watch import TroubleWatch
 
 
 def test_the_watch_wakes_the_watching_kernels_only_on_a_change(tmp_path: Path, monkeypatch) -> None:

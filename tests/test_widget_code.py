@@ -1,4 +1,4 @@
-"""``ui/widget_code.py``: inline code in JupyterLab, a small loader behind ``dichotomy serve``.
+"""``widgets/widget_code.py``: inline code in JupyterLab, a small loader behind ``dichotomy serve``.
 
 The server side (the route, its caching, a page rendering through the loader, behind a hub's prefix
 too) runs against real servers in tests/browser/test_serve.py and tests/browser/test_hub.py."""
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from dichotomy_widget.ui import widget_code
-from dichotomy_widget.ui.widget_code import CODE, JS_DIR, SERVED_ENV, STYLE
+from dichotomy_widget.widgets import widget_code
+from dichotomy_widget.widgets.widget_code import CODE, JS_DIR, SERVED_ENV, STYLE
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -61,7 +61,7 @@ def test_a_seat_widget_in_a_served_kernel_syncs_the_loader_not_the_code():
     script = (
         "import json\n"
         "from dichotomy_widget import Table\n"
-        "from dichotomy_widget.ui.widgets import SeatWidget\n"
+        "from dichotomy_widget.widgets.game import SeatWidget\n"
         "t = Table.create(deck='en', rounds=1)\n"
         "t.join('Ana')\n"
         "w = SeatWidget(t, 'Ana')\n"

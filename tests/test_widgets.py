@@ -17,7 +17,7 @@ importlib.import_module("anywidget")
 
 from dichotomy_widget import Table, parse_deck  # noqa: E402
 from dichotomy_widget.errors import DichotomyError  # noqa: E402
-from dichotomy_widget.ui.widgets import JS_DIR, PassAndPlayWidget, SeatWidget, TableWidget  # noqa: E402
+from dichotomy_widget.widgets.game import JS_DIR, PassAndPlayWidget, SeatWidget, TableWidget  # noqa: E402
 
 ROWS = [
     "apple,pear", "river,lake", "chair,sofa", "winter,summer", "doctor,nurse",

@@ -5,7 +5,8 @@
     python tools/i18n.py check     # list missing, fuzzy, empty or placeholder-mismatched messages
 
 Sources per domain: ``dichotomy`` is the widget (``js/widget.js``: ``t("…")``, ``tn("…", "…", n)``), the
-engine modules, ``stores/``, ``words/`` and ``ui/widgets.py``; ``pages`` is the rest of ``ui/``.
+engine modules, ``stores/``, ``words/`` and ``widgets/game.py``; ``pages`` is the rest of ``widgets/``,
+``pages/`` and ``server/``.
 Besides the usual gettext keywords, every :class:`~dichotomy_widget.errors.DichotomyError` class name
 is a keyword: ``InvalidClue("A clue is one word: remove the spaces.", …)`` is extracted as it stands.
 """
@@ -44,8 +45,10 @@ def domain_of(path: Path) -> str | None:
         return "dichotomy"
     if not rel.startswith("dichotomy_widget/") or not rel.endswith(".py"):
         return None
-    if rel.startswith("dichotomy_widget/ui/"):
-        return "dichotomy" if rel == "dichotomy_widget/ui/widgets.py" else "pages"
+    if rel == "dichotomy_widget/widgets/game.py":
+        return "dichotomy"
+    if rel.startswith(("dichotomy_widget/widgets/", "dichotomy_widget/pages/", "dichotomy_widget/server/")):
+        return "pages"
     return "dichotomy"
 
 

@@ -35,7 +35,7 @@ env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.en
 
 
 def start() -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(work / "s" / "t.sqlite3"),
+    return subprocess.Popen([sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(work / "s" / "t.sqlite3"),
                              "--port", str(P), "--ip", "127.0.0.1"], env=env, start_new_session=True,
                             stdout=open(work / "log", "a"), stderr=subprocess.STDOUT)
 

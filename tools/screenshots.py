@@ -65,7 +65,7 @@ def start_server(store: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
            "BROWSER": "true"}
-    proc = subprocess.Popen([sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store),
+    proc = subprocess.Popen([sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(store),
                              "--port", str(port), "--ip", "127.0.0.1", "--public-url", PUBLIC_URL], env=env, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"

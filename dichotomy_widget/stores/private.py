@@ -1,7 +1,7 @@
 """The SQLite store's folder and files are private to the account that runs the game server.
 
 The store holds every table's hidden words, so ``dichotomy serve`` and the JupyterHub service
-(:func:`dichotomy_widget.voila_launch.resolve_store`) keep it from other Unix users (on a hub they
+(:func:`dichotomy_widget.server.voila_launch.resolve_store`) keep it from other Unix users (on a hub they
 include every student's single-user server):
 
 * a missing store folder is created ``0700`` (every missing level), and the store file ``0600``

@@ -9,7 +9,7 @@ seconds.
 An announcement (:meth:`SqliteStore.announce`) touches the database file's time stamp (``os.utime``: no
 data, works on a full disk): every watching kernel wakes and checks :meth:`~SqliteStore.write_trouble`.
 A write that fails because the disk is full or the file read-only announces; so does ``dichotomy
-serve``'s trouble check (:mod:`dichotomy_widget.ui.trouble_watch`), so waiting kernels need no timer of
+serve``'s trouble check (:mod:`dichotomy_widget.server.trouble_watch`), so waiting kernels need no timer of
 their own to show a full disk within seconds.
 """
 

@@ -30,7 +30,7 @@ from typing import Callable, Iterator, Sequence
 
 import pytest
 
-from dichotomy_widget.voila_launch import page_extensions_option
+from dichotomy_widget.server.voila_launch import page_extensions_option
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"

@@ -34,7 +34,7 @@ KERNEL_ID = "JSON.parse(document.getElementById('jupyter-config-data').textConte
 
 
 def serve(store: Path, port: int) -> "ServerProcess":
-    cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
+    cmd = [sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(store), "--port", str(port),
            "--ip", "127.0.0.1", "--connect-timeout", "300"]  # a loaded machine: pages connect slowly
     server = ServerProcess(cmd, port, env=server_env(), log_name="faults-serve")
     server.wait_ready("/voila/tree", timeout=90)

@@ -70,7 +70,7 @@ class Sampler(threading.Thread):
 def bounded(tmp_path_factory):
     store = tmp_path_factory.mktemp("flood") / "tables.sqlite3"
     port = free_port()
-    cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
+    cmd = [sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(store), "--port", str(port),
            "--ip", "127.0.0.1", "--max-pages-per-device", str(PER_DEVICE), "--max-kernels", str(MAX_KERNELS),
            "--host-reserve", str(HOST_RESERVE), "--connect-timeout", str(CONNECT_TIMEOUT)]
     server = ServerProcess(cmd, port, env=server_env(), log_name="flood")

@@ -113,7 +113,7 @@ def _start_hub(tmp):
         ports.add(free_port())
     proxy_port, hub_port, api_port, service_port = ports
     subprocess.run(
-        [sys.executable, "-m", "dichotomy_widget.serve", "hub-config", "--port", str(service_port),
+        [sys.executable, "-m", "dichotomy_widget.server.serve", "hub-config", "--port", str(service_port),
          "--store", str(store_path(tmp)), "--output", str(tmp / "dichotomy_config.py")],
         capture_output=True, text=True, check=True, env=server_env())
     snippet = (tmp / "dichotomy_config.py").read_text()
@@ -265,7 +265,7 @@ def kernel_id(page) -> str:
 
 
 def test_teacher_hosts_students_join_by_hub_identity_play_a_round_survive_a_killed_service_and_resume(browser, hub, screenshots):
-    from dichotomy_widget.ui.hub_identity import IDENTITY_HEADER, HubIdentity, sign_identity
+    from dichotomy_widget.pages.hub_identity import IDENTITY_HEADER, HubIdentity, sign_identity
 
     root = hub.base + "/services/dichotomy/"
     service = root + "voila/render/"

@@ -198,7 +198,7 @@ def serve(tmp_path_factory):
     """``dichotomy serve`` on a free port with a fresh SQLite store."""
     store = tmp_path_factory.mktemp("languages") / "tables.sqlite3"
     port = free_port()
-    cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
+    cmd = [sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(store), "--port", str(port),
            "--ip", "127.0.0.1", "--voila-arg=--VoilaConfiguration.allow_theme_override=YES",  # ?theme=dark
            "--connect-timeout", "300"]  # a loaded machine: a language's 19 pages open at once connect slowly
     server = ServerProcess(cmd, port, env=server_env(), log_name="serve-languages")

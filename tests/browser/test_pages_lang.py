@@ -29,7 +29,7 @@ ready, RENDER_TIMEOUT = serve_helpers.ready, serve_helpers.RENDER_TIMEOUT
 def serve(tmp_path_factory):
     store = tmp_path_factory.mktemp("lang") / "tables.sqlite3"
     port = shared.free_port()
-    cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
+    cmd = [sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(store), "--port", str(port),
            "--ip", "127.0.0.1", "--connect-timeout", "300"]  # a loaded machine: pages connect slowly
     server = shared.ServerProcess(cmd, port, env=shared.server_env(), log_name="serve-lang")
     try:

@@ -120,7 +120,7 @@ def play_to_recap(table: Table, guess: str) -> None:
 def serve(tmp_path_factory):
     store = tmp_path_factory.mktemp("phone") / "tables.sqlite3"
     port = free_port()
-    cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
+    cmd = [sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(store), "--port", str(port),
            "--ip", "127.0.0.1", "--connect-timeout", "300"]  # a loaded machine: pages connect slowly
     server = ServerProcess(cmd, port, env=server_env(), log_name="serve-phone")
     try:

@@ -43,7 +43,7 @@ def serve_with_pool(tmp_path_factory, name: str, *options: str):
     """``dichotomy serve`` with ``options`` on a fresh store, until the module's tests are done."""
     store = tmp_path_factory.mktemp(name) / "tables.sqlite3"
     port = free_port()
-    cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
+    cmd = [sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(store), "--port", str(port),
            "--ip", "127.0.0.1", *options]
     server = ServerProcess(cmd, port, env=server_env(), log_name=name)
     try:

@@ -29,7 +29,7 @@ RENDER = 120_000
 def serve(tmp_path_factory):
     store = tmp_path_factory.mktemp("practice") / "tables.sqlite3"
     port = free_port()
-    cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
+    cmd = [sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(store), "--port", str(port),
            "--ip", "127.0.0.1", "--connect-timeout", "300"]  # a loaded machine: pages connect slowly
     server = ServerProcess(cmd, port, env=server_env(), log_name="serve-practice")
     server.store = store  # type: ignore[attr-defined]

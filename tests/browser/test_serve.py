@@ -18,7 +18,7 @@ import pytest
 from browser_support import conftest_helpers as _shared
 from browser_support import hidden_from
 
-from dichotomy_widget.ui.widget_code import ROUTE
+from dichotomy_widget.widgets.widget_code import ROUTE
 
 ServerProcess, free_port, server_env = _shared().ServerProcess, _shared().free_port, _shared().server_env
 
@@ -36,7 +36,7 @@ def serve(tmp_path_factory):
     """``dichotomy serve`` (the console script's code) on a free port with a fresh SQLite store."""
     store = tmp_path_factory.mktemp("serve") / "tables.sqlite3"
     port = free_port()
-    cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(store), "--port", str(port),
+    cmd = [sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(store), "--port", str(port),
            "--ip", "127.0.0.1", "--connect-timeout", "300"]  # a loaded machine: pages connect slowly
     server = ServerProcess(cmd, port, env=server_env(), log_name="serve")
     try:
@@ -361,7 +361,7 @@ def test_a_second_page_takes_the_widget_code_from_the_browser_cache(context, ser
     who opened one page (the join page) loads none of them again: 30 students reopening their seat links
     ask the server for the page and its kernel, not for megabytes of JavaScript each."""
     from dichotomy_widget import SqliteStore, Table
-    from dichotomy_widget.ui.pooled_voila import CONTENT_HASHED
+    from dichotomy_widget.server.pooled_voila import CONTENT_HASHED
 
     table = Table.create(deck="en", rounds=1, store=SqliteStore(serve.store))
     links = [f"{serve.base}/voila/render/seat.ipynb?table={table.code}&seat={table.join(n).token}"
@@ -389,10 +389,10 @@ def test_a_second_page_takes_the_widget_code_from_the_browser_cache(context, ser
 
 
 def test_the_widget_code_comes_by_url_not_inside_every_page(context, serve):
-    """Behind ``dichotomy serve`` a seat widget's state carries a small loader (ui/widget_code.py), the
+    """Behind ``dichotomy serve`` a seat widget's state carries a small loader (widgets/widget_code.py), the
     page fetches the code and style from the server's content-hashed route (immutable), and renders."""
     from dichotomy_widget import SqliteStore, Table
-    from dichotomy_widget.ui.widget_code import CODE, JS_DIR, STYLE, served_name
+    from dichotomy_widget.widgets.widget_code import CODE, JS_DIR, STYLE, served_name
 
     table = Table.create(deck="en", rounds=1, store=SqliteStore(serve.store))
     link = f"{serve.base}/voila/render/seat.ipynb?table={table.code}&seat={table.join('Ana').token}"

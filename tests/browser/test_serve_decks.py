@@ -49,7 +49,7 @@ class Serve:
         self.start()
 
     def start(self) -> None:
-        cmd = [sys.executable, "-m", "dichotomy_widget.serve", "serve", "--store", str(self.store),
+        cmd = [sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(self.store),
                "--port", str(self.port), "--ip", "127.0.0.1", "--connect-timeout", "300",  # a loaded machine
                *self.extra]
         self.server = shared.ServerProcess(cmd, self.port, env=shared.server_env(), log_name="serve-decks")

@@ -1,0 +1,244 @@
+"""The HTML of the class pages, built only from the class views (``class_views.py``): one small function
+per block, every text escaped, styles in :data:`CLASS_CSS` classes (colours from ``page_style.py``).
+
+Nothing here opens a class or a table: a page passes a view (plain data) and gets HTML text back.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from typing import Any, Callable
+
+from ..i18n import N_, Translator
+from .table_pages import qr_svg
+from .page_style import ERROR, LINK_STYLE, link_html
+
+__all__ = ["CLASS_CSS", "style_html", "join_html", "trouble_html", "roster_html", "seating_html",
+           "summary_html", "overview_html", "report_html", "download_html", "lobby_html", "phase_text",
+           "PHASES", "OUTCOMES"]
+
+#: A link to a table's read-only projector page, given its code and number.
+ProjectorLink = Callable[[str, int], str]
+
+#: The class pages' styles (one ``<style>`` per page, see :func:`style_html`).
+CLASS_CSS = f"""
+.dichotomy-join-info {{ display: flex; gap: 2em; align-items: center; flex-wrap: wrap; }}
+.dichotomy-qr {{ flex: 0 0 auto; }}
+.dichotomy-join-text {{ flex: 1 1 20em; min-width: 0; }}
+.dichotomy-join-text > p:first-child {{ margin: 0; }}
+.dichotomy-class-code {{ font-size: 3em; font-weight: bold; letter-spacing: 0.15em; margin: 0;
+  font-family: monospace; }}
+.dichotomy-store-trouble-text {{ border: 2px solid {ERROR}; color: {ERROR}; font-weight: 600;
+  padding: 0.4em 0.7em; border-radius: 6px; }}
+.dichotomy-roster {{ columns: 12em; }}
+.dichotomy-seating {{ display: flex; flex-wrap: wrap; gap: 0.8em; }}
+.dichotomy-class-table {{ border: 1px solid #8884; border-radius: 6px; padding: 0.3em 0.8em; min-width: 12em; }}
+.dichotomy-class-table h4 {{ margin: 0.2em 0; }}
+.dichotomy-overview {{ border-collapse: collapse; font-size: 1.2em; }}
+.dichotomy-report {{ border-collapse: collapse; }}
+.dichotomy-report ul {{ margin: 0; padding-left: 1.2em; }}
+.dichotomy-downloads a {{ margin-right: 1.5em; }}
+"""
+
+#: What a table is doing, as the class pages say it (the machine value stays in ``data-phase``).
+PHASES = {"seating": N_("seating"), "lobby": N_("lobby"), "reveal": N_("choosing a card"),
+          "clues": N_("writing clues"), "guess": N_("guessing"), "recap": N_("round recap"),
+          "over": N_("game over")}
+
+#: The report's outcome values (machine words in the data, CSV and JSON) as the page says them.
+OUTCOMES = {"correct": N_("correct"), "wrong": N_("wrong"), "foil": N_("guessed the Foil"), "pass": N_("passed")}
+
+
+def _esc(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def phase_text(phase: str, tr: Translator) -> str:
+    """A table's phase in words, in ``tr``'s language."""
+    return tr.gettext(PHASES[phase]) if phase in PHASES else phase
+
+
+def style_html() -> str:
+    """The class pages' ``<style>`` element."""
+    return f"<style>{CLASS_CSS}</style>"
+
+
+def join_html(code: str, link: str, tr: Translator, scale: int = 6) -> str:
+    """Class code, join link and QR code."""
+    _ = tr.gettext
+    qr = qr_svg(link, scale=scale, title=_("Join link QR code"))
+    return ('<div class="dichotomy-join-info">'
+            f'<div class="dichotomy-qr">{qr}</div>'
+            f'<div class="dichotomy-join-text"><p>{_esc(_("Class code"))}</p>'
+            f'<p class="dichotomy-class-code">{_esc(code)}</p>'
+            f'<p>{_esc(_("Join link:"))} {link_html(link, link, "dichotomy-join-link")}</p></div></div>')
+
+
+def trouble_html(text: str) -> str:
+    """The store's trouble as an alert, or nothing."""
+    return (f'<p role="alert" data-testid="store-trouble" class="dichotomy-store-trouble-text">{_esc(text)}</p>'
+            if text else "")
+
+
+def _names_list(names: list[str], css: str = "") -> str:
+    items = "".join(f'<li data-student="{_esc(n)}">{_esc(n)}</li>' for n in names)
+    return f'<ul class="{css}">{items}</ul>' if css else f"<ul>{items}</ul>"
+
+
+def roster_html(view: dict[str, Any], tr: Translator) -> str:
+    """The roster heading (a live count) and every student's name, from :func:`dashboard_view`."""
+    names = [s["name"] for s in view["students"]]
+    count = f'<span class="dichotomy-roster-count">{len(names)}</span>'
+    heading = _esc(tr.ngettext("Roster: {count} student", "Roster: {count} students", len(names),
+                               count="{count}")).format(count=count)
+    return f'<h3 aria-live="polite">{heading}</h3>' + _names_list(names, "dichotomy-roster")
+
+
+def _seating_table(t: dict[str, Any], tr: Translator, projector: ProjectorLink) -> str:
+    _ = tr.gettext
+    members = t["members"]
+    extra = ""
+    if t["started"]:
+        extra = (" · " + _esc(_("code")) + f' <span class="dichotomy-table-code">{_esc(t["code"])}</span> · '
+                 + link_html(projector(t["code"], t["number"]), _("projector"), "dichotomy-projector-link"))
+    heading = tr.ngettext("Table {number} ({n} player) · {state}", "Table {number} ({n} players) · {state}",
+                          len(members), number=t["number"], state=_("started") if t["started"] else _("waiting"))
+    items = (_names_list(members) if members else "<ul><li><em>" + _esc(_("empty")) + "</em></li></ul>")
+    state = "started" if t["started"] else "waiting"
+    return (f'<div class="dichotomy-class-table" data-table="{t["number"]}" data-state="{state}">'
+            f"<h4>{_esc(heading)}{extra}</h4>{items}</div>")
+
+
+def seating_html(view: dict[str, Any], tr: Translator, projector: ProjectorLink) -> str:
+    """The seating: who sits at which table, who is not seated yet (from :func:`dashboard_view`)."""
+    _ = tr.gettext
+    if not view["tables"]:
+        return "<p>" + _esc(_("Press {make_tables} when everyone has joined.")).format(
+            make_tables="<strong>" + _esc(_("Make tables")) + "</strong>") + "</p>"
+    late = ""
+    if view["unseated"]:
+        late = ('<p class="dichotomy-unseated" role="status">'
+                + _esc(_("Not seated yet: {names}. Move them to a table that has not started, or add a table.",
+                         names=", ".join(view["unseated"]))) + "</p>")
+    blocks = "".join(_seating_table(t, tr, projector) for t in view["tables"])
+    return "<h3>" + _esc(_("Seating")) + "</h3>" + late + f'<div class="dichotomy-seating">{blocks}</div>'
+
+
+def summary_html(number: int, summary: dict[str, Any], tr: Translator) -> str:
+    """One started table's dashboard line (a ``summary`` of :func:`dashboard_view`)."""
+    _ = tr.gettext
+    parts = [_("round {round}/{rounds}", round=summary["round"], rounds=summary["rounds"]),
+             _("score {score}", score=summary["score"])]
+    if summary["turn"]:
+        parts.append(_("turn: {name}", name=summary["turn"]))
+    if summary["not_continued"]:
+        parts.append(_("not continued: {names}", names=", ".join(summary["not_continued"])))
+    text = " · ".join([_("Table {number}", number=number), phase_text(summary["phase"], tr), *parts])
+    return (f'<h3 class="dichotomy-summary" data-table="{number}" data-phase="{_esc(summary["phase"])}" '
+            f'data-rounds-played="{summary["rounds_played"]}">{_esc(text)}</h3>')
+
+
+def _overview_row(t: dict[str, Any], tr: Translator, projector: ProjectorLink) -> str:
+    phase = t["phase"] if t["started"] else "seating"
+    label = _esc(tr.gettext("Table {number}", number=t["number"]))
+    if t["started"]:
+        label = link_html(projector(t["code"], t["number"]), tr.gettext("Table {number}", number=t["number"]),
+                          "dichotomy-projector-link")
+    return (f'<tr class="dichotomy-overview-row" data-table="{t["number"]}" data-phase="{_esc(phase)}">'
+            f'<th scope="row">{label}</th><td>{_esc(", ".join(t["players"]))}</td>'
+            f'<td>{_esc(phase_text(phase, tr))}</td>'
+            f'<td data-testid="rounds-played">{t["rounds_played"]} / {t["rounds"]}</td>'
+            f'<td data-testid="score">{t["score"]}</td></tr>')
+
+
+def overview_html(view: dict[str, Any], tr: Translator, projector: ProjectorLink) -> str:
+    """The class projector's table of tables (from :func:`class_projector_view`), each started table
+    linking its read-only projector page."""
+    _ = tr.gettext
+    if not view["tables"]:
+        return ('<p class="dichotomy-overview-empty">'
+                + _esc(tr.ngettext("{n} student has joined.", "{n} students have joined.", view["students"]))
+                + " " + _esc(_("Tables appear here when the teacher makes them.")) + "</p>")
+    heads = "".join(f"<th>{_esc(h)}</th>" for h in (_("Table"), _("Players"), _("Phase"), _("Rounds played"),
+                                                      _("Score")))
+    rows = "".join(_overview_row(t, tr, projector) for t in view["tables"])
+    return (f'<table class="dichotomy-overview"><caption>{_esc(_("Tables"))}</caption>'
+            f"<thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table>")
+
+
+def _report_clue(c: dict[str, Any], tr: Translator) -> str:
+    _ = tr.gettext
+    text = _esc(c["text"]) if c["text"] is not None else "<em>" + _esc(_("no clue (timeout)")) + "</em>"
+    fate = ""
+    if c["eliminated"]:
+        fate = (" <strong>" + _esc(_("eliminated")) + "</strong> ("
+                + _esc(c["reason_text"] or c["reason"] or "") + ")")
+    css = "dichotomy-report-clue eliminated" if c["eliminated"] else "dichotomy-report-clue"
+    return f'<li class="{css}">{text} <span class="who">— {_esc(c["author"])}</span>{fate}</li>'
+
+
+def _report_round(number: int, r: dict[str, Any], tr: Translator) -> str:
+    _ = tr.gettext
+    clues = "".join(_report_clue(c, tr) for c in r["clues"])
+    guess = _esc(_("passed")) if r["passed"] else _esc(r["guess"] or "")
+    if r.get("withheld"):  # another table can still be dealt this card: its words wait
+        clues = "<li><em>" + _esc(_("hidden until no table can still be dealt this card")) + "</em></li>"
+        guess = "…"
+    outcome = tr.gettext(OUTCOMES[r["outcome"]]) if r["outcome"] in OUTCOMES else r["outcome"]
+    return (f'<tr class="dichotomy-report-round" data-table="{number}" data-round="{r["round"]}" '
+            f'data-outcome="{_esc(r["outcome"])}"><td>{r["round"]}</td><td>{_esc(r["target"])}</td>'
+            f'<td>{_esc(r["foil"])}</td><td><ul>{clues}</ul></td>'
+            f'<td>{_esc(r["guesser"])}: {guess}</td><td>{_esc(outcome)}</td><td>{r["score"]}</td></tr>')
+
+
+def _report_table(t: dict[str, Any], tr: Translator) -> str:
+    _ = tr.gettext
+    body = ("".join(_report_round(t["number"], r, tr) for r in t["rounds"])
+            or '<tr><td colspan="7"><em>' + _esc(_("No round has resolved yet.")) + "</em></td></tr>")
+    heads = "".join(f"<th>{_esc(h)}</th>" for h in (_("Round"), _("Target"), _("Foil"), _("Clues (author)"),
+                                                      _("Guess"), _("Outcome"), _("Score")))
+    title = _("Table {number} ({players})", number=t["number"], players=", ".join(t["players"]))
+    return (f"<h3>{_esc(title)}</h3>"
+            f'<table class="dichotomy-report"><thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table>')
+
+
+def report_html(data: dict[str, Any], tr: Translator) -> str:
+    """The report's tables (from :func:`report`): resolved rounds only, withheld words as a note."""
+    return ("".join(_report_table(t, tr) for t in data["tables"])
+            or "<p>" + _esc(tr.gettext("No table has started yet.")) + "</p>")
+
+
+def download_html(label: str, filename: str, mime: str, text: str, css: str) -> str:
+    """A link that downloads ``text`` as ``filename`` (a data: address, no request)."""
+    data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+    return (f'<a class="{css}" download="{_esc(filename)}" href="data:{mime};charset=utf-8;base64,{data}" '
+            f'style="{LINK_STYLE}">{_esc(label)}</a>')
+
+
+def _lobby_body(view: dict[str, Any], tr: Translator) -> str:
+    _ = tr.gettext
+    if view["table"] is not None:
+        if view["tablemates"]:
+            return _("You will sit at table {number} with {names}. The game starts when the teacher starts your "
+                     "table.", number=view["table"], names=", ".join(view["tablemates"]))
+        return _("You will sit at table {number}. The game starts when the teacher starts your table.",
+                 number=view["table"])
+    if view["all_started"]:
+        return _("Every table has already started, so you are not seated yet. The teacher can seat you at a "
+                 "new table when enough students are waiting; keep this page open.")
+    return _("The teacher will seat you at a table. Keep this page open.")
+
+
+def lobby_html(view: dict[str, Any], tr: Translator, practice: str = "") -> str:
+    """A student's lobby (from :func:`student_lobby_view`); ``practice`` is the practice link's HTML."""
+    _ = tr.gettext
+    hello = _("Hello {name}! You will be seated soon.", name=view["me"])
+    joined = tr.ngettext("Class {name} · {n} student joined.", "Class {name} · {n} students joined.",
+                         view["students"], name=view["name"])
+    help_text = _("This page becomes your seat at your table: no new link to open. If you close it, open the "
+                  "same address again.")
+    table = view["table"] if view["table"] is not None else ""
+    return (f'<div class="dichotomy-lobby-box" role="status" aria-live="polite" data-table="{table}">'
+            f"<h2>{_esc(hello)}</h2><p>{_esc(_lobby_body(view, tr))}</p><p>{_esc(joined)}</p>"
+            f'<p class="dw-help">{_esc(help_text)}</p>{practice}</div>')
