@@ -19,7 +19,7 @@ from traitlets.config import Config, Configurable
 voila_configuration = importlib.import_module("voila.configuration")
 
 from dichotomy_widget.server.bounded_kernels import BoundedKernelManager  # noqa: E402
-from dichotomy_widget.server.page_key import new_page_key  # noqa: E402
+from dichotomy_widget.pages.page_key import new_page_key  # noqa: E402
 
 
 class App(Configurable):
@@ -153,7 +153,7 @@ class EnvPage(tornado.web.RequestHandler):
 
 
 def test_each_page_kernel_is_told_its_device_as_a_tag_and_the_teachers_computer_none(tmp_path):
-    from dichotomy_widget.server.device import device_tag
+    from dichotomy_widget.pages.device import device_tag
 
     async def scenario() -> tuple[str, str, str]:
         config = Config({"BoundedKernelManager": {"max_pages_per_device": 3, "max_kernels": 5, "host_reserve": 1,

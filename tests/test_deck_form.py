@@ -1,4 +1,4 @@
-"""The host page's deck form and teacher key (dichotomy_widget.pages.deck_form, server.teacher, widgets.host_secrets),
+"""The host page's deck form and teacher key (dichotomy_widget.pages.deck_form, pages.teacher, widgets.host_secrets),
 driven in the kernel without a browser, on a real SQLite store."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dichotomy_widget.errors import TeacherKeyRequired
 from dichotomy_widget.server.serve import _resolve_decks, _resolve_teacher_key, build_parser
 from dichotomy_widget.stores import open_store
 from dichotomy_widget.pages.entry import host_page
-from dichotomy_widget.server.teacher import TEACHER_KEY_ENV, is_teacher, read_key_file, require_teacher
+from dichotomy_widget.pages.teacher import TEACHER_KEY_ENV, is_teacher, read_key_file, require_teacher
 
 from test_app import all_text
 

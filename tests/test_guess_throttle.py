@@ -9,7 +9,7 @@ from dichotomy_widget.classroom import Classroom
 from dichotomy_widget.pages import guess_throttle
 from dichotomy_widget.pages.table_pages import SeatPage
 from dichotomy_widget.pages.class_pages import ClassPage
-from dichotomy_widget.server.device import DEVICE_ENV, device_tag
+from dichotomy_widget.pages.device import DEVICE_ENV, device_tag
 from game_helpers import word_deck
 
 ATTACKER = device_tag("10.0.0.66")

@@ -48,10 +48,10 @@ from .hub_history import remember_page
 from .identity import page_identity
 from ..widgets.name_box import NameBox
 from .teacher_gate import TeacherGate
-from ..server.device import page_device
+from .device import page_device
 from .guess_throttle import guarded_open
 from .store_check import check_store_file
-from ..server.teacher import key_required, require_teacher
+from .teacher import key_required, require_teacher
 from .page_style import feedback_label, link_html
 from .class_html import (download_html, join_html, lobby_html, overview_html, report_html, roster_html,
                          seating_html, style_html, summary_html, trouble_html)

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Callable, Mapping
 import ipywidgets as W
 
 from ..config import QUERY_ENV, REQUEST_URL_ENV
-from ..server.device import DEVICE_ENV
-from ..server.page_key import PAGE_KEY_ENV
+from .device import DEVICE_ENV
+from .page_key import PAGE_KEY_ENV
 from .table_pages import HostPage, SeatPage
 from .hub_identity import hub_mode
 from ..logs import log_failure

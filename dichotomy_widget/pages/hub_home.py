@@ -29,7 +29,7 @@ from ..config import CLASS_PAGE, CLASS_VIEW_PAGE, HOST_PAGE, REPORT_PAGE, SEAT_P
 from ..errors import ClassNotFound, DichotomyError, TableNotFound
 from ..table import Table
 from .table_pages import UrlQuery, code_box, message_box, page_store, page_title
-from ..server.device import page_device
+from .device import page_device
 from .guess_throttle import guarded_open
 from .hub_history import MAX_VISITS, Visit, visits
 from .hub_identity import HOME_PAGE, HubIdentity, HubIdentityError, current_identity, hub_mode, hub_secret

@@ -29,7 +29,7 @@ from ..errors import DichotomyError, NameTaken, SeatNotFound
 from ..table import Table
 from ..i18n import Translator
 from .table_pages import HostPage, SeatPage, code_box, error_text, message_box, page_title
-from ..server.device import page_device
+from .device import page_device
 from .guess_throttle import guarded_open
 from .identity import HubUserIdentity, hub_names
 from .page_style import warning_html

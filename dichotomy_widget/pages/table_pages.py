@@ -51,14 +51,14 @@ from ..i18n import LANGUAGE_NAMES, N_, Translator, interface_language, normalize
 from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
 from .deck_form import DeckForm
-from ..server.device import page_device
+from .device import page_device
 from .guess_throttle import guarded_open
 from .store_check import check_store_file
 from ..widgets.host_secrets import BrowserSecret, TeacherKeyBox
 from .teacher_gate import TeacherGate
-from ..server.teacher import key_required, require_teacher
+from .teacher import key_required, require_teacher
 from ..widgets.name_box import NameBox
-from ..server.page_key import PAGE_KEY_FIELD, page_key
+from .page_key import PAGE_KEY_FIELD, page_key
 from .page_lang import PageLanguage, SpeaksPageLanguage, error_text, language_menu
 from .page_style import COLOURS, feedback_label, link_html, warning_html
 from ..logs import log_failure
@@ -200,7 +200,7 @@ class UrlQuery(anywidget.AnyWidget):
     """
 
     _esm = """
-    // The page's own key for shutting its kernel down (server/page_key.py): voila's unload beacon gets it.
+    // The page's own key for shutting its kernel down (pages/page_key.py): voila's unload beacon gets it.
     const KEY = Symbol.for("dichotomy.pageKey");
     function keepKey(key, field) {
       if (typeof key !== "string" || !key || typeof field !== "string" || !field) return;

@@ -14,10 +14,10 @@ import math
 from ..deck_library import DeckLibrary
 from ..errors import DichotomyError, TeacherKeyRequired
 from ..i18n import translator
-from ..server.device import page_device
+from .device import page_device
 from .guess_throttle import KEY_GUESSES
 from .page_lang import error_text
-from ..server.teacher import require_teacher
+from .teacher import require_teacher
 
 __all__ = ["TeacherGate", "MAX_KEY_TRIES"]
 

@@ -42,9 +42,9 @@ from ..config import DEFAULT_CONNECT_TIMEOUT, DEFAULT_HOST_RESERVE, DEFAULT_PAGE
 from ..errors import PageRefused
 from .bounds import (Limits, PageLedger, PageRequest, Ticket, client_address, default_max_kernels, page_key,
                      refusal_page)
-from .device import DEVICE_ENV, device_tag
+from ..pages.device import DEVICE_ENV, device_tag
 from ..logs import log_failure
-from .page_key import PAGE_KEY_ENV, new_page_key, same_key
+from ..pages.page_key import PAGE_KEY_ENV, new_page_key, same_key
 
 __all__ = ["BoundedKernelManager", "own_addresses", "parse_pool"]
 

@@ -39,8 +39,8 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.utils import ENV_VARIABLE
 
 from ..widgets import widget_code
-from .device import DEVICE_ENV, device_tag
-from .page_key import PAGE_KEY_ENV, PAGE_KEY_FIELD, new_page_key
+from ..pages.device import DEVICE_ENV, device_tag
+from ..pages.page_key import PAGE_KEY_ENV, PAGE_KEY_FIELD, new_page_key
 from .trouble_watch import CHECK_EVERY, TroubleWatch
 
 __all__ = ["DichotomyVoila", "PooledPageHandler", "OwnerShutdownHandler", "LocalRequestInfoHandler", "CachedLabextensionHandler",

@@ -158,7 +158,7 @@ def _resolve_teacher_key(args: argparse.Namespace) -> str | None:
     """The teacher key from --teacher-key, --teacher-key-file or an inherited $DICHOTOMY_TEACHER_KEY
     (never printed)."""
     from ..errors import DichotomyError
-    from .teacher import check_key, read_key_file
+    from ..pages.teacher import check_key, read_key_file
 
     try:
         if getattr(args, "teacher_key_file", None):
