@@ -19,7 +19,6 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -31,6 +30,11 @@ from typing import Callable, Iterator, Sequence
 import pytest
 
 from dichotomy_widget.server.voila_launch import page_extensions_option
+
+TESTS = str(Path(__file__).resolve().parents[1])
+if TESTS not in sys.path:  # this file is also loaded by path (browser_support.conftest_helpers)
+    sys.path.insert(0, TESTS)
+from support import free_port, server_env  # noqa: E402  (tests/support.py: shared with the non-browser tests)
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"
@@ -49,24 +53,6 @@ def chromium_path() -> str | None:
         if candidate and Path(candidate).exists():
             return candidate
     return None
-
-
-def free_port() -> int:
-    """An unused TCP port on 127.0.0.1."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def server_env(**extra: str) -> dict[str, str]:
-    """The environment for a server under test: the checkout importable, no browser, quiet."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
-    env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
-    env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
-    env["BROWSER"] = "true"
-    env.update(extra)
-    return env
 
 
 class ServerProcess:
