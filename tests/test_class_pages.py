@@ -17,6 +17,7 @@ from dichotomy_widget.stores import SqliteStore
 from dichotomy_widget.ui import class_pages as cp
 from dichotomy_widget.ui import widgets
 from dichotomy_widget.decks import Card, Deck, Pair
+from dichotomy_widget.options import TableOptions
 from game_helpers import WORDS, unique_clues
 
 # distinctive words that no page text uses ("teacher" is a page word: swapped out)
@@ -229,7 +230,7 @@ def test_the_single_table_host_page_links_a_read_only_projector(tmp_path):
 
     store = str(tmp_path / "t.sqlite3")
     host = host_page("", store=store, env={})
-    assert host.create(deck="en", rounds=2, seed=3)
+    assert host.create(deck="en", seed=3, options=TableOptions(rounds=2))
     token = qs(host)["host"]
     assert host.projector_link == f"projector.ipynb?table={host.table.code}"
     assert 'class="dichotomy-projector-link"' in host.join_info.value and token not in host.projector_link

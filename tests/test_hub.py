@@ -22,6 +22,7 @@ from dichotomy_widget.ui.hub_auth import identity_from_hub_user, kernel_ids_in_p
 from dichotomy_widget.ui.hub_identity import (IDENTITY_ENV, HubIdentity, HubIdentityError, current_identity,
                                               hub_mode, hub_seat_token, sign_identity, verify_identity)
 from dichotomy_widget.ui.hub_pages import HubHostPage, HubSeatPage
+from dichotomy_widget.options import TableOptions
 
 SECRET = "a-test-secret-of-enough-length"
 ANA = HubIdentity("ana", "Ana Lima")
@@ -45,7 +46,7 @@ def store(tmp_path):
 def code(store):
     page = HubHostPage("", store=store, env=env_for(TEACHER))
     assert page.state == "create", page.message
-    assert page.create(deck="en", rounds=1, seed=5)
+    assert page.create(deck="en", seed=5, options=TableOptions(rounds=1))
     return page.table.code
 
 
@@ -150,7 +151,7 @@ def test_only_hosts_may_host_and_the_host_link_still_needs_its_token(store):
     refused = HubHostPage("", store=store, env=env_for(ANA))
     assert refused.state == "refused" and "may not host" in refused.message
     host = HubHostPage("", store=store, env=env_for(TEACHER))
-    assert host.create(deck="en", rounds=1, seed=1)
+    assert host.create(deck="en", seed=1, options=TableOptions(rounds=1))
     link = host.url.query
     assert HubHostPage(link, store=store, env=env_for(TEACHER)).state == "host"
     assert HubHostPage(link, store=store, env=env_for(ANA)).state == "refused"  # a student with the host link
@@ -170,7 +171,7 @@ def test_outside_a_hub_the_pages_are_unchanged(store, monkeypatch):
     monkeypatch.delenv("DICHOTOMY_HUB", raising=False)
     page = host_page("", store=store, env={})
     assert type(page).__name__ == "HostPage"
-    assert page.create(deck="en", rounds=1, seed=2)
+    assert page.create(deck="en", seed=2, options=TableOptions(rounds=1))
     student = seat_page(f"table={page.table.code}", store=store)
     assert type(student).__name__ == "SeatPage" and student.state == "form"
     monkeypatch.setenv("DICHOTOMY_HUB", "1")
@@ -290,7 +291,7 @@ def test_hub_pages_escape_hub_names_and_give_hub_advice_for_a_localhost_link(sto
     host = HubHostPage("", store=store, env=env)
     assert "<img" not in host.hub_bar.value and "&lt;img" in host.hub_bar.value
     assert 'href="/services/dichotomy/logout"' in host.hub_bar.value
-    assert host.create(deck="en", rounds=1, seed=4)
+    assert host.create(deck="en", seed=4, options=TableOptions(rounds=1))
     assert host.link.startswith("http://127.0.0.1:8000/services/dichotomy/voila/render/seat.ipynb?table=")
     assert "c.JupyterHub.public_url" in host.join_info.value and "dichotomy serve" not in host.join_info.value
     assert host.children[:2] == (host.url, host.hub_bar)

@@ -10,6 +10,7 @@ from dichotomy_widget.ui.hub_history import remember, stream_id, visits
 from dichotomy_widget.ui.hub_home import HomePage, Navigator
 from dichotomy_widget.ui.hub_identity import IDENTITY_ENV, HubIdentity, sign_identity
 from dichotomy_widget.ui.hub_pages import HubHostPage, HubSeatPage
+from dichotomy_widget.options import TableOptions
 
 SECRET = "a-test-secret-of-enough-length"
 ANA = HubIdentity("ana", "Ana <i>Lima</i>")
@@ -35,7 +36,7 @@ def store(tmp_path):
 
 def test_a_teacher_sees_host_and_class_links_and_their_recent_tables_with_working_host_links(store):
     host = HubHostPage("", store=store, env=env_for(TEACHER))
-    assert host.create(deck="en", rounds=1, seed=3)
+    assert host.create(deck="en", seed=3, options=TableOptions(rounds=1))
     code, token = host.table.code, host.host_token
     page = HomePage("", store=store, env=env_for(TEACHER))
     text = html_of(page)
@@ -55,7 +56,7 @@ def test_a_teacher_sees_host_and_class_links_and_their_recent_tables_with_workin
 
 def test_a_student_sees_only_their_seats_and_a_join_box_that_opens_the_table_or_the_class(store):
     host = HubHostPage("", store=store, env=env_for(TEACHER))
-    assert host.create(deck="en", rounds=1, seed=3)
+    assert host.create(deck="en", seed=3, options=TableOptions(rounds=1))
     code = host.table.code
     fresh = HomePage("", store=store, env=env_for(ANA))
     text = html_of(fresh)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..config import DEFAULT_ROUNDS
 from ..decks import Deck, load_deck
 from ..errors import BotUnavailable
+from ..options import TableOptions
 from ..words import normalize
 from .driver import add_bot, check_playable
 from .relations import RelationSource, default_source
@@ -43,8 +44,9 @@ def practice_table(deck: "str | Path | Deck" = "en", name: str = "You", bots: in
     source = source or default_source()
     the_deck = load_deck(deck, lang=lang)
     check_playable(the_deck.lang, source, level)
-    table = Table.create(deck=the_deck, rounds=max(1, min(rounds, len(the_deck))), store=MemoryStore(),
-                         seed=seed, fixed_guesser=True, interface_lang=interface_lang)
+    options = TableOptions(rounds=max(1, min(rounds, len(the_deck))), fixed_guesser=True,
+                           interface_lang=interface_lang or "")
+    table = Table.create(deck=the_deck, options=options, store=MemoryStore(), seed=seed)
     me = table.join(name)
     taken = normalize(me.name)
     for bot_name in [n for n in BOT_NAMES if normalize(n) != taken][:bots]:

@@ -50,6 +50,7 @@ from ..errors import DichotomyError, SeatNotFound, StoreError, TeacherKeyRequire
 from ..i18n import LANGUAGE_NAMES, N_, Translator, interface_language, normalize_language, translator
 from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
+from ..options import TableOptions
 from .deck_form import DeckForm
 from .device import page_device
 from .guess_throttle import guarded_open
@@ -644,10 +645,16 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
         self.rounds_input.max = len(deck)
         self.rounds_input.value = min(max(1, self.rounds_input.value), len(deck), DEFAULT_ROUNDS)
 
-    def create(self, deck: "str | Deck | None" = None, rounds: int | None = None,
-               time_limit: float | None = None, seed: int | None = None,
-               interface_lang: str | None = None, recap_time: float | None = None) -> bool:
-        """Create the table from the form (or the arguments); True on success."""
+    def form_options(self) -> TableOptions:
+        """How the table will play, as the create form says (rounds, clue time limit, recap countdown,
+        interface language); checked against the deck when the table is created."""
+        return TableOptions(rounds=int(self.rounds_input.value), time_limit=float(self.limit_input.value) or None,
+                            recap_time=float(self.recap_input.value) or None,
+                            interface_lang=self.interface_input.value or "")
+
+    def create(self, deck: "str | Deck | None" = None, options: TableOptions | None = None,
+               seed: int | None = None) -> bool:
+        """Create the table from the form (or the given deck and :class:`TableOptions`); True on success."""
         if self.state != "create":
             return False
         _ = self.tr.gettext
@@ -662,16 +669,8 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
                 return self._create_feedback(
                     _("Fix the deck first (see the problems above).") if self.deck_form.problems
                     else _("Choose a deck first: pick one, upload a file or paste a list."))
-        rounds = rounds if rounds is not None else int(self.rounds_input.value)
-        if time_limit is None:
-            time_limit = float(self.limit_input.value) or None
-        if recap_time is None:
-            recap_time = float(self.recap_input.value) or None
-        if interface_lang is None:
-            interface_lang = self.interface_input.value or None
         try:
-            table = Table.create(deck=deck, rounds=rounds, store=self.store, time_limit=time_limit, seed=seed,
-                                 interface_lang=interface_lang, recap_time=recap_time)
+            table = Table.create(deck=deck, options=options or self.form_options(), store=self.store, seed=seed)
         except DichotomyError as exc:
             return self._create_feedback(error_text(exc, self.lang))
         try:

@@ -39,6 +39,7 @@ from ..stores import TableStore
 from ..table import Table
 from ..errors import TeacherKeyRequired
 from ..i18n import normalize_language
+from ..options import TableOptions
 from .app import (RefusingPage, UrlQuery, error_text, game_widget, interface_menu, message_box, page_store,
                   page_title, refresh_interface_menu)
 from .page_lang import PageLanguage, language_menu
@@ -266,14 +267,14 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
             if deck is None:
                 return self._say(_("Fix the deck first (see the problems above).") if self.deck_form.problems
                                  else _("Choose a deck first: pick one, upload a file or paste a list."))
-        rounds = int(self.rounds_input.value) if rounds is None else rounds
-        time_limit = (float(self.limit_input.value) or None) if time_limit is None else time_limit
+        options = TableOptions(  # a language the interface lacks falls back to the deck's
+            rounds=int(self.rounds_input.value) if rounds is None else rounds,
+            time_limit=(float(self.limit_input.value) or None) if time_limit is None else time_limit,
+            interface_lang=normalize_language(self.interface_input.value if interface_lang is None
+                                              else interface_lang) or "")
         table_size = int(self.size_input.value) if table_size is None else table_size
-        if interface_lang is None:
-            interface_lang = self.interface_input.value or None
         try:
-            room = Classroom.create(name, deck=deck, rounds=rounds, table_size=table_size,
-                                    time_limit=time_limit, store=self.store, interface_lang=interface_lang)
+            room = Classroom.create(name, deck=deck, options=options, table_size=table_size, store=self.store)
         except DichotomyError as exc:
             return self._say(error_text(exc, self.lang))
         try:
