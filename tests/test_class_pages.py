@@ -278,7 +278,7 @@ def test_behind_the_hub_a_student_joins_as_their_hub_user_and_a_classmates_link_
     own hub user, and a classmate opening it sees nothing of that student's seat."""
     from dichotomy_widget.config import HUB_ENV, HUB_IDENTITY_ENV, HUB_SECRET_ENV
     from dichotomy_widget.ui.hub_identity import HubIdentity, hub_student_token, sign_identity
-    from dichotomy_widget.ui.hub_pages import HubSeatPage
+    from dichotomy_widget.ui.app import SeatPage
 
     secret = "s" * 32
     base = {HUB_ENV: "1", HUB_SECRET_ENV: secret}
@@ -322,7 +322,7 @@ def test_behind_the_hub_a_student_joins_as_their_hub_user_and_a_classmates_link_
     link = f"class={room.code}&student={hub_student_token(secret.encode(), room.code, users[writer][0])}"
     own = cp.class_page(link, store=store, env=env(*users[writer]))
     assert own.state == "seat" and shows(own)  # the writer's own page holds the Target: the check can fail
-    for query, page in ((link, cp.class_page), (f"table={table.code}&seat={parse_qs(link)['student'][0]}", HubSeatPage)):
+    for query, page in ((link, cp.class_page), (f"table={table.code}&seat={parse_qs(link)['student'][0]}", SeatPage)):
         for other in (u for n, u in users.items() if n != writer):  # the class link, and as a seat link
             refused = page(query, store=store, env=env(*other))
             assert refused.state == "refused" and refused.widget is None
