@@ -556,9 +556,7 @@ class Classroom(Aggregate[ClassState]):
         if t is None or not t.started:
             return None
         table = self.table(t.code)  # type: ignore[arg-type]
-        token_hash = self.state.student(student).token_hash  # type: ignore[union-attr]
-        table.refresh()
-        seat = next((x.id for x in table.state.seats if x.token_hash == token_hash), None)
+        seat = table.member_for_hash(lambda s: s.seats, self.state.student(student).token_hash)  # type: ignore[union-attr]
         return None if seat is None else (table, seat)
 
     def names(self, members: tuple) -> list[str]:

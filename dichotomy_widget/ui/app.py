@@ -80,12 +80,13 @@ log = logging.getLogger(__name__)
 # Small helpers
 
 
-def parse_query(query: str | None) -> dict[str, str]:
-    """``"table=AB&seat=x"`` -> ``{"table": "AB", "seat": "x"}``; first value wins, junk is dropped."""
+def parse_query(query: str | None, keys: tuple[str, ...] = ("table", "seat", "host")) -> dict[str, str]:
+    """``"table=AB&seat=x"`` -> ``{"table": "AB", "seat": "x"}`` for the page's ``keys``; first value
+    wins, junk is dropped (a value longer than a page reads is kept as an invalid one)."""
     text = (query or "").lstrip("?")
     out: dict[str, str] = {}
     for key, values in parse_qs(text[:4096], keep_blank_values=True).items():
-        if key in ("table", "seat", "host") and values:
+        if key in keys and values:
             value = values[0].strip()
             out[key] = value if len(value) <= MAX_QUERY_VALUE else "\x00invalid"
     return out

@@ -23,7 +23,7 @@ import html
 import logging
 import os
 from typing import Any, Callable, Mapping
-from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import ipywidgets as W
 
@@ -41,7 +41,7 @@ from ..errors import TeacherKeyRequired
 from ..i18n import normalize_language
 from ..options import TableOptions
 from .app import (RefusingPage, UrlQuery, error_text, game_widget, interface_menu, message_box, page_store,
-                  page_title, refresh_interface_menu)
+                  page_title, parse_query, refresh_interface_menu)
 from .page_lang import PageLanguage, language_menu
 from .deck_form import DeckForm
 from .host_secrets import BrowserSecret, TeacherKeyBox
@@ -64,7 +64,6 @@ __all__ = ["teacher_page", "class_page", "class_view_page", "projector_page", "r
 
 log = logging.getLogger(__name__)
 
-MAX_QUERY_VALUE = 200
 DEFAULT_ROUNDS = 5
 KEYS = ("class", "student", "teacher", "table", "n")
 
@@ -75,12 +74,7 @@ KEYS = ("class", "student", "teacher", "table", "n")
 
 def class_query(query: str | None) -> dict[str, str]:
     """``"class=AB&student=x"`` -> ``{"class": "AB", "student": "x"}``; first value wins, junk dropped."""
-    out: dict[str, str] = {}
-    for key, values in parse_qs((query or "").lstrip("?")[:4096], keep_blank_values=True).items():
-        if key in KEYS and values:
-            value = values[0].strip()
-            out[key] = value if len(value) <= MAX_QUERY_VALUE else "\x00invalid"
-    return out
+    return parse_query(query, KEYS)
 
 
 def page_link(page: str, params: Mapping[str, str], env: Mapping[str, str] | None = None) -> str:
