@@ -21,6 +21,7 @@ import time
 from dichotomy_widget import Table, rules
 from dichotomy_widget.decks import load_deck
 from dichotomy_widget.events import SeatJoined, TableCreated
+from dichotomy_widget.options import TableOptions
 from dichotomy_widget.views import seat_view
 
 CLUES = ["anchor", "velvet", "meadow", "compass", "trumpet", "saddle", "anchor", "lantern"]
@@ -41,7 +42,7 @@ def core_game(cards: tuple, seats: int, seed: int, with_views: bool) -> int:
     """One full game through decide/evolve; returns the number of events."""
     rng = random.Random(seed)
     state = rules.initial_state()
-    events = [TableCreated(seed=seed, lang="en", rounds=13, deck_name="en", cards=cards)]
+    events = [TableCreated(seed=seed, lang="en", deck_name="en", cards=cards, options=TableOptions(rounds=13))]
     events += [SeatJoined(seat=i, name=f"P{i}", token_hash="") for i in range(seats)]
     state = rules.replay(events)
     state = rules.replay(rules.decide(state, rules.parse_action(None, {"type": "start"})), state)

@@ -125,8 +125,12 @@ class Aggregate(Generic[S]):
         ``token``'s, after a refresh; None for none."""
         if not isinstance(token, str) or not token:
             return None
+        return self.member_for_hash(members, hash_token(token))
+
+    def member_for_hash(self, members: Callable[[S], Iterable[Any]], digest: str) -> int | None:
+        """The ``id`` of the member whose ``token_hash`` is ``digest``, after a refresh (a class finds its
+        student's seat at a table by the hash both keep); None for none."""
         self.refresh()
-        digest = hash_token(token)
         for member in members(self.state):
             if hmac.compare_digest(member.token_hash, digest):
                 return member.id

@@ -84,16 +84,18 @@ class ClassState:
     deck_name: str = ""
     lang: str = "en"
     cards: tuple = ()
-    rounds: int = 13
+    options: TableOptions = TableOptions()  # how its tables play (``rounds``: cards per table)
     table_size: int = 5
     seed: int = 0
-    time_limit: float | None = None
-    interface_lang: str = ""
     students: tuple = ()  # of Student, join order
     tables: tuple = ()  # of ClassTable, by number
     version: int = 0
     joins: tuple = ()  # the device tag of every join, removed students' too (the per-device bound)
     next_id: int = 0  # ids are never reused, also after a removal
+
+    rounds = property(lambda self: self.options.rounds, doc="Cards per table.")
+    time_limit = property(lambda self: self.options.time_limit, doc="The clue time limit (None: none).")
+    interface_lang = property(lambda self: self.options.interface_lang, doc='"": the deck\'s language.')
 
     def student(self, student_id: int) -> Student | None:
         return next((s for s in self.students if s.id == student_id), None)
@@ -119,8 +121,7 @@ def evolve(state: ClassState, event: Event) -> ClassState:
     version = state.version + 1
     if isinstance(event, ClassCreated):
         return ClassState(name=event.name, deck_name=event.deck_name, lang=event.lang, cards=event.cards,
-                          rounds=event.rounds, table_size=event.table_size, seed=event.seed,
-                          time_limit=event.time_limit, interface_lang=event.interface_lang, version=version)
+                          options=event.options, table_size=event.table_size, seed=event.seed, version=version)
     if isinstance(event, StudentJoined):
         students = state.students + (Student(event.student, event.name, event.token_hash),)
         return _replace(state, students=students, version=version, joins=state.joins + (event.device,),
@@ -251,9 +252,8 @@ class Classroom(Aggregate[ClassState]):
         meta = {"kind": "class", "teacher_token_hash": hash_token(teacher_token), "created_at": time.time()}
         the_store.create_table(class_stream(code), meta)
         created = ClassCreated(name=class_name, deck_name=the_deck.name, lang=the_deck.lang,
-                               cards=tuple(c.to_json() for c in the_deck.cards), rounds=options.rounds,
-                               table_size=table_size, seed=int(secrets.randbits(63) if seed is None else seed),
-                               time_limit=options.time_limit, interface_lang=options.interface_lang)
+                               cards=tuple(c.to_json() for c in the_deck.cards), options=options,
+                               table_size=table_size, seed=int(secrets.randbits(63) if seed is None else seed))
         the_store.append(class_stream(code), 0, [(created.type, created.payload())])
         room = cls(code, the_store)
         room.teacher_token = teacher_token
@@ -262,7 +262,7 @@ class Classroom(Aggregate[ClassState]):
     @property
     def options(self) -> TableOptions:
         """How the tables of this class play (cards per table, clue time limit, interface language)."""
-        return TableOptions.of(self.state)
+        return self.state.options
 
     @property
     def interface_lang(self) -> str:
@@ -556,9 +556,7 @@ class Classroom(Aggregate[ClassState]):
         if t is None or not t.started:
             return None
         table = self.table(t.code)  # type: ignore[arg-type]
-        token_hash = self.state.student(student).token_hash  # type: ignore[union-attr]
-        table.refresh()
-        seat = next((x.id for x in table.state.seats if x.token_hash == token_hash), None)
+        seat = table.member_for_hash(lambda s: s.seats, self.state.student(student).token_hash)  # type: ignore[union-attr]
         return None if seat is None else (table, seat)
 
     def names(self, members: tuple) -> list[str]:

@@ -17,11 +17,12 @@ raises :class:`StoreError` naming the stream, never a bare ``KeyError``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass
 from functools import lru_cache
 from typing import Any, Callable, ClassVar
 
 from .errors import StoreError
+from .options import TableOptions
 
 __all__ = [
     "Event",
@@ -64,6 +65,8 @@ class Event:
     type: ClassVar[str] = "Event"
     version: ClassVar[int] = 1  # the payload schema this code writes
     stream_kind: ClassVar[str] = "table"  # the kind of stream it belongs to (see STREAM_KINDS)
+    #: Fields holding a value object, stored as a JSON object of its fields (name: its class).
+    nested: ClassVar[dict[str, type]] = {}
 
     def payload(self) -> dict[str, Any]:
         """JSON-ready payload (tuples become lists), with its schema version."""
@@ -74,29 +77,25 @@ class Event:
 
 @dataclass(frozen=True)
 class TableCreated(Event):
-    """A table was set up: its seed, rules options and the whole chosen deck (as [target, foil] lists).
+    """A table was set up: its seed, how it plays (``options``, a :class:`TableOptions`) and the whole
+    chosen deck (as [target, foil] lists).
 
     Version 2 adds ``created_with``: the release that created the table (a version 1 payload was
     written by release 0.1.0). Version 3 adds ``interface_lang``: the language the table's screens
-    speak (``""``: the deck's language when the interface has it, else English).
+    speak (``""``: the deck's language when the interface has it, else English). Version 4 carries the
+    options (rounds, time limit, interface language, fixed Guesser, recap countdown) as one nested
+    ``options`` object instead of flat fields.
     """
 
     type: ClassVar[str] = "TableCreated"
-    version: ClassVar[int] = 3
+    version: ClassVar[int] = 4
+    nested: ClassVar[dict[str, type]] = {"options": TableOptions}
     seed: int
     lang: str
-    rounds: int
     deck_name: str
     cards: tuple
-    time_limit: float | None = None
+    options: TableOptions
     created_with: str = ""
-    interface_lang: str = ""
-    #: A practice table: the first seat guesses every round (the others, bots, write). Absent in older
-    #: payloads (False), so it needs no new schema version.
-    fixed_guesser: bool = False
-    #: The recap countdown in seconds (``None``: off, the recap stays until each player continues).
-    #: Absent in older payloads (off), so it needs no new schema version.
-    recap_time: float | None = None
 
 
 @dataclass(frozen=True)
@@ -198,19 +197,21 @@ class GameEnded(Event):
 # --- a class (see classroom.py) ---------------------------------------------------------------
 @dataclass(frozen=True)
 class ClassCreated(Event):
-    """A class was set up: its name, the deck (cards as [target, foil] lists) and the table options."""
+    """A class was set up: its name, the deck (cards as [target, foil] lists), the preferred table size
+    and how its tables play (``options``, a :class:`TableOptions`; version 1 had flat ``rounds``,
+    ``time_limit`` and ``interface_lang`` fields)."""
 
     type: ClassVar[str] = "ClassCreated"
+    version: ClassVar[int] = 2
     stream_kind: ClassVar[str] = "class"
+    nested: ClassVar[dict[str, type]] = {"options": TableOptions}
     name: str
     deck_name: str
     lang: str
     cards: tuple
-    rounds: int
     table_size: int
     seed: int
-    time_limit: float | None = None
-    interface_lang: str = ""  # "" = the deck's language
+    options: TableOptions
 
 
 @dataclass(frozen=True)
@@ -319,6 +320,8 @@ def _field_names(cls: type) -> tuple[str, ...]:
 def _thaw(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_thaw(v) for v in value]
+    if is_dataclass(value) and not isinstance(value, type):  # a value object: a JSON object of its fields
+        return {f.name: _thaw(getattr(value, f.name)) for f in fields(value)}
     return value
 
 
@@ -347,6 +350,37 @@ def _table_created_1_to_2(payload: dict[str, Any]) -> dict[str, Any]:
 @upcaster("TableCreated", 2)
 def _table_created_2_to_3(payload: dict[str, Any]) -> dict[str, Any]:
     return {**payload, "interface_lang": ""}
+
+
+#: The flat option fields of a version 3 ``TableCreated`` and a version 1 ``ClassCreated``.
+_FLAT_OPTIONS = ("rounds", "time_limit", "interface_lang", "fixed_guesser", "recap_time")
+
+
+def _nest_options(payload: dict[str, Any]) -> dict[str, Any]:
+    """The flat option fields of ``payload`` moved into one ``options`` object (left without one if the
+    payload lacks ``rounds``: a corrupt event stays one)."""
+    out = {k: v for k, v in payload.items() if k not in _FLAT_OPTIONS}
+    if "rounds" in payload:
+        out["options"] = {k: payload[k] for k in _FLAT_OPTIONS if k in payload}
+    return out
+
+
+@upcaster("TableCreated", 3)
+def _table_created_3_to_4(payload: dict[str, Any]) -> dict[str, Any]:
+    return _nest_options(payload)
+
+
+@upcaster("ClassCreated", 1)
+def _class_created_1_to_2(payload: dict[str, Any]) -> dict[str, Any]:
+    return _nest_options(payload)
+
+
+def _value(cls: type, data: Any) -> Any:
+    """A nested value object rebuilt from its JSON object (unknown keys ignored, missing ones default)."""
+    if not isinstance(data, dict):
+        raise TypeError(f"{cls.__name__} is stored as an object")
+    names = _field_names(cls)
+    return cls(**{k: _freeze(v) for k, v in data.items() if k in names})
 
 
 def _stream_label(kind: str, stream: str) -> str:
@@ -396,7 +430,11 @@ def event_from_dict(type_name: str, payload: dict[str, Any], table: str = "?", k
     cls = EVENT_TYPES[type_name]
     names = _field_names(cls)
     try:
-        return cls(**{k: _freeze(v) for k, v in payload.items() if k in names})
-    except TypeError as err:  # a required field is missing
+        values = {k: _freeze(v) for k, v in payload.items() if k in names}
+        for name, value_cls in cls.nested.items():
+            if name in values:
+                values[name] = _value(value_cls, values[name])
+        return cls(**values)
+    except TypeError as err:  # a required field is missing, or a nested value is not an object
         raise StoreError(f"{_stream_label(kind, table)}: a stored {type_name} event lacks a field it needs.",  # untranslated: developer-only
                          code="corrupt_event") from err

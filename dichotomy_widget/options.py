@@ -1,17 +1,15 @@
 """One value for a table's options: rounds, clue time limit, recap countdown, interface language, a
 fixed Guesser.
 
-A table and a class are created with a :class:`TableOptions` (checked here, once, against the deck),
-their first event stores its fields (``TableCreated``, ``ClassCreated``), and
-:meth:`TableOptions.of` reads them back from that event or a state folded from it, so a class hands
-the same value to every table it starts.
+A table and a class are created with a :class:`TableOptions` (checked here, once, against the deck);
+their first event carries it as one nested value (``TableCreated.options``, ``ClassCreated.options``),
+the state folded from that event holds the same value (``GameState.options``, ``ClassState.options``),
+and a class hands it to every table it starts.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
-
 from .config import DEFAULT_ROUNDS, MAX_TIME_LIMIT, MIN_RECAP_TIME, MIN_TIME_LIMIT
 from .decks import Deck
 from .errors import DeckError, DichotomyError, Plural
@@ -32,13 +30,6 @@ class TableOptions:
     interface_lang: str = ""
     fixed_guesser: bool = False
     recap_time: float | None = None
-
-    @classmethod
-    def of(cls, source: Any) -> "TableOptions":
-        """The options a ``TableCreated``/``ClassCreated`` event (or a state folded from one) holds."""
-        return cls(rounds=source.rounds, time_limit=source.time_limit,
-                   interface_lang=source.interface_lang, fixed_guesser=bool(getattr(source, "fixed_guesser", False)),
-                   recap_time=getattr(source, "recap_time", None))
 
     def checked(self, deck: Deck, per_table: bool = False) -> "TableOptions":
         """These options made sure for ``deck`` (a clear error otherwise): the time limit as float or

@@ -22,6 +22,7 @@ from .config import MAX_CLUE_LENGTH, MAX_GUESS_LENGTH, MAX_NAME_LENGTH, MAX_SEAT
 from .errors import (Plural, InvalidAction, InvalidClue, InvalidGuess, NameTaken, NotAllowed, NotYourTurn,
                      RuleViolation, TableFull, WrongPhase)
 from .i18n import N_
+from .options import TableOptions
 from .events import (ClueSubmitted, CluesPurged, Event, GameEnded, GameStarted, GuessJudged,
                      PairLocked, RecapConfirmed, SeatJoined, SeatRemoved, SeatsReordered, TableCreated)
 
@@ -101,13 +102,9 @@ class GameState:
 
     seed: int = 0
     lang: str = "en"
-    interface_lang: str = ""  # "" = the deck's language (see i18n.interface_language)
-    rounds: int = 13
+    options: TableOptions = TableOptions()  # how the table plays (rounds, time limit, recap countdown...)
     deck_name: str = ""
     deck: tuple = ()  # every card of the chosen deck, as Pairs
-    time_limit: float | None = None
-    recap_time: float | None = None  # seconds a recap stays before the engine continues for everyone
-    fixed_guesser: bool = False  # a practice table: the first seat guesses every round
     seats: tuple = ()  # of Seat, by id order
     order: tuple = ()  # seat ids clockwise
     phase: str = "lobby"
@@ -127,6 +124,30 @@ class GameState:
     history: tuple = ()  # of RoundRecord
     ended_by_host: bool = False
     version: int = 0  # number of events folded
+
+    # --- the options, read where the rules use them ------------------------------------------
+    @property
+    def rounds(self) -> int:
+        return self.options.rounds
+
+    @property
+    def time_limit(self) -> float | None:
+        return self.options.time_limit
+
+    @property
+    def recap_time(self) -> float | None:
+        """Seconds a recap stays before the engine continues for everyone (None: no countdown)."""
+        return self.options.recap_time
+
+    @property
+    def interface_lang(self) -> str:
+        """"" = the deck's language (see i18n.interface_language)."""
+        return self.options.interface_lang
+
+    @property
+    def fixed_guesser(self) -> bool:
+        """A practice table: the first seat guesses every round."""
+        return self.options.fixed_guesser
 
     # --- derived -----------------------------------------------------------------------------
     def seat_record(self, seat_id: int) -> Seat | None:
@@ -739,9 +760,8 @@ def evolve(state: GameState, event: Event) -> GameState:
 
 
 def _on_created(s: GameState, e: TableCreated) -> GameState:
-    return _with(s, seed=e.seed, lang=e.lang, interface_lang=e.interface_lang, rounds=e.rounds, deck_name=e.deck_name,
-                   deck=tuple(_as_card(c) for c in e.cards), time_limit=e.time_limit,
-                   recap_time=e.recap_time, fixed_guesser=e.fixed_guesser)
+    return _with(s, seed=e.seed, lang=e.lang, options=e.options, deck_name=e.deck_name,
+                   deck=tuple(_as_card(c) for c in e.cards))
 
 
 def _on_joined(s: GameState, e: SeatJoined) -> GameState:

@@ -103,7 +103,8 @@ class Table(Aggregate[rules.GameState]):
                recap_time: float | None = None, options: TableOptions | None = None) -> "Table":
         """Create a table in ``store`` (default: a new in-memory store) and return it.
 
-        ``options`` (a :class:`TableOptions`) says how it plays; without it, the loose keywords make one:
+        ``options`` (a :class:`TableOptions`) says how it plays (the package's own callers pass one);
+        without it, the loose keywords (kept for notebook users) make one:
         ``rounds``, ``time_limit``, ``interface_lang`` (the language its screens speak; default: the
         deck's language when the interface has it, else English; a student may still switch their own
         screen), ``fixed_guesser`` (the first seat guesses every round: a practice table with bots) and
@@ -129,11 +130,9 @@ class Table(Aggregate[rules.GameState]):
         meta = {"host_token_hash": hash_token(host_token), "created_at": time.time(), "deck": the_deck.name,
                 "lang": the_deck.lang}
         the_store.create_table(table_code, meta)
-        created = TableCreated(seed=int(seed), lang=the_deck.lang, rounds=options.rounds, deck_name=the_deck.name,
-                               cards=tuple(c.to_json() for c in the_deck.cards),
-                               time_limit=options.time_limit, created_with=_release(),
-                               interface_lang=options.interface_lang, fixed_guesser=options.fixed_guesser,
-                               recap_time=options.recap_time)
+        created = TableCreated(seed=int(seed), lang=the_deck.lang, deck_name=the_deck.name,
+                               cards=tuple(c.to_json() for c in the_deck.cards), options=options,
+                               created_with=_release())
         the_store.append(table_code, 0, [(created.type, created.payload())])
         table = cls(table_code, the_store)
         table.host_token = host_token
@@ -141,8 +140,8 @@ class Table(Aggregate[rules.GameState]):
 
     @property
     def options(self) -> TableOptions:
-        """How this table plays (rounds, clue time limit, interface language, fixed Guesser)."""
-        return TableOptions.of(self.state)
+        """How this table plays (rounds, clue time limit, interface language, fixed Guesser, recap countdown)."""
+        return self.state.options
 
     @property
     def interface_lang(self) -> str:

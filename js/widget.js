@@ -305,17 +305,131 @@ function relabel(b, label) {
   if (b.dataset.armed !== "true" && b.textContent !== label) b.textContent = label;
 }
 
+// --- drawing from the view: a region is rebuilt when a value it read has changed --------------------
+
+/** The key under which a drawing's view hands out its tracker (see `derived`, `untracked`). */
+const TRACKER = Symbol("dichotomy.tracker");
+
+/** What a read value is compared by: a leaf by its JSON, an object or array by its kind only (its
+ * fields are compared where they were read). @param {any} value */
+function readSignature(value) {
+  if (value === null || typeof value !== "object") return value === undefined ? "undefined" : JSON.stringify(value);
+  return Array.isArray(value) ? "[]" : "{}";
+}
+
+/** The value at `path` in `root` (undefined where the path breaks off). @param {any} root @param {string[]} path */
+function valueAt(root, path) {
+  let value = root;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = value[key];
+  }
+  return value;
+}
+
 /**
- * Replace a region's children only when what it shows changes (`key`): a view update must not swap
- * a button under the pointer (a press between pointerdown and click) or a focused control.
- * @param {HTMLElement} el
- * @param {string} key
- * @param {() => (Node|string)[]} build
+ * One region drawn from a view (or any data object, such as the curtain). The drawing function gets
+ * the view through a proxy that notes every value it reads, by path (`players.length`,
+ * `players.2.name`, `you.role`), and every derived value asked through `derived` (`nextWriter`); the
+ * region is drawn again only when one of those values, or the region's own `extra` state (not in the
+ * view), differs. So what rebuilds a screen follows from what it draws: no list of fields to keep.
  */
-function renderRegion(el, key, build) {
-  if (el.dataset.key === key) return;
-  el.dataset.key = key;
-  el.replaceChildren(...build());
+class Drawing {
+  constructor() {
+    /** @type {Map<string, [(root: any) => string, string]>|null} how to read each noted value, and its value */
+    this.reads = null;
+    this.extra = "";
+  }
+
+  /** Forget the last drawing (the next `stale` is true): the language changed. */
+  reset() {
+    this.reads = null;
+  }
+
+  /** True when the region must be drawn again for `view` and `extra`. @param {any} view @param {any} extra */
+  stale(view, extra) {
+    if (this.reads === null || this.extra !== JSON.stringify(extra)) return true;
+    for (const [read, was] of this.reads.values()) if (read(view) !== was) return true;
+    return false;
+  }
+
+  /**
+   * Draw with `draw(tracked view)` and note what it read; returns what `draw` returns.
+   * @template T @param {any} view @param {any} extra @param {(view: any) => T} draw @returns {T}
+   */
+  draw(view, extra, draw) {
+    /** @type {Map<string, [(root: any) => string, string]>} */
+    const reads = new Map();
+    let open = true; // reads after the drawing (an event handler's) are not the drawing's
+    /** @param {string} key @param {(root: any) => string} read @param {string} value */
+    const note = (key, read, value) => { if (open && !reads.has(key)) reads.set(key, [read, value]); };
+    const tracker = {
+      raw: view,
+      /** @param {string} name @param {(view: any) => any} fn */
+      derive(name, fn) {
+        const value = fn(view);
+        note(`derived:${name}`, (root) => JSON.stringify(fn(root)) ?? "undefined", JSON.stringify(value) ?? "undefined");
+        return value;
+      },
+    };
+    /** @param {any} value @param {string[]} path @returns {any} */
+    const track = (value, path) => {
+      if (value === null || typeof value !== "object") return value;
+      return new Proxy(value, {
+        get(target, prop, receiver) {
+          if (prop === TRACKER) return path.length === 0 ? tracker : undefined;
+          const got = Reflect.get(target, prop, receiver);
+          // methods and other inherited members are not data; a missing field is (it may come)
+          if (typeof prop !== "string" || (prop in target && !Object.prototype.hasOwnProperty.call(target, prop))) return got;
+          const at = [...path, prop];
+          note(at.join("\u0000"), (root) => readSignature(valueAt(root, at)), readSignature(got));
+          return track(got, at);
+        },
+        has(target, prop) {
+          const found = Reflect.has(target, prop);
+          if (typeof prop === "string") {
+            note(`in:${[...path, prop].join("\u0000")}`, (root) => {
+              const parent = valueAt(root, path);
+              return String(parent !== null && typeof parent === "object" && prop in parent);
+            }, String(found));
+          }
+          return found;
+        },
+        ownKeys(target) {
+          note(`keys:${path.join("\u0000")}`, (root) => {
+            const here = valueAt(root, path);
+            return JSON.stringify(here !== null && typeof here === "object" ? Object.keys(here) : []);
+          }, JSON.stringify(Object.keys(target)));
+          return Reflect.ownKeys(target);
+        },
+      });
+    };
+    try {
+      return draw(track(view, []));
+    } finally {
+      open = false;
+      this.reads = reads;
+      this.extra = JSON.stringify(extra);
+    }
+  }
+}
+
+/**
+ * A function of the view whose result (not the fields it reads to get it) is what a drawing depends
+ * on: `nextWriter` reads every player's mark, but a screen changes only when its answer does.
+ * @template T @param {string} name @param {(view: View) => T} fn @returns {(view: View) => T}
+ */
+function derived(name, fn) {
+  return (view) => {
+    const tracker = view && /** @type {any} */ (view)[TRACKER];
+    return tracker ? tracker.derive(name, fn) : fn(view);
+  };
+}
+
+/** The view itself, not noting reads: for what a region refreshes in place (a kept button's label). @param {View} view @returns {View} */
+function untracked(view) {
+  const tracker = view && /** @type {any} */ (view)[TRACKER];
+  return tracker ? tracker.raw : view;
 }
 
 /**
@@ -410,9 +524,8 @@ function playerName(view, test) {
  * round's pick (the Drawer may pick while the others still read).
  * @param {View} view
  */
-function nextRoundStarted(view) {
-  return view.phase === "recap" && Boolean(view.next) && view.players.some((p) => p.you && p.confirmed);
-}
+const nextRoundStarted = derived("nextRoundStarted", (view) =>
+  view.phase === "recap" && Boolean(view.next) && view.players.some((p) => p.you && p.confirmed));
 
 // --- screens: one function each, (view, act, kind) -> element ------------------------------------
 
@@ -564,7 +677,7 @@ function writerScreen(view, act, ctx) {
  * or null. Only names and marks of the view: no clue text.
  * @param {View} view
  */
-function nextWriter(view) {
+const nextWriter = derived("nextWriter", (view) => {
   const ps = view.players;
   const g = ps.findIndex((p) => p.guesser);
   const ring = g < 0 ? ps : [...ps.slice(g + 1), ...ps.slice(0, g)];
@@ -573,7 +686,7 @@ function nextWriter(view) {
   if (now < 0) return null;
   const after = writers.slice(now + 1).find((p) => p.clue === "waiting");
   return after ? after.seat : null;
-}
+});
 
 /** @param {View} view @param {Act} act */
 function guessScreen(view, act) {
@@ -889,6 +1002,16 @@ const HOST_BUTTONS = {
 };
 
 /**
+ * The host's buttons for the actions `view` lists, labelled from `labels` (the same view: a drawing
+ * passes it untracked, so a new label does not redraw the bar).
+ * @param {View} view @param {View} [labels]
+ * @returns {{type: string, label: string, confirm?: string}[]}
+ */
+function hostSpecs(view, labels = view) {
+  return view.actions.filter((type) => type in HOST_BUTTONS).map((type) => ({ type, ...HOST_BUTTONS[type](labels) }));
+}
+
+/**
  * The host's lobby list of seats in clockwise order, each with Up / Down (reorder) and Remove (a
  * second press confirms), as far as the view's actions allow.
  * @param {View} view
@@ -931,7 +1054,10 @@ class App {
     this.nextId = Math.floor(Math.random() * 1e6) * 1000;
     /** @type {Map<number, Pending>} */
     this.pending = new Map();
-    this.screenKey = "";
+    /** Each region as last drawn (see Drawing): a view update must not swap a button under the pointer
+     * (a press between pointerdown and click) or a focused control, so a region is drawn again only
+     * when a value it read changed. */
+    this.drawings = { header: new Drawing(), players: new Drawing(), host: new Drawing(), screen: new Drawing() };
     /** @type {HTMLButtonElement[]} the host bar's action buttons, in the view's order */
     this.hostButtons = [];
     this.lastStatus = "";
@@ -1124,8 +1250,8 @@ class App {
 
   /** The language changed: every region is rebuilt in the new language. */
   relanguage() {
-    this.screenKey = "";
-    for (const el of [this.header, this.players, this.hostBar]) el.dataset.key = "";
+    for (const drawing of Object.values(this.drawings)) drawing.reset();
+    this.hostBar.dataset.key = "";
     this.lastStatus = "";
     this.useLanguage();
     this.root.setAttribute("aria-label", t("Dichotomy"));
@@ -1166,19 +1292,15 @@ class App {
       return;
     }
     if (!view || !view.phase) {
-      renderRegion(this.header, "title", () => [h("span", { class: "dw-title", text: t("Dichotomy") })]);
+      this.drawTitleOnly();
       this.setStatus(t("Connecting to the table…"), true);
-      this.main.replaceChildren();
       return;
     }
     this.root.dataset.phase = view.phase;
     this.root.dataset.you = view.you ? view.you.name : "";
     if (view.phase === "gone") {
-      renderRegion(this.header, "title", () => [h("span", { class: "dw-title", text: t("Dichotomy") })]);
-      renderRegion(this.players, "", () => []);
+      this.drawTitleOnly();
       this.setStatus(view.status, false);
-      this.main.replaceChildren();
-      this.screenKey = "gone";
       return;
     }
     this.root.classList.toggle("dw-projector", this.kind === "table" && !this.model.get("host"));
@@ -1191,12 +1313,12 @@ class App {
     const waiting = !mine && !["lobby", "over"].includes(view.phase) && (view.phase !== "recap" || nextRoundStarted(view));
     const status = this.statusFor(view);
     this.setStatus(status, waiting);
-    const key = this.screenKeyOf(view, kept);
-    if (key !== this.screenKey) {
-      this.screenKey = key;
+    // the screen's own state beside the view: a readied draft, a kept recap, a finger or a pointer
+    const own = ["view", this.kind, this.draft.queued, kept ? kept.round : null, touchScreen()];
+    if (this.drawRegion("screen", this.main, view, own, (v) => [kept
+      ? keptRecapScreen(kept, status, () => this.closeKept(), Boolean(this.keptUntil))
+      : buildScreen(v, this.send, this.kind, this.ctx)])) {
       this.notice.textContent = "";
-      this.main.replaceChildren(kept ? keptRecapScreen(kept, status, () => this.closeKept(), Boolean(this.keptUntil))
-        : buildScreen(view, this.send, this.kind, this.ctx));
       this.takeFocus(/** @type {HTMLElement|null} */ (this.main.querySelector("[data-autofocus]")));
       this.stage(/** @type {HTMLElement|null} */ (this.main.querySelector(".dw-recap[data-staged]")));
       this.sendQueued(view);
@@ -1229,17 +1351,23 @@ class App {
   }
 
   /**
-   * What the screen shows, derived from the view: every field except those drawn elsewhere (the
-   * status line, the players list and the writers' marks, which App regions refresh in place) and
-   * bookkeeping (version, stage, the deadline's second); plus this screen's own state (a readied
-   * draft, a kept recap). An unchanged key keeps the screen's elements (a press in progress, focus).
-   * @param {View} view @param {Recap|null} kept
+   * Draw region `name` (element `el`) from `data` with `build` when a value the last drawing read from
+   * its data, or the region's own state `own`, has changed (see Drawing); true when it was drawn.
+   * @param {"header"|"players"|"host"|"screen"} name @param {HTMLElement} el @param {any} data
+   * @param {any[]} own @param {(data: any) => (Node|string)[]} build
    */
-  screenKeyOf(view, kept) {
-    const { status, version, stage, deadline, players, turn, ...shown } = view;
-    return JSON.stringify([this.kind, shown, deadline !== null && deadline !== undefined, nextRoundStarted(view),
-      view.phase === "lobby" ? players.map((p) => p.name) : null, view.phase === "clues" ? nextWriter(view) : null,
-      this.draft.queued, kept ? kept.round : null, touchScreen()]);
+  drawRegion(name, el, data, own, build) {
+    const drawing = this.drawings[name];
+    if (!drawing.stale(data, own)) return false;
+    el.replaceChildren(...drawing.draw(data, own, build));
+    return true;
+  }
+
+  /** Before a view (or once the table is gone): the title alone, no players, no screen. */
+  drawTitleOnly() {
+    this.drawRegion("header", this.header, {}, ["title"], () => [h("span", { class: "dw-title", text: t("Dichotomy") })]);
+    this.drawRegion("players", this.players, {}, ["none"], () => []);
+    this.drawRegion("screen", this.main, {}, ["none"], () => []);
   }
 
   /** The status line; the projector, which has no Continue, says where the recap is read. @param {View} view */
@@ -1428,11 +1556,8 @@ class App {
     if (this.heldRound !== undefined && view.recap && view.recap.round === this.heldRound) {
       view = { ...view, ...pilesBefore(view.recap) };
     }
-    const over = view.phase === "over";
-    const key = JSON.stringify([view.you && view.you.name, this.kind, view.table, this.model.get("name"), view.phase === "lobby", over,
-      over ? (view.history || []).length : view.round, view.rounds, view.score, view.discard, view.deck_left,
-      view.phase, Boolean(view.next)]);
-    renderRegion(this.header, key, () => this.headerParts(view));
+    this.drawRegion("header", this.header, view, ["view", this.kind, String(this.model.get("name") || "")],
+      (v) => this.headerParts(v));
   }
 
   /** @param {View} view */
@@ -1467,8 +1592,7 @@ class App {
 
   /** @param {View} view */
   renderPlayers(view) {
-    renderRegion(this.players, JSON.stringify([view.players, view.next, view.phase === "recap"]),
-      () => this.playerItems(view));
+    this.drawRegion("players", this.players, view, ["view"], (v) => this.playerItems(v));
   }
 
   /** @param {View} view */
@@ -1505,25 +1629,26 @@ class App {
       this.hostBar.replaceChildren();
       this.hostBar.dataset.key = "";
       this.hostBar.hidden = true;
+      this.drawings.host.reset();
       return;
     }
     this.hostBar.hidden = false;
-    const specs = view.actions.filter((type) => type in HOST_BUTTONS).map((type) => ({ type, ...HOST_BUTTONS[type](view) }));
-    // The bar is rebuilt only when its buttons or seat rows change; a new label (whose turn it is, who
-    // has not read the recap) goes onto the same button, so a press in progress is not lost.
-    const key = JSON.stringify([view.phase, view.actions, specs.map((s) => [s.type, s.confirm || ""]),
-      view.phase === "lobby" ? view.players.map((p) => [p.seat, p.name]) : null]);
-    if (this.hostBar.dataset.key === key) {
-      specs.forEach((s, i) => { if (this.hostButtons[i]) relabel(this.hostButtons[i], s.label); });
-      return;
+    // The bar is drawn again only when a value its buttons and seat rows read changes; a new label (whose
+    // turn it is, who has not read the recap) goes onto the same button, so a press in progress is not lost.
+    if (!this.drawRegion("host", this.hostBar, view, ["host"], (v) => this.hostBarParts(v))) {
+      hostSpecs(view).forEach((s, i) => { if (this.hostButtons[i]) relabel(this.hostButtons[i], s.label); });
     }
-    this.hostBar.dataset.key = key;
+  }
+
+  /** The host bar: a button per host action, and the lobby's seat rows. @param {View} view */
+  hostBarParts(view) {
     const slot = errorSlot();
+    // the labels are refreshed in place: read untracked, they do not redraw the bar
+    const specs = hostSpecs(view, untracked(view));
     const buttons = specs.map(({ type, label, confirm }) =>
       actionButton(this.send, { label, confirm, action: { type }, slot, cls: "dw-button dw-host-button" }));
     this.hostButtons = buttons;
-    this.hostBar.replaceChildren(h("span", { class: "dw-host-label", text: t("Host") }), ...buttons,
-      ...seatControls(view, this.send, slot), slot);
+    return [h("span", { class: "dw-host-label", text: t("Host") }), ...buttons, ...seatControls(view, this.send, slot), slot];
   }
 
   /**
@@ -1532,6 +1657,7 @@ class App {
    */
   renderEndOnly(hide) {
     this.hostBar.hidden = hide;
+    this.drawings.host.reset();
     if (hide) {
       this.hostBar.replaceChildren();
       this.hostBar.dataset.key = "";
@@ -1547,28 +1673,33 @@ class App {
 
   /** Pass-and-play: the curtain before a private screen names whose it is. @param {Curtain} curtain */
   renderCurtain(curtain) {
-    const key = JSON.stringify(["curtain", curtain.seat, curtain.version]);
-    renderRegion(this.header, JSON.stringify(["curtain", curtain.round, curtain.rounds, curtain.score]), () => [
+    this.drawRegion("header", this.header, curtain, ["curtain"], (c) => [
       h("span", { class: "dw-title", text: t("Dichotomy") }),
-      h("span", { class: "dw-stats" }, stat(t("Round"), t("{round} of {rounds}", { round: curtain.round, rounds: curtain.rounds })),
-        stat(t("Score"), num(curtain.score)))]);
-    renderRegion(this.players, "", () => []);
+      h("span", { class: "dw-stats" }, stat(t("Round"), t("{round} of {rounds}", { round: c.round, rounds: c.rounds })),
+        stat(t("Score"), num(c.score)))]);
+    this.drawRegion("players", this.players, {}, ["none"], () => []);
     this.renderEndOnly(false);
     this.setStatus(t("Hand the screen to {name}.", { name: curtain.name }), false);
-    if (key === this.screenKey) return;
-    this.screenKey = key;
+    // each curtain (its version) is drawn afresh, its button focused
+    /** @type {HTMLButtonElement|null} */
+    let lift = null;
+    const drawn = this.drawRegion("screen", this.main, curtain, ["curtain", curtain.version], (c) => {
+      const slot = errorSlot();
+      const button = /** @type {HTMLButtonElement} */ (h("button", {
+        class: "dw-curtain-button", type: "button", "data-autofocus": true, "data-testid": "curtain",
+      },
+      h("span", { class: "dw-curtain-big", text: t("Hand the screen to {name}, then tap to show", { name: c.name }) }),
+      h("span", { class: "dw-curtain-small", text: t("{name}: it is your turn to {task}.", { name: c.name, task: c.task }) })));
+      const seat = c.seat;
+      button.addEventListener("click", () => this.act({ type: "lift", seat }, { button, slot }));
+      const guesserNote = c.guesser && c.guesser !== c.name
+        ? h("p", { class: "dw-curtain-note", text: t("{name} is guessing this round: {name}, look away until you are called.", { name: c.guesser }) })
+        : "";
+      lift = button;
+      return [h("div", { class: "dw-curtain" }, button, guesserNote, slot)];
+    });
+    if (!drawn) return;
     this.notice.textContent = "";
-    const slot = errorSlot();
-    const lift = /** @type {HTMLButtonElement} */ (h("button", {
-      class: "dw-curtain-button", type: "button", "data-autofocus": true, "data-testid": "curtain",
-    },
-    h("span", { class: "dw-curtain-big", text: t("Hand the screen to {name}, then tap to show", { name: curtain.name }) }),
-    h("span", { class: "dw-curtain-small", text: t("{name}: it is your turn to {task}.", { name: curtain.name, task: curtain.task }) })));
-    lift.addEventListener("click", () => this.act({ type: "lift", seat: curtain.seat }, { button: lift, slot }));
-    const guesserNote = curtain.guesser && curtain.guesser !== curtain.name
-      ? h("p", { class: "dw-curtain-note", text: t("{name} is guessing this round: {name}, look away until you are called.", { name: curtain.guesser }) })
-      : "";
-    this.main.replaceChildren(h("div", { class: "dw-curtain" }, lift, guesserNote, slot));
     this.takeFocus(lift);
   }
 

@@ -82,9 +82,9 @@ def test_tables_classes_and_libraries_share_the_base():
 def test_class_events_are_upcast_like_table_events(sqlite, other_kernel, monkeypatch):
     room = Classroom.create("Unit 4", deck="en", rounds=2, store=sqlite, seed=1)
     stored = sqlite.load(room.stream)[0].payload
-    assert stored[SCHEMA_KEY] == ClassCreated.version == 1
-    # a later release: ClassCreated version 2, whose upcaster rewrites a version 1 payload
-    monkeypatch.setattr(ClassCreated, "version", 2)
-    monkeypatch.setitem(UPCASTERS, ("ClassCreated", 1), lambda p: {**p, "name": p["name"] + " (upgraded)"})
+    assert stored[SCHEMA_KEY] == ClassCreated.version == 2
+    # a later release: ClassCreated version 3, whose upcaster rewrites a version 2 payload
+    monkeypatch.setattr(ClassCreated, "version", 3)
+    monkeypatch.setitem(UPCASTERS, ("ClassCreated", 2), lambda p: {**p, "name": p["name"] + " (upgraded)"})
     assert Classroom.open(room.code, other_kernel).state.name == "Unit 4 (upgraded)"
     assert event_from_dict("ClassCreated", stored, room.stream, "class").name == "Unit 4 (upgraded)"

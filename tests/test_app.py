@@ -16,6 +16,7 @@ from dichotomy_widget.pages.entry import host_page, seat_page
 from dichotomy_widget.pages.table_pages import SeatPage, UrlQuery, join_link, parse_query, qr_svg
 from dichotomy_widget.server.serve import build_parser, host_url, main
 from dichotomy_widget.server.voila_launch import voila_command
+from dichotomy_widget.options import TableOptions
 from support import child_pids, pid_alive
 
 
@@ -29,7 +30,7 @@ def hosted(store):
     """A host page that created a table with the packaged English deck."""
     page = host_page("", store=store, env={})
     assert page.state == "create"
-    assert page.create(deck="en", rounds=2, seed=3)
+    assert page.create(deck="en", seed=3, options=TableOptions(rounds=2))
     return page
 
 
@@ -97,7 +98,7 @@ def test_host_form_defaults_follow_the_deck(store):
 
 def test_host_form_refuses_a_bad_time_limit_and_creates_nothing(store):
     page = host_page("", store=store, env={})
-    assert not page.create(deck="en", rounds=2, time_limit=2)
+    assert not page.create(deck="en", options=TableOptions(rounds=2, time_limit=2))
     assert page.state == "create"
     assert "between 5 and 3,600" in page.feedback.value
 
@@ -135,7 +136,7 @@ def test_join_link_from_the_request_url_or_the_configured_seat_url():
 def test_the_join_link_never_carries_the_host_token(store):
     env = {"VOILA_REQUEST_URL": "http://127.0.0.1:8866/voila/render/host.ipynb"}
     page = host_page("", store=store, env=env)
-    page.create(deck="en", rounds=2)
+    page.create(deck="en", options=TableOptions(rounds=2))
     assert page.link == f"http://127.0.0.1:8866/voila/render/seat.ipynb?table={page.table.code}"
     assert qs(page)["host"] not in page.join_info.value
     assert "localhost" in page.join_info.value  # the warning about a link only this computer can open
@@ -207,7 +208,7 @@ def test_a_mistyped_seat_link_mid_game_says_what_the_student_can_do(hosted, stor
 
 def test_another_tables_token_is_refused(store, hosted):
     other = host_page("", store=store, env={})
-    other.create(deck="en", rounds=2)
+    other.create(deck="en", options=TableOptions(rounds=2))
     ada = join(store, hosted.table.code, "Ada")
     page = seat_page(f"table={other.table.code}&seat={qs(ada)['seat']}", store=store)
     assert page.state == "refused"
@@ -579,11 +580,11 @@ def test_the_host_picks_the_interface_language(store):
 
 def test_the_host_form_default_is_the_decks_language(store):
     page = host_page("", store=store, env={})
-    assert page.create(deck="fr", rounds=2, seed=1)
+    assert page.create(deck="fr", seed=1, options=TableOptions(rounds=2))
     assert page.table.interface_lang == "fr" and page.url.lang == "fr"
     assert "Code de la table" in page.join_info.value
     explicit = host_page("", store=store, env={})
-    assert explicit.create(deck="fr", rounds=2, seed=1, interface_lang="en")
+    assert explicit.create(deck="fr", seed=1, options=TableOptions(rounds=2, interface_lang="en"))
     assert explicit.table.interface_lang == "en" and "Table code" in explicit.join_info.value
 
 

@@ -17,6 +17,7 @@ from dichotomy_widget.stores import SqliteStore
 from dichotomy_widget.pages import class_pages as cp
 from dichotomy_widget.widgets import game as widgets
 from dichotomy_widget.decks import Card, Deck, Pair
+from dichotomy_widget.options import TableOptions
 from game_helpers import WORDS, unique_clues
 
 # distinctive words that no page text uses ("teacher" is a page word: swapped out)
@@ -229,7 +230,7 @@ def test_the_single_table_host_page_links_a_read_only_projector(tmp_path):
 
     store = str(tmp_path / "t.sqlite3")
     host = host_page("", store=store, env={})
-    assert host.create(deck="en", rounds=2, seed=3)
+    assert host.create(deck="en", seed=3, options=TableOptions(rounds=2))
     token = qs(host)["host"]
     assert host.projector_link == f"projector.ipynb?table={host.table.code}"
     assert 'class="dichotomy-projector-link"' in host.join_info.value and token not in host.projector_link
@@ -277,7 +278,7 @@ def test_behind_the_hub_a_student_joins_as_their_hub_user_and_a_classmates_link_
     own hub user, and a classmate opening it sees nothing of that student's seat."""
     from dichotomy_widget.config import HUB_ENV, HUB_IDENTITY_ENV, HUB_SECRET_ENV
     from dichotomy_widget.pages.hub_identity import HubIdentity, hub_student_token, sign_identity
-    from dichotomy_widget.pages.hub_pages import HubSeatPage
+    from dichotomy_widget.pages.table_pages import SeatPage
 
     secret = "s" * 32
     base = {HUB_ENV: "1", HUB_SECRET_ENV: secret}
@@ -321,7 +322,7 @@ def test_behind_the_hub_a_student_joins_as_their_hub_user_and_a_classmates_link_
     link = f"class={room.code}&student={hub_student_token(secret.encode(), room.code, users[writer][0])}"
     own = cp.class_page(link, store=store, env=env(*users[writer]))
     assert own.state == "seat" and shows(own)  # the writer's own page holds the Target: the check can fail
-    for query, page in ((link, cp.class_page), (f"table={table.code}&seat={parse_qs(link)['student'][0]}", HubSeatPage)):
+    for query, page in ((link, cp.class_page), (f"table={table.code}&seat={parse_qs(link)['student'][0]}", SeatPage)):
         for other in (u for n, u in users.items() if n != writer):  # the class link, and as a seat link
             refused = page(query, store=store, env=env(*other))
             assert refused.state == "refused" and refused.widget is None

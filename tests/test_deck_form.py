@@ -18,6 +18,7 @@ from dichotomy_widget.server.serve import _resolve_decks, _resolve_teacher_key, 
 from dichotomy_widget.stores import open_store
 from dichotomy_widget.pages.entry import host_page
 from dichotomy_widget.pages.teacher import TEACHER_KEY_ENV, is_teacher, read_key_file, require_teacher
+from dichotomy_widget.options import TableOptions
 
 from test_app import all_text
 
@@ -80,7 +81,7 @@ def test_a_pasted_tab_separated_list_creates_a_table(store):
     form.check_button.click()
     assert form.deck is None and form.problems == [form.headline]
     assert "does not say its language" in form.problems_box.value and "Which language" in form.problems_box.value
-    assert not page.create(rounds=1)
+    assert not page.create(options=TableOptions(rounds=1))
     form.lang_input.value = "es"
     assert form.deck is not None and form.deck.lang == "es" and form.deck.name == "Pasted list"
     form.name_input.value = "Unidad 4"
@@ -89,7 +90,7 @@ def test_a_pasted_tab_separated_list_creates_a_table(store):
     assert form.deck is None and page.create_button.disabled and "press “Check the list”" in form.preview.value
     form.paste.value = form.paste.value[:-1]
     form.check_button.click()
-    assert page.create(rounds=1, seed=1)
+    assert page.create(seed=1, options=TableOptions(rounds=1))
     assert page.table.state.lang == "es" and page.table.state.deck_name == "Unidad 4"
     assert Table.open(page.table.code, store).state.lang == "es"
 
@@ -125,7 +126,7 @@ def test_the_folder_decks_are_offered(store, tmp_path):
     assert options["dir:unit4.csv"] == "Unit 4 (en, 2 cards) · folder"
     assert "dir:broken.csv" not in options
     page.deck_input.value = "dir:unit4.csv"
-    assert page.create(rounds=2)
+    assert page.create(options=TableOptions(rounds=2))
     assert page.table.state.deck_name == "Unit 4"
 
 
@@ -180,15 +181,15 @@ def test_with_a_key_the_host_page_needs_it_to_create(store, caplog):
     page = host_page("", store=store, env=env)
     assert page.key_box is not None and page.form.layout.display == "none"
     assert not hasattr(page, "browser_secret")
-    assert not page.create(deck="en", rounds=1)
+    assert not page.create(deck="en", options=TableOptions(rounds=1))
     assert "needs the teacher key" in page.feedback.value
     page.key_box._received(None, {"key": "not the key"}, None)  # what the browser sends
     assert not page.key_box.unlocked and "not the teacher key" in page.key_box.status
-    assert not page.create(deck="en", rounds=1) and page.state == "create"
+    assert not page.create(deck="en", options=TableOptions(rounds=1)) and page.state == "create"
     page.key_box._received(None, {"key": KEY}, None)
     assert page.key_box.unlocked and page.form.layout.display == ""
     upload(page, "unit4.csv", CSV)
-    assert page.create(rounds=2)
+    assert page.create(options=TableOptions(rounds=2))
     # the key's library holds the upload; the key is in no synced trait and no log line
     assert [s.name for s in DeckLibrary.for_secret(open_store(store), KEY).list()] == ["Unit 4"]
     assert KEY not in all_text(page) and KEY not in page.url.query
@@ -205,7 +206,7 @@ def test_without_a_key_the_page_says_anyone_can_create(store):
     page = host_page("", store=store, env={})
     assert page.key_box is None
     assert "anyone who can open this page can create a table" in all_text(page)
-    assert page.create(deck="en", rounds=1)
+    assert page.create(deck="en", options=TableOptions(rounds=1))
 
 
 def test_a_forged_browser_secret_is_ignored(store):
@@ -225,7 +226,7 @@ def test_uploaded_words_reach_a_seat_only_through_its_view(store):
 
     page = page_with_secret(store)
     upload(page, "unit4.csv", CSV)
-    assert page.create(rounds=1, seed=5)
+    assert page.create(seed=5, options=TableOptions(rounds=1))
     code = page.table.code
     seats = []
     for name in ("Ada", "Ben", "Cy"):
@@ -264,7 +265,7 @@ def test_a_json_deck_upload_without_a_language_asks_for_it(store):
     assert form.deck is None and "does not say its language" in form.problems_box.value
     form.lang_input.value = "en"
     assert form.deck is not None and form.deck.name == "JSON unit" and len(form.deck) == 2
-    assert page.create(rounds=2)
+    assert page.create(options=TableOptions(rounds=2))
 
 
 def test_the_deck_form_speaks_the_page_language(store):

@@ -10,6 +10,7 @@ import pytest
 from dichotomy_widget.pages.entry import host_page
 from dichotomy_widget.pages.foil_picker import _TYPE
 from dichotomy_widget.words import is_variant, suggest_foils
+from dichotomy_widget.options import TableOptions
 
 WORDS = ["cat", "coffee", "knife", "rain", "king", "apple", "horse", "bread", "teacher", "river"]
 
@@ -63,7 +64,7 @@ def test_a_pasted_word_list_shows_shortlists_and_previews_the_first_suggestions(
     picker.typed["horse"].value = "horses"
     assert form.deck is None and "horses" in form.problems_box.value
     picker.typed["horse"].value = ""
-    assert page.create(rounds=1, seed=3)
+    assert page.create(seed=3, options=TableOptions(rounds=1))
     assert page.table.state.lang == "en"
 
 

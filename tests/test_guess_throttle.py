@@ -83,7 +83,7 @@ def test_the_hub_join_boxes_are_throttled_per_device_like_the_other_code_boxes(s
     """The hub's landing page and hub seat page count wrong codes per device (per hub user)."""
     from dichotomy_widget.pages.hub_home import HomePage
     from dichotomy_widget.pages.hub_identity import IDENTITY_ENV, HubIdentity, sign_identity
-    from dichotomy_widget.pages.hub_pages import HubSeatPage
+    from dichotomy_widget.pages.table_pages import SeatPage
 
     secret = "a-test-secret-of-enough-length"
 
@@ -99,10 +99,10 @@ def test_the_hub_join_boxes_are_throttled_per_device_like_the_other_code_boxes(s
     home = HomePage("", store=store, env=env("eve"))
     for right in (table.code, room.code):  # even right codes wait now
         assert not home.join(right) and "Too many wrong codes from this device" in home.feedback.value
-    seat = HubSeatPage("", store=store, env=env("eve"))
+    seat = SeatPage("", store=store, env=env("eve"))
     seat.code_input.value = table.code
     assert not seat.join() and "Too many wrong codes" in seat.message
-    assert HubSeatPage(f"table={table.code}", store=store, env=env("eve")).state == "refused"
+    assert SeatPage(f"table={table.code}", store=store, env=env("eve")).state == "refused"
     other = HomePage("", store=store, env=env("ann"))  # another hub user is not throttled
     assert other.join(table.code) and other.navigator.href == f"seat.ipynb?table={table.code}"
     assert other.join(room.code) and other.navigator.href == f"class.ipynb?class={room.code}"

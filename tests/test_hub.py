@@ -21,7 +21,8 @@ from dichotomy_widget.pages.entry import host_page, seat_page
 from dichotomy_widget.server.hub_auth import identity_from_hub_user, kernel_ids_in_path
 from dichotomy_widget.pages.hub_identity import (IDENTITY_ENV, HubIdentity, HubIdentityError, current_identity,
                                               hub_mode, hub_seat_token, sign_identity, verify_identity)
-from dichotomy_widget.pages.hub_pages import HubHostPage, HubSeatPage
+from dichotomy_widget.pages.table_pages import HostPage, SeatPage
+from dichotomy_widget.options import TableOptions
 
 SECRET = "a-test-secret-of-enough-length"
 ANA = HubIdentity("ana", "Ana Lima")
@@ -43,14 +44,14 @@ def store(tmp_path):
 
 @pytest.fixture()
 def code(store):
-    page = HubHostPage("", store=store, env=env_for(TEACHER))
+    page = HostPage("", store=store, env=env_for(TEACHER))
     assert page.state == "create", page.message
-    assert page.create(deck="en", rounds=1, seed=5)
+    assert page.create(deck="en", seed=5, options=TableOptions(rounds=1))
     return page.table.code
 
 
-def seat(store, query: str, identity: HubIdentity | None) -> HubSeatPage:
-    return HubSeatPage(query, store=store, env=env_for(identity))
+def seat(store, query: str, identity: HubIdentity | None) -> SeatPage:
+    return SeatPage(query, store=store, env=env_for(identity))
 
 
 def query_of(page) -> dict[str, str]:
@@ -133,10 +134,10 @@ def test_a_copied_seat_link_is_refused_to_another_hub_user(store, code):
 
 def test_pages_without_a_valid_hub_identity_are_refused(store, code):
     assert seat(store, f"table={code}", None).state == "refused"
-    forged = HubSeatPage(f"table={code}", store=store,
+    forged = SeatPage(f"table={code}", store=store,
                          env={**env_for(None), IDENTITY_ENV: sign_identity(ANA, b"not-the-service-secret!")})
     assert forged.state == "refused" and "through the hub" in forged.message
-    assert HubHostPage("", store=store, env=env_for(None)).state == "refused"
+    assert HostPage("", store=store, env=env_for(None)).state == "refused"
 
 
 def test_a_taken_display_name_falls_back_to_the_hub_user_name(store, code):
@@ -147,15 +148,15 @@ def test_a_taken_display_name_falls_back_to_the_hub_user_name(store, code):
 
 
 def test_only_hosts_may_host_and_the_host_link_still_needs_its_token(store):
-    refused = HubHostPage("", store=store, env=env_for(ANA))
+    refused = HostPage("", store=store, env=env_for(ANA))
     assert refused.state == "refused" and "may not host" in refused.message
-    host = HubHostPage("", store=store, env=env_for(TEACHER))
-    assert host.create(deck="en", rounds=1, seed=1)
+    host = HostPage("", store=store, env=env_for(TEACHER))
+    assert host.create(deck="en", seed=1, options=TableOptions(rounds=1))
     link = host.url.query
-    assert HubHostPage(link, store=store, env=env_for(TEACHER)).state == "host"
-    assert HubHostPage(link, store=store, env=env_for(ANA)).state == "refused"  # a student with the host link
+    assert HostPage(link, store=store, env=env_for(TEACHER)).state == "host"
+    assert HostPage(link, store=store, env=env_for(ANA)).state == "refused"  # a student with the host link
     table = query_of(host)["table"]
-    assert HubHostPage(f"table={table}&host=forged", store=store, env=env_for(TEACHER)).state == "refused"
+    assert HostPage(f"table={table}&host=forged", store=store, env=env_for(TEACHER)).state == "refused"
 
 
 def test_a_started_game_refuses_new_hub_players_but_resumes_seated_ones(store, code):
@@ -169,12 +170,13 @@ def test_a_started_game_refuses_new_hub_players_but_resumes_seated_ones(store, c
 def test_outside_a_hub_the_pages_are_unchanged(store, monkeypatch):
     monkeypatch.delenv("DICHOTOMY_HUB", raising=False)
     page = host_page("", store=store, env={})
-    assert type(page).__name__ == "HostPage"
-    assert page.create(deck="en", rounds=1, seed=2)
+    assert type(page) is HostPage and not page.who.hub and page.hub_bar is None
+    assert page.create(deck="en", seed=2, options=TableOptions(rounds=1))
     student = seat_page(f"table={page.table.code}", store=store)
-    assert type(student).__name__ == "SeatPage" and student.state == "form"
-    monkeypatch.setenv("DICHOTOMY_HUB", "1")
-    assert isinstance(seat_page(f"table={page.table.code}", store=store), HubSeatPage)
+    assert type(student) is SeatPage and student.state == "form" and student.name_input in student.children
+    monkeypatch.setenv("DICHOTOMY_HUB", "1")  # the same page class, given the hub user as its identity
+    hub = seat_page(f"table={page.table.code}", store=store)
+    assert type(hub) is SeatPage and hub.who.hub and hub.state == "refused"  # no signed hub user here
 
 
 # -- hub-config and hub-service ----------------------------------------------------------------------
@@ -287,10 +289,10 @@ def test_hub_pages_escape_hub_names_and_give_hub_advice_for_a_localhost_link(sto
     env = env_for(HubIdentity("t2", "<img src=x onerror=alert(1)>", host=True),
                   VOILA_REQUEST_URL="http://127.0.0.1:8000/services/dichotomy/voila/render/host.ipynb",
                   JUPYTERHUB_SERVICE_PREFIX="/services/dichotomy/")
-    host = HubHostPage("", store=store, env=env)
+    host = HostPage("", store=store, env=env)
     assert "<img" not in host.hub_bar.value and "&lt;img" in host.hub_bar.value
     assert 'href="/services/dichotomy/logout"' in host.hub_bar.value
-    assert host.create(deck="en", rounds=1, seed=4)
+    assert host.create(deck="en", seed=4, options=TableOptions(rounds=1))
     assert host.link.startswith("http://127.0.0.1:8000/services/dichotomy/voila/render/seat.ipynb?table=")
     assert "c.JupyterHub.public_url" in host.join_info.value and "dichotomy serve" not in host.join_info.value
     assert host.children[:2] == (host.url, host.hub_bar)
@@ -355,12 +357,12 @@ def test_the_hub_kernel_manager_bounds_pages_per_hub_user_not_per_proxy_address(
 def test_a_hub_host_saves_decks_with_the_hub_account_not_one_browser(store):
     from dichotomy_widget.pages.hub_identity import hub_library_secret
 
-    page = HubHostPage("", store=store, env=env_for(TEACHER))
+    page = HostPage("", store=store, env=env_for(TEACHER))
     assert page.key_box is None and page.deck_form.library is not None
     assert "No teacher key" not in all_html(page) and "saved with your hub account" in all_html(page)
-    other_device = HubHostPage("", store=store, env=env_for(TEACHER))
+    other_device = HostPage("", store=store, env=env_for(TEACHER))
     assert other_device.deck_form.library.stream == page.deck_form.library.stream
-    colleague = HubHostPage("", store=store, env=env_for(HubIdentity("t2", "T2", host=True)))
+    colleague = HostPage("", store=store, env=env_for(HubIdentity("t2", "T2", host=True)))
     assert colleague.deck_form.library.stream != page.deck_form.library.stream
     assert hub_library_secret(SECRET.encode(), "teacher") != hub_seat_token(SECRET.encode(), "", "teacher")
 

@@ -9,7 +9,8 @@ from dichotomy_widget.pages import hub_history
 from dichotomy_widget.pages.hub_history import remember, stream_id, visits
 from dichotomy_widget.pages.hub_home import HomePage, Navigator
 from dichotomy_widget.pages.hub_identity import IDENTITY_ENV, HubIdentity, sign_identity
-from dichotomy_widget.pages.hub_pages import HubHostPage, HubSeatPage
+from dichotomy_widget.pages.table_pages import HostPage, SeatPage
+from dichotomy_widget.options import TableOptions
 
 SECRET = "a-test-secret-of-enough-length"
 ANA = HubIdentity("ana", "Ana <i>Lima</i>")
@@ -34,8 +35,8 @@ def store(tmp_path):
 
 
 def test_a_teacher_sees_host_and_class_links_and_their_recent_tables_with_working_host_links(store):
-    host = HubHostPage("", store=store, env=env_for(TEACHER))
-    assert host.create(deck="en", rounds=1, seed=3)
+    host = HostPage("", store=store, env=env_for(TEACHER))
+    assert host.create(deck="en", seed=3, options=TableOptions(rounds=1))
     code, token = host.table.code, host.host_token
     page = HomePage("", store=store, env=env_for(TEACHER))
     text = html_of(page)
@@ -43,7 +44,7 @@ def test_a_teacher_sees_host_and_class_links_and_their_recent_tables_with_workin
     assert 'href="host.ipynb"' in text and 'href="teacher.ipynb"' in text
     assert f'href="host.ipynb?table={code}&amp;host={token}"' in text
     # the host link found on the landing page really hosts the table
-    again = HubHostPage(f"table={code}&host={token}", store=store, env=env_for(TEACHER))
+    again = HostPage(f"table={code}&host={token}", store=store, env=env_for(TEACHER))
     assert again.state == "host"
     # the store keeps the host token only sealed under the service's secret
     raw = open_store(store).load(stream_id(SECRET.encode(), "teacher"))
@@ -54,15 +55,15 @@ def test_a_teacher_sees_host_and_class_links_and_their_recent_tables_with_workin
 
 
 def test_a_student_sees_only_their_seats_and_a_join_box_that_opens_the_table_or_the_class(store):
-    host = HubHostPage("", store=store, env=env_for(TEACHER))
-    assert host.create(deck="en", rounds=1, seed=3)
+    host = HostPage("", store=store, env=env_for(TEACHER))
+    assert host.create(deck="en", seed=3, options=TableOptions(rounds=1))
     code = host.table.code
     fresh = HomePage("", store=store, env=env_for(ANA))
     text = html_of(fresh)
     assert "host.ipynb" not in text and "teacher.ipynb" not in text
     assert "Ana &lt;i&gt;Lima&lt;/i&gt;" in text and "<i>Lima" not in text  # hub names are text
     assert "dichotomy-home-empty" in text
-    seat = HubSeatPage(f"table={code}", store=store, env=env_for(ANA))
+    seat = SeatPage(f"table={code}", store=store, env=env_for(ANA))
     assert seat.join()
     page = HomePage("", store=store, env=env_for(ANA))
     assert f'href="seat.ipynb?table={code}"' in html_of(page)

@@ -40,7 +40,9 @@ def test_a_table_stores_its_options_in_its_first_event_and_reads_them_back():
     given = TableOptions(rounds=4, time_limit=45.0, interface_lang="fr", fixed_guesser=True)
     table = Table.create(deck="es", seed=3, store=store, options=given)
     first = store.load(table.code)[0].payload
-    assert (first["rounds"], first["time_limit"], first["interface_lang"], first["fixed_guesser"]) == (4, 45.0, "fr", True)
+    assert first["options"] == {"rounds": 4, "time_limit": 45.0, "interface_lang": "fr", "fixed_guesser": True,
+                                "recap_time": None}
+    assert not {"rounds", "time_limit", "interface_lang"} & set(first)  # one nested value, no flat copies
     assert Table.open(table.code, store).options == given == table.options
 
 
@@ -49,8 +51,8 @@ def test_old_table_events_give_options_too():
     store = MemoryStore()
     table = Table.create(deck="en", seed=1, rounds=2, store=store, time_limit=60)
     payload = dict(store.load(table.code)[0].payload)
-    payload[SCHEMA_KEY] = 2
-    del payload["interface_lang"], payload["fixed_guesser"]
+    payload = {**{k: v for k, v in payload.items() if k != "options"}, **payload["options"], SCHEMA_KEY: 2}
+    del payload["interface_lang"], payload["fixed_guesser"], payload["recap_time"]
     old = MemoryStore()
     old.create_table(table.code, {})
     old.append(table.code, 0, [("TableCreated", payload)])

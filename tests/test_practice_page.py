@@ -10,6 +10,7 @@ from dichotomy_widget.pages.table_pages import HostPage
 from dichotomy_widget.pages.bot_controls import BotControls
 from dichotomy_widget.pages.practice_page import PracticePage, practice_link_html, recap_html
 from dichotomy_widget.i18n import translator
+from dichotomy_widget.options import TableOptions
 
 SOURCE = TinyRelations(deck_cards("en"), seed=3, langs=("en", "fr"))
 
@@ -49,7 +50,7 @@ def test_the_recap_and_the_link_are_escaped_text() -> None:
 
 def test_add_a_bot_on_the_host_page_until_the_game_starts() -> None:
     page = HostPage("", store="memory")
-    assert page.create(deck="en", rounds=3)
+    assert page.create(deck="en", options=TableOptions(rounds=3))
     assert isinstance(page.bots, BotControls) and page.bots.layout.display == ""
     page.bots.options = {"source": SOURCE, "pause": 0}
     assert page.bots.add() and page.bots.add()
@@ -58,7 +59,7 @@ def test_add_a_bot_on_the_host_page_until_the_game_starts() -> None:
     page.table.start()
     assert page.bots.layout.display == "none"  # no bot joins a started game
     italian = HostPage("", store="memory")
-    assert italian.create(deck="it", rounds=3)
+    assert italian.create(deck="it", options=TableOptions(rounds=3))
     italian.bots.options = {"source": SOURCE}
     assert not italian.bots.add() and "(it)" in italian.bots.feedback.value
     assert italian.table.state.seats == ()
@@ -67,7 +68,7 @@ def test_add_a_bot_on_the_host_page_until_the_game_starts() -> None:
 def test_a_host_page_opened_again_runs_its_bots_again() -> None:
     store = MemoryStore()
     first = HostPage("", store=store)
-    assert first.create(deck="en", rounds=2, seed=4)
+    assert first.create(deck="en", seed=4, options=TableOptions(rounds=2))
     first.bots.options = {"source": SOURCE, "pause": 0}
     assert first.bots.add() and first.bots.add()
     code, token = first.table.code, first.host_token

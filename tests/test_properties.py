@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from dichotomy_widget import rules
 from dichotomy_widget.errors import RuleViolation
 from dichotomy_widget.events import GameStarted, SeatJoined, TableCreated, event_from_dict
+from dichotomy_widget.options import TableOptions
 from dichotomy_widget.views import seat_view
 
 #: Random games per property in CI (about a minute on a loaded two-core machine); a deeper search:
@@ -46,9 +47,10 @@ class Game:
         self.state = rules.initial_state()
         self.mirror = rules.initial_state()  # folded from JSON round-tripped events
         self.events = []
-        self.apply([TableCreated(seed=seed, lang="en", rounds=rounds, deck_name="synthetic",
-                                 cards=synthetic_cards(rounds + 3), time_limit=time_limit,
-                                 recap_time=20.0 if time_limit else None)])  # a timed table times its recaps too
+        options = TableOptions(rounds=rounds, time_limit=time_limit,
+                               recap_time=20.0 if time_limit else None)  # a timed table times its recaps too
+        self.apply([TableCreated(seed=seed, lang="en", deck_name="synthetic",
+                                 cards=synthetic_cards(rounds + 3), options=options)])  # a timed table times its recaps too
         for i in range(seats):
             self.apply([SeatJoined(seat=i, name=f"P{i}", token_hash=f"h{i}")])
 

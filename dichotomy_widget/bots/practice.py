@@ -5,12 +5,14 @@ A practice table lives in its own in-memory store, so nothing of it reaches a cl
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config import DEFAULT_ROUNDS
 from ..decks import Deck, load_deck
 from ..errors import BotUnavailable
+from ..options import TableOptions
 from ..words import normalize
 from .driver import add_bot, check_playable
 from .relations import RelationSource, default_source
@@ -29,11 +31,13 @@ def practice_table(deck: "str | Path | Deck" = "en", name: str = "You", bots: in
                    rounds: int = DEFAULT_ROUNDS, lang: str | None = None,
                    pause: "float | tuple[float, float] | None" = None, seed: int | None = None,
                    source: RelationSource | None = None,
-                   interface_lang: str | None = None) -> "tuple[Table, SeatTicket]":
+                   interface_lang: str | None = None,
+                   options: TableOptions | None = None) -> "tuple[Table, SeatTicket]":
     """A started practice table: ``name`` guesses every round while ``bots`` (2 or 3) bots write.
 
-    ``rounds`` is capped at the deck's size. :class:`BotUnavailable` when the deck's language has no
-    word relations (nothing is created then).
+    ``options`` (a :class:`TableOptions`; without it ``rounds`` and ``interface_lang`` make one) says
+    how it plays; its rounds are capped at the deck's size and the first seat always guesses.
+    :class:`BotUnavailable` when the deck's language has no word relations (nothing is created then).
     """
     from ..stores import MemoryStore
     from ..table import Table
@@ -43,8 +47,10 @@ def practice_table(deck: "str | Path | Deck" = "en", name: str = "You", bots: in
     source = source or default_source()
     the_deck = load_deck(deck, lang=lang)
     check_playable(the_deck.lang, source, level)
-    table = Table.create(deck=the_deck, rounds=max(1, min(rounds, len(the_deck))), store=MemoryStore(),
-                         seed=seed, fixed_guesser=True, interface_lang=interface_lang)
+    if options is None:
+        options = TableOptions(rounds=rounds, interface_lang=interface_lang or "")
+    options = replace(options, rounds=max(1, min(options.rounds, len(the_deck))), fixed_guesser=True)
+    table = Table.create(deck=the_deck, options=options, store=MemoryStore(), seed=seed)
     me = table.join(name)
     taken = normalize(me.name)
     for bot_name in [n for n in BOT_NAMES if normalize(n) != taken][:bots]:

@@ -12,6 +12,7 @@ from typing import Any, Callable, Mapping
 from .. import rules
 from ..errors import RuleViolation
 from ..events import SeatJoined, TableCreated
+from ..options import TableOptions
 from ..views import seat_view
 from .bot import Bot
 
@@ -33,9 +34,9 @@ class Played:
 def new_game(cards: list, seats: int, seed: int, rounds: int, lang: str = "en",
              fixed_guesser: bool = False) -> rules.GameState:
     """A started game state with ``seats`` seats named Bot0, Bot1, … over ``cards`` (lists of pairs)."""
-    events: list[Any] = [TableCreated(seed=seed, lang=lang, rounds=rounds, deck_name="sim",
+    events: list[Any] = [TableCreated(seed=seed, lang=lang, deck_name="sim",
                                       cards=tuple(tuple(tuple(p) for p in c) for c in cards),
-                                      fixed_guesser=fixed_guesser)]
+                                      options=TableOptions(rounds=rounds, fixed_guesser=fixed_guesser))]
     events += [SeatJoined(seat=i, name=f"Bot{i}", token_hash=f"h{i}") for i in range(seats)]
     state = rules.replay(events)
     return rules.replay(rules.decide(state, rules.parse_action(None, {"type": "start"})), state)

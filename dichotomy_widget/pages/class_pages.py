@@ -23,7 +23,7 @@ import html
 import logging
 import os
 from typing import Any, Callable, Mapping
-from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import ipywidgets as W
 
@@ -39,8 +39,9 @@ from ..stores import TableStore
 from ..table import Table
 from ..errors import TeacherKeyRequired
 from ..i18n import normalize_language
+from ..options import TableOptions
 from .table_pages import (RefusingPage, UrlQuery, error_text, game_widget, interface_menu, message_box, page_store,
-                  page_title, refresh_interface_menu)
+                  page_title, parse_query, refresh_interface_menu)
 from .page_lang import PageLanguage, language_menu
 from .deck_form import DeckForm
 from ..widgets.host_secrets import BrowserSecret, TeacherKeyBox
@@ -63,7 +64,6 @@ __all__ = ["teacher_page", "class_page", "class_view_page", "projector_page", "r
 
 log = logging.getLogger(__name__)
 
-MAX_QUERY_VALUE = 200
 DEFAULT_ROUNDS = 5
 KEYS = ("class", "student", "teacher", "table", "n")
 
@@ -74,12 +74,7 @@ KEYS = ("class", "student", "teacher", "table", "n")
 
 def class_query(query: str | None) -> dict[str, str]:
     """``"class=AB&student=x"`` -> ``{"class": "AB", "student": "x"}``; first value wins, junk dropped."""
-    out: dict[str, str] = {}
-    for key, values in parse_qs((query or "").lstrip("?")[:4096], keep_blank_values=True).items():
-        if key in KEYS and values:
-            value = values[0].strip()
-            out[key] = value if len(value) <= MAX_QUERY_VALUE else "\x00invalid"
-    return out
+    return parse_query(query, KEYS)
 
 
 def page_link(page: str, params: Mapping[str, str], env: Mapping[str, str] | None = None) -> str:
@@ -266,14 +261,14 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
             if deck is None:
                 return self._say(_("Fix the deck first (see the problems above).") if self.deck_form.problems
                                  else _("Choose a deck first: pick one, upload a file or paste a list."))
-        rounds = int(self.rounds_input.value) if rounds is None else rounds
-        time_limit = (float(self.limit_input.value) or None) if time_limit is None else time_limit
+        options = TableOptions(  # a language the interface lacks falls back to the deck's
+            rounds=int(self.rounds_input.value) if rounds is None else rounds,
+            time_limit=(float(self.limit_input.value) or None) if time_limit is None else time_limit,
+            interface_lang=normalize_language(self.interface_input.value if interface_lang is None
+                                              else interface_lang) or "")
         table_size = int(self.size_input.value) if table_size is None else table_size
-        if interface_lang is None:
-            interface_lang = self.interface_input.value or None
         try:
-            room = Classroom.create(name, deck=deck, rounds=rounds, table_size=table_size,
-                                    time_limit=time_limit, store=self.store, interface_lang=interface_lang)
+            room = Classroom.create(name, deck=deck, options=options, table_size=table_size, store=self.store)
         except DichotomyError as exc:
             return self._say(error_text(exc, self.lang))
         try:

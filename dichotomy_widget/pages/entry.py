@@ -1,5 +1,6 @@
-"""What the page notebooks call: the seat or host page for this kernel, a JupyterHub service's
-pages (:mod:`.hub_pages`) when the service runs behind a hub, else the plain ones (:mod:`.app`).
+"""What the page notebooks call: the seat or host page for this kernel (:mod:`.app`). Each page takes
+its identity strategy from the environment itself (:func:`.identity.page_identity`: the link's token,
+or the hub user when ``dichotomy hub-service`` runs behind JupyterHub); this module only finds the query.
 
 The page's query comes from :func:`page_query`. A kernel voila started for a page request has it in
 ``$QUERY_STRING``. A kernel of voila's pre-heated pool (``dichotomy serve --expect N``; voila sets
@@ -28,7 +29,6 @@ from ..config import QUERY_ENV, REQUEST_URL_ENV
 from .device import DEVICE_ENV
 from .page_key import PAGE_KEY_ENV
 from .table_pages import HostPage, SeatPage
-from .hub_identity import hub_mode
 from ..logs import log_failure
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -206,10 +206,6 @@ def seat_page(query: str | None = None, store: "TableStore | str | None" = None)
         query = page_query(store)
         if query is None:
             return lost_request()
-    if hub_mode():  # a JupyterHub service: the hub says who this is (hub_pages.py)
-        from .hub_pages import HubSeatPage
-
-        return HubSeatPage(query, store=store)
     return SeatPage(query, store=store)
 
 
@@ -224,10 +220,6 @@ def host_page(query: str | None = None, store: "TableStore | str | None" = None,
         query = page_query(store)
         if query is None:
             return lost_request()
-    if hub_mode(env):
-        from .hub_pages import HubHostPage
-
-        return HubHostPage(query, store=store, env=env)
     return HostPage(query, store=store, env=env)
 
 

@@ -21,6 +21,7 @@ from ..config import DEFAULT_DECK, DEFAULT_ROUNDS, MAX_NAME_LENGTH
 from ..decks import Card, Deck, packaged_decks
 from ..errors import DichotomyError
 from ..i18n import Translator
+from ..options import TableOptions
 from .table_pages import RefusingPage, UrlQuery, game_widget, page_store, page_title
 from ..widgets.name_box import NameBox
 from .page_lang import PageLanguage, error_text
@@ -152,8 +153,8 @@ class PracticePage(RefusingPage, W.VBox):
         typed = self.name_input.value if name is None else name
         who = " ".join(str(typed).split())[:MAX_NAME_LENGTH] or self.tr.gettext("You")
         try:
-            table, me = practice_table(self.deck, name=who, bots=bots or int(self.bots_input.value),
-                                       rounds=rounds or int(self.rounds_input.value), interface_lang=self.lang,
+            options = TableOptions(rounds=rounds or int(self.rounds_input.value), interface_lang=self.lang)
+            table, me = practice_table(self.deck, name=who, bots=bots or int(self.bots_input.value), options=options,
                                        **self._options)
         except DichotomyError as exc:
             self.message = self.feedback.value = error_text(exc, self.lang)

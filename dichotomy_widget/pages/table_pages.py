@@ -45,14 +45,17 @@ import traitlets
 
 from ..config import (DEFAULT_ROUNDS, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
                       REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV)
+from ..deck_library import DeckLibrary
 from ..decks import Deck
-from ..errors import DichotomyError, SeatNotFound, StoreError, TeacherKeyRequired
+from ..errors import DichotomyError, NameTaken, SeatNotFound, StoreError, TeacherKeyRequired
 from ..i18n import LANGUAGE_NAMES, N_, Translator, interface_language, normalize_language, translator
 from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
+from ..options import TableOptions
 from .deck_form import DeckForm
 from .device import page_device
 from .guess_throttle import guarded_open
+from .identity import PageIdentity, page_identity
 from .store_check import check_store_file
 from ..widgets.host_secrets import BrowserSecret, TeacherKeyBox
 from .teacher_gate import TeacherGate
@@ -77,12 +80,13 @@ log = logging.getLogger(__name__)
 # Small helpers
 
 
-def parse_query(query: str | None) -> dict[str, str]:
-    """``"table=AB&seat=x"`` -> ``{"table": "AB", "seat": "x"}``; first value wins, junk is dropped."""
+def parse_query(query: str | None, keys: tuple[str, ...] = ("table", "seat", "host")) -> dict[str, str]:
+    """``"table=AB&seat=x"`` -> ``{"table": "AB", "seat": "x"}`` for the page's ``keys``; first value
+    wins, junk is dropped (a value longer than a page reads is kept as an invalid one)."""
     text = (query or "").lstrip("?")
     out: dict[str, str] = {}
     for key, values in parse_qs(text[:4096], keep_blank_values=True).items():
-        if key in ("table", "seat", "host") and values:
+        if key in keys and values:
             value = values[0].strip()
             out[key] = value if len(value) <= MAX_QUERY_VALUE else "\x00invalid"
     return out
@@ -330,17 +334,43 @@ class RefusingPage(SpeaksPageLanguage):
         self.children = [self.url, message_box(title, body, link=self._refusal_link())]
 
 
-class SeatPage(RefusingPage, W.VBox):
+class IdentityPage(RefusingPage):
+    """A page that holds its identity strategy ``who`` (:mod:`.identity`: the link's token without a
+    hub, the signed-in hub user behind JupyterHub) and lets it frame every screen, refusals included
+    (behind the hub: the "Signed in as" bar). ``identity``: the hub user, or None."""
+
+    who: PageIdentity
+
+    def _take_identity(self, env: Mapping[str, str] | None) -> None:
+        self.who = page_identity(env)
+        self.identity, self.hub_bar = self.who.user, self.who.bar
+
+    def _frame(self) -> None:
+        self.children = self.who.framed(self.children, self.tr)
+
+    def _refuse(self, title: str, body: str) -> None:
+        super()._refuse(title, body)
+        self._frame()
+
+
+class SeatPage(IdentityPage, W.VBox):
     """The whole seat page. ``state``: ``"form"``, ``"seat"`` or ``"refused"``.
 
     After a successful join or resume, ``seat`` is the seat id, ``widget`` the ``SeatWidget`` and
     ``url.query`` holds ``table=CODE&seat=TOKEN`` (and ``lang=`` when the student chose a language).
+
+    Its identity strategy (``who``) decides who sits where: without a hub the player types a name and
+    the seat link's token is the proof; behind JupyterHub there is no name box (the seat's name is the
+    hub name), the seat's token is derived from the hub user and the table, ``?table=CODE`` brings the
+    user's own seat back on any device and a seat link of another user is refused.
     """
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
                  env: Mapping[str, str] | None = None) -> None:
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("dichotomy-seat-page")
+        self._env = env  # None: this kernel's environment
+        self._take_identity(env)
         self.page_lang = PageLanguage(query, env)
         self.url = UrlQuery(lang=self.page_lang.lang)
         self.table: Table | None = None
@@ -368,25 +398,37 @@ class SeatPage(RefusingPage, W.VBox):
 
     # -- routing --------------------------------------------------------------------------------
     def _route(self, params: dict[str, str]) -> None:
+        problem = self.who.problem(self.tr)
+        if problem is not None:
+            self._refuse(*problem)
+            return
         _ = self.tr.gettext
         code = params.get("table")
         if not code:
             self._show_form(ask_code=True)
             return
-        try:
-            self.table = guarded_open(lambda c: Table.open(c, self.store), code, page_device())
+        try:  # wrong codes are throttled per device (per hub user behind the hub)
+            self.table = guarded_open(lambda c: Table.open(c, self.store), code, page_device(self._env))
         except DichotomyError as exc:
             self._refuse(_open_title(exc, self.tr), error_text(exc, self.lang))
             return
         self._know(self.table)
         _ = self.tr.gettext
-        token = params.get("seat")
+        named = params.get("seat")
+        if not self.who.owns("table", self.table.code, named):
+            self._refuse_not_yours()
+            return
+        mine = self.who.token("table", self.table.code)  # behind the hub: this user's own seat token
+        token = named if named is not None else mine
         if token is not None:
             try:
                 seat = self.table.seat_for_token(token)
             except SeatNotFound as exc:
-                if self.table.state.phase == "lobby":
+                if mine is not None:  # the hub user has no seat (yet, or any more): the join form
+                    pass
+                elif self.table.state.phase == "lobby":
                     self._refuse(_("This seat link is not valid"), error_text(exc, self.lang))
+                    return
                 else:  # the join link is refused once the game has started: say what still works
                     self._refuse(_("This seat link is not valid"),
                                  _("This link matches no seat at this table; it may have been cut short when "
@@ -394,9 +436,10 @@ class SeatPage(RefusingPage, W.VBox):
                                    "browser's history (the page address while you played). The game has "
                                    "started, so new players cannot join; the host can time out your turns "
                                    "until you are back."))
+                    return
+            else:
+                self._show_seat(seat, token)
                 return
-            self._show_seat(seat, token)
-            return
         if self.table.state.phase != "lobby":
             self._refuse(_("This game has already started"),
                          _("New players cannot join a game that has started. If you had a seat, open your "
@@ -410,6 +453,20 @@ class SeatPage(RefusingPage, W.VBox):
                                           "another table.", MAX_SEATS))
             return
         self._show_form(ask_code=False)
+
+    def _refuse_not_yours(self) -> None:
+        """Behind the hub: a seat link of another user is refused, with the way to the user's own seat."""
+        assert self.table is not None and self.identity is not None
+        _ = self.tr.gettext
+        log.info("refused: hub user %s opened a seat link that is not theirs", self.identity.name)
+        self._refuse(_("This seat link is not yours"),
+                     _("This link belongs to another player's seat. You are signed in as {name}: open the "
+                       "table's join link to play as yourself.", name=self.identity.display_name))
+        own = html.escape(urlencode(self.page_lang.query({"table": self.table.code})))
+        self.children = [*self.children, W.HTML(
+            f'<p><a class="dichotomy-own-seat" href="?{own}">'
+            + html.escape(_("Open table {code} as {name}", code=self.table.code, name=self.identity.display_name))
+            + "</a></p>")]
 
     def _language_menu(self) -> W.Dropdown:
         """The page's one language menu, labelled in the page's language."""
@@ -438,24 +495,33 @@ class SeatPage(RefusingPage, W.VBox):
         self.state = "form"
         self._ask_code = ask_code
         self.url.lang = self.lang
-        self.name_input.label = _("Name")
-        self.name_input.placeholder = _("Your name")
-        self.join_button.description = _("Join the table")
+        playing = ""
+        if self.identity is not None:  # behind the hub: no name box, the hub says who this is
+            who = html.escape(self.identity.display_name)
+            playing = "<p>" + html.escape(_("You play as {name} (your hub name).")).format(name=f"<b>{who}</b>") + "</p>"
+            self.join_button.description = _("Join as {name}", name=self.identity.display_name)[:60]
+        else:
+            self.name_input.label = _("Name")
+            self.name_input.placeholder = _("Your name")
+            self.join_button.description = _("Join the table")
         rows: list[W.Widget] = [self.url, self._language_menu()]
         if ask_code:
             if self.code_input is None:  # kept across a language switch, with what was typed
                 self.code_input = code_box(lambda _code: self.join(self.name_input.value))
             self.code_input.label, self.code_input.placeholder = _("Table"), _("Table code, e.g. K7QX2M")
-            rows.append(W.HTML("<h2>" + html.escape(_('Join a Dichotomy table')) + "</h2>"))
+            rows.append(W.HTML("<h2>" + html.escape(_('Join a Dichotomy table')) + f"</h2>{playing}"))
             rows.append(self.code_input)
             self.url.title = page_title(_("Join a table"))
         else:
             assert self.table is not None
             heading = _("Join table {code}", code=self.table.code)
-            rows.append(W.HTML(f"<h2>{html.escape(heading)}</h2>"))
+            rows.append(W.HTML(f"<h2>{html.escape(heading)}</h2>{playing}"))
             self.url.title = page_title(heading)
-        rows += [self.name_input, self.join_button, self.feedback]
+        if self.identity is None:
+            rows.append(self.name_input)
+        rows += [self.join_button, self.feedback]
         self.children = rows
+        self._frame()
 
     def _show_seat(self, seat: int, token: str) -> None:
         assert self.table is not None
@@ -471,8 +537,10 @@ class SeatPage(RefusingPage, W.VBox):
         if "lang" in self.widget.trait_names():
             self.widget.observe(self._widget_language, names="lang")
         self.children = [self.url, self.widget]
+        self._frame()
         self._unsubscribe = self.table.subscribe(self._check_removed)
         self.table.start_watching()
+        self.who.remember(self.store, "table", "seat", self.table.code)  # the hub start page's list
 
     def _widget_language(self, change: Mapping[str, Any]) -> None:
         """The student switched language in the game widget: keep it in the address for a reload."""
@@ -499,32 +567,50 @@ class SeatPage(RefusingPage, W.VBox):
         self.message = self.feedback.value
 
     # -- actions --------------------------------------------------------------------------------
-    def join(self, name: str) -> bool:
-        """Claim a seat with ``name``; True on success. A refusal sets ``feedback`` and creates nothing."""
+    def join(self, name: str = "") -> bool:
+        """Claim a seat with ``name`` (behind the hub: the hub user's seat, ``name`` is ignored); True on
+        success. A refusal sets ``feedback`` and creates nothing."""
         if self.state != "form":
             return False
         _ = self.tr.gettext
         if self.code_input is not None and self._ask_code:  # no code in the link: open the typed one, every time
             try:
                 self.table = guarded_open(lambda c: Table.open(c, self.store), self.code_input.value,
-                                          page_device())  # wrong codes are throttled per device
+                                          page_device(self._env))  # wrong codes are throttled per device
             except DichotomyError as exc:
                 self.table = None
                 return self._feedback(error_text(exc, self.lang))
         if self.table is None:
             return self._feedback(_("Type the table code first."))
-        if not isinstance(name, str) or len(name) > 10 * MAX_NAME_LENGTH:
+        token = self.who.token("table", self.table.code)  # None: joining draws a random one
+        if token is not None:
+            try:  # the hub user's seat already exists (another device): take it back
+                seat = self.table.seat_for_token(token)
+            except SeatNotFound:
+                pass
+            else:
+                self._show_seat(seat, token)
+                return True
+        if not self.who.hub and (not isinstance(name, str) or len(name) > 10 * MAX_NAME_LENGTH):
             return self._feedback(self.tr.ngettext("Names are at most {n} character.",
                                                    "Names are at most {n} characters.", MAX_NAME_LENGTH))
-        try:
-            ticket = self.table.join(name)
-        except DichotomyError as exc:
-            return self._feedback(error_text(exc, self.lang))
-        except Exception as err:  # noqa: BLE001 - never show a traceback to a student
-            log_failure(log, "joining a table failed", err)
-            return self._feedback(_("Something went wrong. Please try again."))
-        self._show_seat(ticket.seat, ticket.token)
-        return True
+        names = self.who.names() if self.who.hub else [name]
+        if not names:
+            return self._feedback(_("Your hub name cannot be used at a table; ask the host."))
+        for seat_name in names:  # behind the hub: the display name, else the user name when it is taken
+            try:
+                ticket = self.table.join(seat_name, token=token)
+            except NameTaken as exc:
+                last: DichotomyError = exc
+                continue
+            except DichotomyError as exc:
+                return self._feedback(error_text(exc, self.lang))
+            except Exception as err:  # noqa: BLE001 - never show a traceback to a student
+                log_failure(log, "joining a table failed", err)
+                return self._feedback(_("Something went wrong. Please try again."))
+            self._show_seat(ticket.seat, ticket.token)
+            return True
+        return self._feedback(error_text(last, self.lang))
 
     def _feedback(self, text: str) -> bool:
         self.message = text
@@ -536,14 +622,20 @@ class SeatPage(RefusingPage, W.VBox):
 # Host page
 
 
-class HostPage(RefusingPage, TeacherGate, W.VBox):
-    """The whole host page. ``state``: ``"create"``, ``"host"`` or ``"refused"``."""
+class HostPage(IdentityPage, TeacherGate, W.VBox):
+    """The whole host page. ``state``: ``"create"``, ``"host"`` or ``"refused"``.
+
+    Its identity strategy (``who``) says who may host: anyone without a hub (a teacher key may still be
+    asked); behind JupyterHub only hub admins and members of the host groups, whose saved decks follow
+    their hub account (the host link's token is still needed to host a given table).
+    """
 
     def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
                  env: Mapping[str, str] | None = None) -> None:
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("dichotomy-host-page")
         self.env = dict(os.environ if env is None else env)
+        self._take_identity(self.env)
         self.page_lang = PageLanguage(query, self.env)
         self.url = UrlQuery(lang=self.page_lang.lang)
         self.table: Table | None = None
@@ -560,6 +652,18 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
             self._route(parse_query(query))
 
     def _route(self, params: dict[str, str]) -> None:
+        problem = self.who.problem(self.tr)
+        if problem is not None:
+            self._refuse_plain(*problem)
+            return
+        if not self.who.may_host():
+            assert self.identity is not None
+            log.info("refused: hub user %s may not host", self.identity.name)
+            self._refuse_plain(self.tr.gettext("Hosting is for teachers"),
+                               self.tr.gettext("You are signed in as {name}, who may not host tables. Students join "
+                                               "with the link or QR code the host shows; a hub admin can add teachers "
+                                               "to the host group.", name=self.identity.display_name))
+            return
         code, token = params.get("table"), params.get("host")
         if not code and not token:
             self._show_create()
@@ -580,6 +684,14 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
 
     def _refusal_link(self) -> tuple[str, str] | None:
         return ("?", self.tr.gettext("Create a new table"))
+
+    def _refuse_plain(self, title: str, body: str) -> None:
+        """A refusal with no way on (this user may not create a table either)."""
+        self.state = "refused"
+        self.message = body
+        self.url.title = page_title(title)
+        self.children = [self.url, message_box(title, body)]
+        self._frame()
 
     # -- create form ----------------------------------------------------------------------------
     def _show_create(self) -> None:
@@ -618,11 +730,21 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
             + '</p><p class="dichotomy-class-hint">' + html.escape(_("A whole class?")) + " "
             + link_html("teacher.ipynb", _("Create a class"), "dichotomy-teacher-link", new_tab=False)
             + ": " + html.escape(_("one link for everybody, tables made for you, one dashboard.")) + "</p>")
+        library = self.who.library_secret()  # behind the hub: the decks follow the hub account
         if key_required(self.env):
             self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock, lang=self.lang)
             self.key_box.status = _("This server needs the teacher key to create a table.")
             self.form.layout.display = "none"
             self.children = [self.url, intro, self.key_box, self.form]
+        elif library is not None:
+            # Behind the hub, the hub decides who may create tables (no "no teacher key" warning), and a
+            # teacher's saved decks follow their hub account to any device instead of one browser.
+            self.key_box = None
+            note = W.HTML('<p class="dichotomy-hub-decks" role="note">' + html.escape(_(
+                "Decks you upload are saved with your hub account: they are listed here on any device you sign "
+                "in from.")) + "</p>")
+            self.children = [self.url, intro, note, self.form]
+            self.deck_form.set_library(DeckLibrary.for_secret(self.store, library))
         else:
             self.key_box = None
             self.browser_secret = BrowserSecret(on_secret=self._open_browser_library)
@@ -632,6 +754,7 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
                                                                       "a key.)")).format(
                 option="<code>--teacher-key</code>") + "</p>")
             self.children = [self.url, intro, notice, self.browser_secret, self.form]
+        self._frame()
 
     def _deck_changed(self, deck: "Deck | None") -> None:
         if not hasattr(self, "create_button"):
@@ -644,10 +767,16 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
         self.rounds_input.max = len(deck)
         self.rounds_input.value = min(max(1, self.rounds_input.value), len(deck), DEFAULT_ROUNDS)
 
-    def create(self, deck: "str | Deck | None" = None, rounds: int | None = None,
-               time_limit: float | None = None, seed: int | None = None,
-               interface_lang: str | None = None, recap_time: float | None = None) -> bool:
-        """Create the table from the form (or the arguments); True on success."""
+    def form_options(self) -> TableOptions:
+        """How the table will play, as the create form says (rounds, clue time limit, recap countdown,
+        interface language); checked against the deck when the table is created."""
+        return TableOptions(rounds=int(self.rounds_input.value), time_limit=float(self.limit_input.value) or None,
+                            recap_time=float(self.recap_input.value) or None,
+                            interface_lang=self.interface_input.value or "")
+
+    def create(self, deck: "str | Deck | None" = None, options: TableOptions | None = None,
+               seed: int | None = None) -> bool:
+        """Create the table from the form (or the given deck and :class:`TableOptions`); True on success."""
         if self.state != "create":
             return False
         _ = self.tr.gettext
@@ -662,16 +791,8 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
                 return self._create_feedback(
                     _("Fix the deck first (see the problems above).") if self.deck_form.problems
                     else _("Choose a deck first: pick one, upload a file or paste a list."))
-        rounds = rounds if rounds is not None else int(self.rounds_input.value)
-        if time_limit is None:
-            time_limit = float(self.limit_input.value) or None
-        if recap_time is None:
-            recap_time = float(self.recap_input.value) or None
-        if interface_lang is None:
-            interface_lang = self.interface_input.value or None
         try:
-            table = Table.create(deck=deck, rounds=rounds, store=self.store, time_limit=time_limit, seed=seed,
-                                 interface_lang=interface_lang, recap_time=recap_time)
+            table = Table.create(deck=deck, options=options or self.form_options(), store=self.store, seed=seed)
         except DichotomyError as exc:
             return self._create_feedback(error_text(exc, self.lang))
         try:
@@ -708,7 +829,12 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
         code = html.escape(table.code)
         link = html.escape(self.link, quote=True)
         warn = ""
-        if _is_loopback_link(self.link):
+        if _is_loopback_link(self.link) and self.who.hub:
+            warn = warning_html(html.escape(_(
+                "This link points to this computer only (localhost). For students on other devices, open the hub "
+                "by its network name, or set {setting} in the hub's configuration.")).format(
+                setting="<code>c.JupyterHub.public_url</code>"))
+        elif _is_loopback_link(self.link):
             warn = warning_html(html.escape(_(
                 "This link points to this computer only (localhost). For students on other devices, open this "
                 "page with the address {command} printed for the network, or start it with {option}.")).format(
@@ -738,4 +864,6 @@ class HostPage(RefusingPage, TeacherGate, W.VBox):
 
         self.bots = BotControls(table, self.lang, secret=token)
         self.children = [self.url, self.join_info, self.bots, self.widget]
+        self._frame()
+        self.who.remember(self.store, "table", "host", table.code, token)  # the hub start page's list
         table.start_watching()

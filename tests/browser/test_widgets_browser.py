@@ -336,3 +336,155 @@ def test_continue_press_survives_another_seats_continue(page, voila_server):
     # Cy's Continue counted: the projector marks Cy as having read the recap
     expect(page.locator(".dw-kind-table [data-testid='player-Cy'] [data-mark=confirmed]")).to_be_visible()
     no_errors(page)
+
+
+# --- 6. every region follows every view value it draws (issue 25) -------------------------------------
+
+
+def _game_states() -> list[dict]:
+    """Each widget's synced state after every step of a short game (lobby joins one by one, a host
+    reorder, every phase of two rounds, every seat continuing itself), for a host projector and two seats."""
+    from dichotomy_widget import Table
+    from dichotomy_widget.options import TableOptions
+    from dichotomy_widget.widgets.game import SeatWidget, TableWidget
+
+    table = Table.create(deck="en", seed=11, options=TableOptions(rounds=2))
+    host = TableWidget(table)
+    states: list[dict] = []
+
+    def snap() -> None:
+        for w in [host, *seats]:
+            states.append({"who": w.kind + str(getattr(w, "_seat", "")), "kind": w.kind, "view": w.view,
+                           "lang": w.lang, "i18n": w.i18n, "host": getattr(w, "host", False), "name": getattr(w, "name", "")})
+
+    seats: list = []
+    snap()
+    for name in ("Ada", "Ben", "Cy", "Dee"):
+        ticket = table.join(name)
+        if len(seats) < 2:
+            seats.append(SeatWidget(table, ticket.seat))
+        snap()
+    table.act(None, {"type": "reorder", "order": [1, 0, 2, 3]})
+    snap()
+    table.start()
+    snap()
+    for _round in range(2):
+        table.act(table.state.drawer, {"type": "pick", "pair": 2})
+        snap()
+        while table.state.phase == "clues":
+            table.act(table.state.current_writer, {"type": "clue", "text": f"clue{len(table.state.clues)}"})
+            snap()
+        table.act(table.state.guesser, {"type": "pass"})
+        snap()
+        for seat in list(table.state.order):
+            if table.state.phase == "recap":
+                table.act(seat, {"type": "continue"})
+                snap()
+    assert table.state.phase == "over"
+    for w in [host, *seats]:
+        w.close()
+    return states
+
+
+#: The widget module on a bare page, each instance on a stub of anywidget's model; ``regions`` reads what
+#: a widget shows (its text, region by region).
+HARNESS = """
+class Model {
+  constructor(state) { this.state = state; this.handlers = {}; }
+  get(k) { return this.state[k]; }
+  set(k, v) { this.state[k] = v; }
+  on(ev, cb) { (this.handlers[ev] ||= []).push(cb); }
+  off() {}
+  send() {}
+  save_changes() {}
+  update(changes) {
+    this.state = { ...this.state, ...changes };
+    for (const k of Object.keys(changes)) for (const cb of this.handlers["change:" + k] || []) cb();
+  }
+}
+window.mount = (state) => {
+  const el = document.createElement("div");
+  document.body.append(el);
+  const model = new Model(JSON.parse(JSON.stringify(state)));
+  dwRender({ model, el });
+  return { el, model };
+};
+window.regions = (el) => [".dw-header", ".dw-players", ".dw-main", ".dw-host"].map((s) => el.querySelector(s).textContent);
+/** Incremental == fresh: one widget lives through `states` (same `who`), and after each update it shows what
+ * a widget mounted on that state shows; then from `at` states each leaf of the view is changed on its own. */
+window.check = (states, mutateAt) => {
+  const problems = [];
+  let changes = 0;
+  const compare = (live, state, what) => {
+    let fresh;
+    try { fresh = mount(state); } catch (e) { return; } // an impossible view: nothing to compare
+    const a = regions(live.el), b = regions(fresh.el);
+    fresh.el.remove();
+    if (JSON.stringify(a) !== JSON.stringify(b)) problems.push({ what, live: a, fresh: b });
+  };
+  const byWho = {};
+  for (const s of states) (byWho[s.who] ||= []).push(s);
+  for (const [who, seq] of Object.entries(byWho)) {
+    const live = mount(seq[0]);
+    seq.forEach((s, i) => {
+      live.model.update({ view: JSON.parse(JSON.stringify(s.view)) });
+      compare(live, s, `${who} step ${i}`);
+    });
+    live.el.remove();
+    for (const i of mutateAt) {
+      const base = seq[Math.min(i, seq.length - 1)];
+      const leaves = [];
+      const shapes = new Set(); // one leaf of each shape (players.1.name stands for players.N.name)
+      const walk = (v, path) => {
+        if (v !== null && typeof v === "object") for (const k of Object.keys(v)) walk(v[k], [...path, k]);
+        else if (!shapes.has(path.map((k) => (/^[0-9]+$/.test(k) ? "#" : k)).join("."))) {
+          shapes.add(path.map((k) => (/^[0-9]+$/.test(k) ? "#" : k)).join("."));
+          leaves.push(path);
+        }
+      };
+      walk(base.view, []);
+      const before = JSON.stringify(regions(mount(base).el));
+      for (const path of leaves) {
+        const view = JSON.parse(JSON.stringify(base.view));
+        let o = view;
+        for (const k of path.slice(0, -1)) o = o[k];
+        const k = path[path.length - 1], v = o[k];
+        o[k] = typeof v === "string" ? v + "Q" : typeof v === "number" ? v + 1 : typeof v === "boolean" ? !v : "Q";
+        const one = mount(base);
+        try { one.model.update({ view }); } catch (e) { document.body.replaceChildren(); continue; } // an impossible view
+        compare(one, { ...base, view }, `${who} state ${i}: ${path.join(".")}`);
+        if (JSON.stringify(regions(one.el)) !== before) changes += 1;
+        one.el.remove();
+        document.body.replaceChildren();
+      }
+    }
+  }
+  return { problems, changes };
+};
+"""
+
+
+def test_every_region_follows_every_view_value_it_draws(page):
+    """A widget updated view by view shows exactly what a widget mounted on that view shows, over a
+    whole game (the lobby count follows each join, the host's seat rows follow a reorder) and for a
+    change of any single value of the view in the lobby, a writer's turn, a recap and the end."""
+    from dichotomy_widget.widgets.game import JS_DIR
+
+    states = _game_states()
+    source = (JS_DIR / "widget.js").read_text(encoding="utf-8").replace("export default { render };",
+                                                                         "window.dwRender = render;")
+    page.emulate_media(reduced_motion="reduce")  # no staged reveal: what a screen shows does not wait on timers
+    page.set_content("<!doctype html><html><body></body></html>")
+    page.add_script_tag(content=source, type="module")
+    page.add_script_tag(content=HARNESS, type="module")
+    page.wait_for_function("typeof window.check === 'function'")
+    host = [s for s in states if s["who"] == "table"]
+    counts = [page.evaluate("(s) => { const w = mount(s); const n = w.el.querySelector('[data-testid=lobby-count]');"
+                            " return n ? n.textContent : null; }", s) for s in host[:5]]
+    assert counts[1].startswith("1 player") and counts[4].startswith("4 players"), counts
+    steps = len(host)
+    # every value changed alone: in the lobby (3 players), at a writer's turn, in the last recap
+    result = page.evaluate("([s, at]) => check(s, at)", [states, [3, 8, steps - 4]])
+    assert result["problems"] == [], result["problems"][:3]
+    assert result["changes"] > 100  # most changed values were drawn: the comparison had something to catch
+    assert not page.console_errors, page.console_errors[:3]
