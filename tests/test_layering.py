@@ -27,7 +27,7 @@ ENGINE = ("errors", "events", "config", "decks", "rules", "views", "words")
 OUTER = ("stores", "ui", "table", "serve")
 #: Modules (or packages) that compute without a store, a widget, a kernel or a clock of their own.
 PURE = ("errors", "events", "config", "decks", "rules", "views", "words", "wordrel", "wordsdata", "seating",
-        "class_views", "class_cards", "i18n", "message_format", "logs", "deck_targets",
+        "class_views", "class_cards", "class_moves", "i18n", "message_format", "logs", "deck_targets",
         "bots.bot", "bots.knowledge", "bots.relations", "bots.simulate", "options")
 #: Everything else: the package's front door, stores, pages, tables, classes, the server, bot drivers.
 IMPURE = ("", "stores", "ui", "aggregate", "table", "serve", "classroom", "deck_library", "hub", "voila_launch",
