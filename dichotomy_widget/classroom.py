@@ -605,11 +605,12 @@ class Classroom(Aggregate[ClassState]):
         return [self.state.student(m).name for m in members]  # type: ignore[union-attr]
 
     # --- views (see class_views.py) ----------------------------------------------------------
-    def dashboard_view(self) -> dict[str, Any]:
-        """The teacher's dashboard: roster, seating and each table's public view (no hidden word)."""
+    def dashboard_view(self, lang: str = "en") -> dict[str, Any]:
+        """The teacher's dashboard: roster, one row per table (from its public view: no hidden word),
+        the class moves legal now, alerts dated now; sentences in ``lang``."""
         from .class_views import dashboard_view
 
-        return dashboard_view(self)
+        return dashboard_view(self, lang, time.time())
 
     def projector_view(self) -> dict[str, Any]:
         """The class overview for a projector: tables, rounds played, scores."""

@@ -207,21 +207,28 @@ def test_dashboard_reaches_each_tables_host_controls(store):
         room.join(name)
     teacher = cp.teacher_page(f"class={room.code}&teacher={room.teacher_token}", store=store, env={})
     assert teacher.make_tables() and teacher.start_all()
-    boxes = teacher.tables_box.children
-    assert len(boxes) == 2
-    control = boxes[1].children[1]
-    assert isinstance(control, widgets.TableWidget) and control.host is True
-    control._on_msg(control, {"id": 1, "type": "random_pick"}, [])  # an absent Drawer: the engine picks
-    assert control.last_reply == {"ack": 1}
-    control._on_msg(control, {"id": 2, "type": "timeout"}, [])  # an absent writer
-    assert control.last_reply == {"ack": 2}
+    rows = teacher.tables_box.children
+    assert len(rows) == 2
+    buttons = {b._dom_classes[0]: b for b in rows[1].children[1].children}
+    # the row offers the host's actions, in the table's own words, one click away
+    assert buttons["dichotomy-host-random-pick"].description.startswith("Pick a pair at random for ")
+    buttons["dichotomy-host-random-pick"].click()  # an absent Drawer: the engine picks
+    buttons = {b._dom_classes[0]: b for b in rows[1].children[1].children}
+    assert "dichotomy-host-random-pick" not in buttons and teacher.message == ""
+    buttons["dichotomy-host-timeout"].click()  # an absent writer
     table = teacher.room.table(2)
     assert table.state.phase == "clues" and table.state.clues[0].cause == "host"
     assert teacher.room.table(1).state.phase == "reveal"  # the other table is untouched
+    # the table in full: its host widget, with every host control (End the game)
+    buttons = {b._dom_classes[0]: b for b in rows[1].children[1].children}
+    buttons["dichotomy-open-table"].click()
+    control = teacher.full_box.children[1]
+    assert isinstance(control, widgets.TableWidget) and control.host is True
     control._on_msg(control, {"id": 3, "type": "end"}, [])
+    assert control.last_reply == {"ack": 3}
     teacher.room.poll()
     teacher.refresh_view()
-    assert 'data-phase="over"' in boxes[1].children[0].value
+    assert 'data-phase="over"' in rows[1].children[0].value
 
 
 def test_the_single_table_host_page_links_a_read_only_projector(tmp_path):
