@@ -222,7 +222,9 @@ def _report_table(t: dict[str, Any], tr: Translator) -> str:
             or '<tr><td colspan="7"><em>' + _esc(_("No round has resolved yet.")) + "</em></td></tr>")
     heads = "".join(f"<th>{_esc(h)}</th>" for h in (_("Round"), _("Target"), _("Foil"), _("Clues (author)"),
                                                       _("Guess"), _("Outcome"), _("Score")))
-    title = _("Table {number} ({players})", number=t["number"], players=", ".join(t["players"]))
+    title = (_("Table {number}, game {game} ({players})", number=t["number"], game=t["game"],
+               players=", ".join(t["players"])) if t.get("game", 1) > 1
+             else _("Table {number} ({players})", number=t["number"], players=", ".join(t["players"])))
     return (f"<h3>{_esc(title)}</h3>"
             f'<table class="dichotomy-report"><thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table>')
 

@@ -785,9 +785,34 @@ class ClassPage(RefusingPage, W.VBox):
         self.url.query = urlencode(self.page_lang.query({"class": self.room.code, "student": token}))
         self.who.remember(self.store, "class", "student", self.room.code, token)  # hub start page list
         self._enter_title()
+        self._unsubscribe = self.room.subscribe(lambda _r: self._update())
         self._update()
         if self.state != "seat":
-            self._unsubscribe = self.room.subscribe(lambda _r: self._update())
+            self.room.start_watching()
+
+    def _sit(self, table: Table, seat_id: int) -> None:
+        """Become this student's seat at ``table``. The table's own watch follows the game; the class is
+        followed again once that game is over (the teacher may make the table play again)."""
+        assert self.room is not None
+        _ = self.tr.gettext
+        old = getattr(self, "table_code", None)
+        if old is not None:
+            self.room.table(old).stop_watching()
+        self.state = "seat"
+        self.table_code = table.code
+        self.widget = game_widget("SeatWidget", table, seat_id, lang=self.lang)
+        if "lang" in self.widget.trait_names():
+            self.widget.observe(self._widget_language, names="lang")
+        self.url.title = page_title(_("{name} · table {code}", name=table.state.name(seat_id), code=table.code))
+        self._show([self.url, self.widget])
+        self.room.stop_watching()
+        table.subscribe(lambda t: self._game_moved(t))
+        table.start_watching()
+        self._game_moved(table)
+
+    def _game_moved(self, table: Table) -> None:
+        """This student's game changed: once it is over, follow the class again (for "play again")."""
+        if self.room is not None and table.code == getattr(self, "table_code", None) and table.state.phase == "over":
             self.room.start_watching()
 
     def _widget_language(self, change: Mapping[str, Any]) -> None:
@@ -800,9 +825,15 @@ class ClassPage(RefusingPage, W.VBox):
         self.url.query = urlencode(self.page_lang.query({"class": self.room.code, "student": self.token}))
 
     def _update(self) -> None:
-        """Show the lobby, or become the seat once this student's table has started."""
+        """Show the lobby, or become the seat once this student's table has started (and the seat of its
+        next game when the teacher makes a finished table play again)."""
         room = self.room
-        if room is None or self.student is None or self.state == "seat":
+        if room is None or self.student is None:
+            return
+        if self.state == "seat":
+            seat = room.seat_of(self.student) if room.state.student(self.student) is not None else None
+            if seat is not None and seat[0].code != self.table_code:
+                self._sit(*seat)
             return
         _ = self.tr.gettext
         view = student_lobby_view(room, self.student)
@@ -816,18 +847,7 @@ class ClassPage(RefusingPage, W.VBox):
             return
         seat = room.seat_of(self.student)
         if seat is not None:
-            table, seat_id = seat
-            self.state = "seat"
-            self.widget = game_widget("SeatWidget", table, seat_id, lang=self.lang)
-            if "lang" in self.widget.trait_names():
-                self.widget.observe(self._widget_language, names="lang")
-            self.url.title = page_title(_("{name} · table {code}", name=table.state.name(seat_id), code=table.code))
-            self._show([self.url, self.widget])
-            unsubscribe = getattr(self, "_unsubscribe", None)
-            if unsubscribe is not None:
-                unsubscribe()
-            room.stop_watching()
-            table.start_watching()
+            self._sit(*seat)
             return
         self.state = "lobby"
         from .practice_page import practice_link_html  # issue 32: practise alone while waiting
