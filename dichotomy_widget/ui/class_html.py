@@ -55,7 +55,7 @@ CLASS_CSS = f"""
 .dichotomy-dash-players {{ display: inline; margin: 0; padding: 0; list-style: none; }}
 .dichotomy-dash-players li {{ display: inline; }}
 .dichotomy-dash-players li + li::before {{ content: ", "; }}
-.dichotomy-dash-players li.dichotomy-acting {{ font-weight: 700; text-decoration: underline; }}
+.dichotomy-dash-players li.dichotomy-acting span {{ font-weight: 700; text-decoration: underline; }}
 .dichotomy-dash-stat {{ white-space: nowrap; }}
 .dichotomy-summary {{ font-style: italic; }}
 .dichotomy-alert {{ color: {ERROR}; font-weight: 600; }}
@@ -319,8 +319,9 @@ def dashboard_row_html(t: dict[str, Any], tr: Translator, projector: ProjectorLi
         names = [p["name"] for p in row["players"]]
     else:
         acting, names = set(), t["members"]
-    items = "".join(f'<li data-student="{_esc(n)}"' + (' class="dichotomy-acting"' if n in acting else "")
-                    + f">{_esc(n)}</li>" for n in names)
+    items = "".join(f'<li data-student="{_esc(n)}"'
+                    + (' class="dichotomy-acting" aria-current="true"' if n in acting else "")
+                    + f"><span>{_esc(n)}</span></li>" for n in names)
     players = (f'<ul class="dichotomy-dash-players" aria-label="{_esc(_("Players"))}">{items}</ul>' if names
                else "<em>" + _esc(_("empty")) + "</em>")
     label = _("Table {number}", number=t["number"])

@@ -294,3 +294,34 @@ def test_the_class_name_boxes_keep_a_name_typed_at_full_speed(browser, serve):
     expect(kid.locator(".dichotomy-lobby-box")).to_contain_text(f"Hello {student}!")
     for page in (teacher, kid):
         page.context.close()
+
+
+def _class_in_store(serve, students: int, table_size: int = 5, rounds: int = 2):
+    """A class made in-process in the server's store (students join through the engine, not 30 browsers)."""
+    from dichotomy_widget import Classroom, SqliteStore
+
+    store = SqliteStore(serve.store)
+    room = Classroom.create("Wall", deck="en", rounds=rounds, table_size=table_size, store=store, seed=7)
+    for i in range(students):
+        room.join(f"Student{i + 1:02d}")
+    return room, store
+
+
+def test_the_dashboard_of_thirty_students_at_six_tables_fits_a_laptop_screen(browser, serve, screenshots):
+    """Issue 28: six tables of five, every one playing, on a 1366x768 laptop screen without scrolling."""
+    room, _store = _class_in_store(serve, 30)
+    room.make_tables()
+    room.start_all()
+    assert [len(t.members) for t in room.state.tables] == [5] * 6
+    for table in room.tables()[:3]:  # some tables move on: a Drawer picks
+        table.act(table.state.drawer, {"type": "pick", "pair": 2})
+    teacher = open_page(browser, serve.page("teacher.ipynb", **{"class": room.code, "teacher": room.teacher_token}),
+                        width=1366, height=768)
+    teacher.locator(".dichotomy-summary[data-table='6']").wait_for(timeout=RENDER)
+    expect(teacher.locator(".dichotomy-summary[data-phase='clues']")).to_have_count(3, timeout=60_000)
+    expect(teacher.locator(".dichotomy-dash-row")).to_have_count(6)
+    height = teacher.evaluate("document.scrollingElement.scrollHeight")
+    inner = teacher.evaluate("innerHeight")
+    screenshots("class-dashboard-six-tables", teacher)
+    assert height <= inner, f"the dashboard is {height} px high in a {inner} px window"
+    teacher.context.close()
