@@ -158,6 +158,7 @@ def dashboard_view(room: Classroom, lang: str = "en", now: float | None = None) 
                      "removable": (st.id,) in can.get("remove", ())}
                     for st in s.students if st.id in movers],
         "ended": s.ended,
+        "version": f"{s.version}:{sum(v['version'] for v in publics.values())}",  # what it was drawn from
         "class": room.code,
         "name": s.name,
         "deck": s.deck_name,

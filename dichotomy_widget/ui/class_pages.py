@@ -350,8 +350,10 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self._late_key: Any = None
         self.open_table: str | None = None  # the code of the table shown in full, if any
         self.trouble = _trouble_banner()
+        self.drawn = W.HTML()  # which class and table events the dashboard shows (for a reader that waits)
+        self.drawn.add_class("dichotomy-dashboard-version")
         self.children = [self.url, self.trouble, header, self.class_moves, self.feedback, self.roster,
-                         self.late_box, self.move_box, self.tables_box, self.full_box]
+                         self.late_box, self.move_box, self.tables_box, self.full_box, self.drawn]
         self.refresh_view()
         room.subscribe(lambda _r: self.refresh_view())
         room.start_watching()
@@ -410,6 +412,9 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self._refresh_controls(view)
         self._refresh_late(view)
         self._refresh_tables(view)
+        drawn = f'<span hidden data-testid="dashboard-version" data-version="{view["version"]}"></span>'
+        if self.drawn.value != drawn:
+            self.drawn.value = drawn
 
     def _refresh_controls(self, view: dict[str, Any]) -> None:
         """The move / remove menus: only students a legal move or removal applies to, only their legal

@@ -325,3 +325,103 @@ def test_the_dashboard_of_thirty_students_at_six_tables_fits_a_laptop_screen(bro
     screenshots("class-dashboard-six-tables", teacher)
     assert height <= inner, f"the dashboard is {height} px high in a {inner} px window"
     teacher.context.close()
+
+
+QUIET = """() => { if (!window.__dwQuiet) { window.__dwQuiet = performance.now();
+  new MutationObserver(() => { window.__dwQuiet = performance.now(); })
+    .observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true}); }
+  return performance.now() - window.__dwQuiet > 600; }"""
+
+
+def _drawn(page) -> str:
+    mark = page.locator("[data-testid=dashboard-version]")
+    return mark.first.get_attribute("data-version") if mark.count() else ""
+
+
+def _settle(page, before: tuple) -> str:
+    """After a press: wait until the page answered (a refusal in the feedback line, a new dashboard
+    version, a table opened or closed), then until its DOM is quiet; the feedback text."""
+    feedback = page.locator(".dichotomy-feedback")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        text = feedback.first.inner_text().strip() if feedback.count() else ""
+        if text or (_drawn(page), page.locator(".dichotomy-full-table .dw-kind-table").count()) != before:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the page never answered a press")
+    page.wait_for_function(QUIET, timeout=30_000)
+    return feedback.first.inner_text().strip() if feedback.count() else ""
+
+
+def _press_everything(page, phase: str) -> list[str]:
+    """Choose every student in the student menu, then press every enabled dashboard button, each kind
+    once (its first class: a table's host actions recur every round), "End the class" last; assert none
+    is refused. The labels pressed."""
+    page.wait_for_function(QUIET, timeout=30_000)
+    menu = page.locator(".dichotomy-move-student select")
+    if menu.count() and menu.first.is_visible():
+        for label in [o.inner_text() for o in menu.first.locator("option").all()]:
+            menu.first.select_option(label=label)
+            page.wait_for_function(QUIET, timeout=30_000)
+            targets = page.locator(".dichotomy-move-table select")
+            if targets.first.is_visible():  # no empty menu
+                assert targets.first.locator("option").count() >= 1, (phase, label)
+            assert page.locator(".dichotomy-feedback").first.inner_text().strip() == "", (phase, label)
+    pressed: list[str] = []
+    seen: set = set()
+    for _ in range(30):
+        buttons = [b for b in page.locator(".dichotomy-teacher-page .widget-button").all()
+                   if b.is_visible() and b.is_enabled()]
+        kinds = [next(c for c in b.get_attribute("class").split() if c.startswith("dichotomy-")) for b in buttons]
+        todo = [(k, b) for k, b in zip(kinds, buttons) if k not in seen]
+        if not todo:
+            return pressed
+        todo.sort(key=lambda kb: kb[0] == "dichotomy-end-class")  # ending the class ends the tour
+        kind, button = todo[0]
+        seen.add(kind)
+        label = button.inner_text().strip()
+        before = (_drawn(page), page.locator(".dichotomy-full-table .dw-kind-table").count())
+        button.click()
+        refusal = _settle(page, before)
+        assert refusal == "", f"{phase}: pressing {label!r} was refused: {refusal}"
+        pressed.append(label)
+    raise AssertionError(f"{phase}: buttons kept coming: {pressed}")
+
+
+def test_no_control_the_dashboard_offers_is_refused_in_any_class_phase(browser, serve):
+    """Issue 28: before seating, after seating, while playing and after the game, every enabled button
+    and menu choice of the dashboard is pressed; none produces a refusal."""
+    rooms = {}
+    room, _ = _class_in_store(serve, 7, table_size=4)
+    rooms["joining"] = room
+    room, _ = _class_in_store(serve, 8, table_size=4)
+    room.make_tables()
+    room.join("Late1")  # a late joiner while tables wait: "Seat at table n"
+    rooms["seated"] = room
+    room, _ = _class_in_store(serve, 8, table_size=4)
+    room.make_tables()
+    room.start_all()
+    room.join("Late2")
+    rooms["playing"] = room
+    room, _ = _class_in_store(serve, 8, table_size=4, rounds=1)
+    room.make_tables()
+    for table in room.start_all():
+        table.act(None, {"type": "end"})
+    room.join("Late3")  # seated at a finished table, it plays the next game
+    rooms["over"] = room
+    pages = {phase: open_page(browser, serve.page("teacher.ipynb", **{"class": r.code, "teacher": r.teacher_token}),
+                              width=1366, height=768) for phase, r in rooms.items()}
+    for phase, page in pages.items():
+        page.locator("[data-testid=dashboard-version]").wait_for(state="attached", timeout=RENDER)
+        ready(page)
+        pressed = _press_everything(page, phase)
+        assert pressed, phase
+        print(phase, pressed)
+        page.context.close()
+    from dichotomy_widget import Classroom, SqliteStore
+
+    store = SqliteStore(serve.store)
+    assert Classroom.open(rooms["joining"].code, store).state.tables  # "Make tables" was pressed
+    over = Classroom.open(rooms["over"].code, store).state
+    assert over.ended and any(t.games for t in over.tables)  # played again, then ended
