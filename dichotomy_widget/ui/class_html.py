@@ -352,7 +352,10 @@ def dashboard_row_html(t: dict[str, Any], tr: Translator, projector: ProjectorLi
             + "".join(parts) + "</div>")
 
 
-def late_html(name: str, tr: Translator) -> str:
-    """A student without a table, before the buttons that seat them."""
-    return ('<span class="dichotomy-late-name">'
-            + _esc(tr.gettext("{name} has no table yet:", name=name)) + "</span>")
+def late_html(name: str, tr: Translator, seatable: bool = True) -> str:
+    """A student without a table, before the buttons that seat them (``seatable``), or what to do when
+    no table has a free place now."""
+    text = (tr.gettext("{name} has no table yet:", name=name) if seatable
+            else tr.gettext("{name} has no table yet: add a table, or seat them where a game is over.", name=name))
+    return f'<span class="dichotomy-late-name">{_esc(text)}</span>'
+

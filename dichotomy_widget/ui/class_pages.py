@@ -382,7 +382,7 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
 
     @staticmethod
     def _button(label: str, css: str, action: Callable[[], Any], style: str = "") -> W.Button:
-        button = W.Button(description=label, button_style=style)
+        button = W.Button(description=label, button_style=style, layout=W.Layout(width="auto"))
         button.add_class(css)
         button.on_click(lambda _b: action())
         return button
@@ -450,7 +450,7 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
                                       lambda s=student["id"], n=number: self.seat(s, n))
                 button.add_class(f"dichotomy-seat-at-{number}")
                 buttons.append(button)
-            row = W.HBox([W.HTML(late_html(student["name"], self.tr)), *buttons])
+            row = W.HBox([W.HTML(late_html(student["name"], self.tr, bool(buttons))), *buttons])
             row.add_class("dichotomy-late-row")
             rows.append(row)
         self.late_box.children = rows
