@@ -424,10 +424,9 @@ class Classroom(Aggregate[ClassState]):
 
     def do(self, kind: str, *args: Any) -> Any:
         """Make move ``kind`` of the class move table with ``args`` (as :meth:`legal_moves` lists them)."""
-        name = self._DO.get(kind) if isinstance(kind, str) else None
-        if name is None:
-            self._check(self.state, str(kind))  # refused: not a class move
-        return getattr(self, name)(*args)  # type: ignore[arg-type]
+        self.refresh()
+        self._check(self.state, str(kind), *args)  # the move table's word first (an unknown kind too)
+        return getattr(self, self._DO[kind])(*args)
 
     def start_table(self, number: int) -> Table:
         """Start table ``number``: create its :class:`Table`, seat its students, deal. Returns the table."""
