@@ -60,8 +60,11 @@ CLASS_CSS = f"""
 .dichotomy-summary {{ font-style: italic; }}
 .dichotomy-alert {{ color: {ERROR}; font-weight: 600; }}
 .dichotomy-dash-buttons {{ flex: 0 1 auto; flex-wrap: wrap; }}
-.dichotomy-dash-buttons .widget-button, .dichotomy-late-row .widget-button {{ width: auto; height: 26px;
-  line-height: 26px; padding: 0 0.6em; }}
+.dichotomy-dash-buttons .widget-button, .dichotomy-late-row .widget-button {{ height: 26px;
+  line-height: 26px; }}
+.dichotomy-teacher-page .widget-button {{ width: auto; padding: 0 0.8em; }}
+.dichotomy-class-moves, .dichotomy-move-box {{ flex-wrap: wrap; }}
+.dichotomy-full-table {{ width: 100%; }}
 .dichotomy-late-row {{ display: flex; flex-wrap: wrap; align-items: center; gap: 0.3em; }}
 """
 

@@ -341,9 +341,9 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self.move_box.add_class("dichotomy-move-box")
         self.late_box = W.VBox()
         self.late_box.add_class("dichotomy-late")
-        self.tables_box = W.VBox(layout=W.Layout(width="100%"))
+        self.tables_box = W.VBox()
         self.tables_box.add_class("dichotomy-dashboard")
-        self.full_box = W.VBox(layout=W.Layout(width="100%"))
+        self.full_box = W.VBox()
         self.full_box.add_class("dichotomy-full-table")
         self.rows: dict[int, tuple[W.HTML, W.HBox, W.HBox]] = {}
         self._row_keys: dict[int, Any] = {}
@@ -382,7 +382,7 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
 
     @staticmethod
     def _button(label: str, css: str, action: Callable[[], Any], style: str = "") -> W.Button:
-        button = W.Button(description=label, button_style=style, layout=W.Layout(width="auto"))
+        button = W.Button(description=label, button_style=style)
         button.add_class(css)
         button.on_click(lambda _b: action())
         return button

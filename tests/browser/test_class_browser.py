@@ -149,11 +149,13 @@ def test_a_class_of_twelve_plays_at_three_tables(browser, serve, screenshots):
     tables = seating(teacher)
     assert [len(tables[i]) for i in (1, 2, 3)] == [3, 5, 4] and mover in tables[2]
     expect(students[mover].locator(".dichotomy-lobby-box")).to_contain_text("table 2", timeout=60_000)
-    teacher.locator(".dichotomy-seating-box").scroll_into_view_if_needed()
+    teacher.locator(".dichotomy-dashboard").scroll_into_view_if_needed()
     screenshots("class-seating", teacher)
 
     # --- start all: every student page becomes that student's seat, same address ---------------
-    click_until(teacher, "button.dichotomy-start-all", ".dichotomy-dash-table-3 .dw-kind-table")
+    click_until(teacher, "button.dichotomy-start-all", ".dichotomy-class-table[data-table='3'][data-state='started']")
+    expect(teacher.locator("button.dichotomy-start-all")).to_be_hidden()  # nothing left to start: not offered
+    expect(teacher.locator("button.dichotomy-make-tables")).to_be_hidden()
     for name, page in students.items():
         page.locator(f".dw-root[data-you='{name}']").wait_for(timeout=RENDER)
         assert parse_qs(urlsplit(page.url).query)["student"][0] == tokens[name]  # no new link
