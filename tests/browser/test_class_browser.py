@@ -336,10 +336,18 @@ def _settle(page, before: tuple) -> str:
     return feedback.first.inner_text().strip() if feedback.count() else ""
 
 
+#: The order buttons are pressed in: the ones that change one student or one table first, the ones that
+#: end the phase (seat everyone again, start every table, end the class) last.
+ORDER = ["dichotomy-move", "dichotomy-seat-late", "dichotomy-open-table", "host", "dichotomy-add-table",
+         "dichotomy-start-table", "dichotomy-play-again", "dichotomy-make-tables", "dichotomy-start-all",
+         "dichotomy-remove-student", "dichotomy-end-class"]
+
+
 def _press_everything(page, phase: str) -> list[str]:
-    """Choose every student in the student menu, then press every enabled dashboard button, each kind
-    once (its first class: a table's host actions recur every round), "End the class" last; assert none
-    is refused. The labels pressed."""
+    """Choose every student in the student menu, then press every enabled dashboard button this phase
+    shows, each kind once (its first class: a table's host actions recur every round), "End the class"
+    last; assert none is refused. A button that went away after an earlier press is not offered any
+    more, so it is not pressed. The labels pressed."""
     page.wait_for_function(QUIET, timeout=30_000)
     menu = page.locator(".dichotomy-move-student select")
     if menu.count() and menu.first.is_visible():
@@ -349,16 +357,20 @@ def _press_everything(page, phase: str) -> list[str]:
             page.wait_for_function("""() => { const s = document.querySelector('.dichotomy-move-table select');
                 return !s || s.offsetParent === null || s.options.length > 0; }""", timeout=30_000)  # no empty menu
             assert page.locator(".dichotomy-feedback").first.inner_text().strip() == "", (phase, label)
+        menu.first.select_option(index=0)  # a seated student (joined first): Move is offered for them
+        page.wait_for_function(QUIET, timeout=30_000)
     pressed: list[str] = []
     seen: set = set()
+    phase_kinds: set | None = None
     for _ in range(30):
         buttons = [b for b in page.locator(".dichotomy-teacher-page .widget-button").all()
                    if b.is_visible() and b.is_enabled()]
         kinds = [next(c for c in b.get_attribute("class").split() if c.startswith("dichotomy-")) for b in buttons]
-        todo = [(k, b) for k, b in zip(kinds, buttons) if k not in seen]
+        phase_kinds = set(kinds) if phase_kinds is None else phase_kinds
+        todo = [(k, b) for k, b in zip(kinds, buttons) if k not in seen and k in phase_kinds]
         if not todo:
             return pressed
-        todo.sort(key=lambda kb: kb[0] == "dichotomy-end-class")  # ending the class ends the tour
+        todo.sort(key=lambda kb: ORDER.index(kb[0]) if kb[0] in ORDER else 3)  # moves that end a phase last
         kind, button = todo[0]
         seen.add(kind)
         label = button.inner_text().strip()
