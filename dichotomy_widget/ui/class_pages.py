@@ -39,6 +39,7 @@ from ..stores import TableStore
 from ..table import Table
 from ..errors import TeacherKeyRequired
 from ..i18n import normalize_language
+from ..logs import log_failure
 from .app import (RefusingPage, UrlQuery, error_text, game_widget, interface_menu, message_box, page_store,
                   page_title, refresh_interface_menu)
 from .page_lang import PageLanguage, language_menu
@@ -362,23 +363,23 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
     def _start_clock(self) -> None:
         """Redraw every few seconds while the page lives: an alert ("stuck for 2 min") grows with time,
         not with events."""
-        try:
-            import asyncio
+        import asyncio
 
-            loop = asyncio.get_event_loop()
+        try:
+            loop = asyncio.get_running_loop()
         except RuntimeError:
-            return
+            return  # no loop (a test, a script): the page redraws on events only
 
         async def tick() -> None:
             while self.room is not None:
                 await asyncio.sleep(CLOCK_EVERY)
                 try:
                     self.refresh_view()
-                except Exception:  # noqa: BLE001 - a failed redraw must not stop the clock
-                    log.exception("class %s: redrawing the dashboard failed", self.room.code)
+                except Exception as exc:  # noqa: BLE001 - a failed redraw must not stop the clock
+                    log_failure(log, "class %s: redrawing the dashboard failed", exc,
+                                self.room.code if self.room else "?")
 
-        if loop.is_running():
-            self._clock = loop.create_task(tick())
+        self._clock = loop.create_task(tick())
 
     @staticmethod
     def _button(label: str, css: str, action: Callable[[], Any], style: str = "") -> W.Button:
@@ -546,7 +547,7 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
             action()
         except Exception as exc:  # noqa: BLE001 - never a traceback on the page
             if not isinstance(exc, DichotomyError):
-                log.exception("class %s: a teacher's move failed", self.room.code if self.room else "?")
+                log_failure(log, "class %s: a teacher's move failed", exc, self.room.code if self.room else "?")
             return self._say(error_text(exc, self.lang))
         self._say("")
         self.refresh_view()
