@@ -466,3 +466,36 @@ def test_the_teacher_removes_a_student_and_their_page_says_so(teacher, store):
     assert student.state == "refused" and "removed you" in all_text(student)
     again = cp.class_page(f"class={code}&student={qs(student)['student']}", store=store)
     assert again.state == "refused"  # the link no longer opens
+
+
+def test_the_dashboard_redraws_on_a_clock_and_shows_a_stuck_tables_alert(store, monkeypatch):
+    """Issue 28: an alert grows with time, not with events: the page redraws every few seconds; a table
+    stuck on one player says who and for how long, in the page's language."""
+    import asyncio
+
+    from dichotomy_widget.class_views import STUCK_AFTER, dashboard_view
+    from dichotomy_widget.i18n import translator
+    from dichotomy_widget.ui import class_html
+
+    room = Classroom.create("C", deck=DECK, rounds=2, table_size=4, store=store)
+    for name in ("Ana", "Ben", "Cy", "Dee"):
+        room.join(name)
+    room.make_tables()
+    table = room.start_all()[0]
+    monkeypatch.setattr(cp, "CLOCK_EVERY", 0.05)
+
+    async def run() -> int:
+        teacher = cp.teacher_page(f"class={room.code}&teacher={room.teacher_token}", store=store, env={})
+        redraws = []
+        teacher.refresh_view = lambda: redraws.append(1)
+        await asyncio.sleep(0.5)
+        teacher.room.stop_watching()
+        teacher.room = None  # the clock stops with the page
+        return len(redraws)
+
+    assert asyncio.run(run()) >= 3
+    view = dashboard_view(room, "fr", table.last_event_at + STUCK_AFTER + 30)
+    html = class_html.dashboard_row_html(view["tables"][0], translator("fr", "pages"), lambda c, n: "p")
+    drawer = table.state.name(table.state.drawer)
+    assert f'role="alert">{drawer} choisit une paire depuis 90 s<' in html
+    assert "choisit une paire…" in html  # the table's own words, in the page's language
