@@ -69,6 +69,9 @@ class Aggregate(Generic[S]):
         self.store = store
         self.state: S = self.initial_state()
         self.seq = 0
+        #: When the last event folded in was stored (unix seconds; 0 before any): how long a stream has
+        #: waited, for a teacher's "stuck for 2 min".
+        self.last_event_at = 0.0
         self._listeners: list[Callable[[Any], None]] = []
         self._watch_task: asyncio.Task | None = None
         #: Why the store cannot be written now (full disk, read-only file), as text for every page, or
@@ -152,6 +155,7 @@ class Aggregate(Generic[S]):
         if not records:
             return False
         self.fold(self.decode(records), records[-1].seq)
+        self.last_event_at = records[-1].created_at
         if notify:
             self.notify()
         return True
@@ -173,6 +177,8 @@ class Aggregate(Generic[S]):
                 except VersionConflict:
                     continue
                 self.fold(events, records[-1].seq if records else self.seq)
+                if records:
+                    self.last_event_at = records[-1].created_at
                 moved = True
                 return events
             raise self.busy_error()

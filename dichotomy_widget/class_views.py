@@ -16,6 +16,7 @@ import re
 from typing import Any, Protocol
 
 from .class_cards import record_card
+from .class_moves import class_phase, free_places, legal_moves
 from .i18n import translator
 from .views import recap_json
 
@@ -32,7 +33,7 @@ class Classroom(Protocol):
 
     def still_dealable(self) -> dict[int, set]: ...
 
-__all__ = ["dashboard_view", "class_projector_view", "student_lobby_view", "table_summary", "report",
+__all__ = ["dashboard_view", "table_row", "STUCK_AFTER", "class_projector_view", "student_lobby_view", "table_summary", "report",
            "report_csv", "report_json", "CSV_COLUMNS"]
 
 CSV_COLUMNS = ["class", "table", "table_code", "round", "guesser", "drawer", "target", "foil", "clue_author",
@@ -70,19 +71,94 @@ def table_summary(public: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def dashboard_view(room: Classroom) -> dict[str, Any]:
-    """The teacher's dashboard: roster (with ids, for the seating controls), seating, and each started
-    table's summary. A table's words stay in its own host widget: this data holds none of them."""
+#: Seconds a table may wait on the same players before the dashboard raises an alert.
+STUCK_AFTER = 60
+
+#: The host actions a dashboard row offers (the rest stay in the table's full view).
+ROW_ACTIONS = ("random_pick", "timeout", "confirm_absent")
+
+
+def _acting(public: dict[str, Any]) -> set:
+    """The seats the table waits on now: the Drawer picking, the writer, the Guesser, or whoever has
+    not continued from the recap."""
+    phase, players = public["phase"], public["players"]
+    if phase == "reveal":
+        return {p["seat"] for p in players if p["drawer"]}
+    if phase == "clues":
+        return {public["turn"]}
+    if phase == "guess":
+        return {p["seat"] for p in players if p["guesser"]}
+    if phase == "recap":
+        return {p["seat"] for p in players if not p["confirmed"]}
+    return set()
+
+
+def table_row(public: dict[str, Any], waited: float | None) -> dict[str, Any]:
+    """A started table's dashboard row from its public view (in the dashboard's language): players with
+    who is to act, its own status sentence, round, score, the host actions the row offers and its
+    alerts. ``waited``: seconds since the table last moved (``None``: unknown, no alert)."""
+    acting = _acting(public)
+    players = [{"name": p["name"], "acting": p["seat"] in acting} for p in public["players"]]
+    names = [p["name"] for p in players if p["acting"]]
+    alerts = []
+    if names and waited is not None and waited >= STUCK_AFTER:
+        alerts.append({"kind": "not_continued" if public["phase"] == "recap" else public["phase"],
+                       "names": names, "seconds": int(waited)})
+    host: dict[str, Any] = {}
+    for kind in public["actions"]:
+        if kind == "random_pick":
+            nxt = public.get("next")
+            host[kind] = {"name": nxt["drawer"]["name"] if nxt else next(
+                (p["name"] for p in public["players"] if p["drawer"]), "?")}
+        elif kind == "timeout":
+            host[kind] = {"phase": public["phase"], "name": names[0] if names else "?"}
+        elif kind == "confirm_absent":
+            host[kind] = {"names": [p["name"] for p in public["players"] if not p["confirmed"]]}
+    return {"phase": public["phase"], "status": public["status"], "round": public["round"],
+            "rounds": public["rounds"], "rounds_played": len(public["history"]), "score": public["score"],
+            "players": players, "alerts": alerts, "host": host}
+
+
+def dashboard_view(room: Classroom, lang: str = "en", now: float | None = None) -> dict[str, Any]:
+    """The teacher's dashboard: roster (with ids, for the seating controls), one row per table (a
+    started table's from its projector view, sentences in ``lang``), the students without a table, and
+    the class moves legal now (``moves``, from the class move table: the page offers exactly these).
+    ``now`` (unix seconds) dates the alerts; ``None``: no alert. No hidden word is in it."""
     s = room.state
     started = {m for t in s.tables if t.started for m in t.members}
+    publics = {t.number: room.table(t.code).view(None, lang) for t in s.tables if t.started}  # type: ignore[arg-type]
+    phases = {n: v["phase"] for n, v in publics.items()}
+    moves = legal_moves(s, phases)
+    can = {kind: {args for args in argss} for kind, argss in moves.items()}
     tables = []
     for t in s.tables:
         entry: dict[str, Any] = {"number": t.number, "code": t.code, "started": t.started,
-                                 "members": room.names(t.members)}
+                                 "members": room.names(t.members), "free": free_places(t), "game": len(t.codes),
+                                 "start": (t.number,) in can.get("start_table", ()),
+                                 "play_again": (t.number,) in can.get("play_again", ())}
         if t.started:
-            entry["summary"] = table_summary(room.table(t.code).view(None))  # type: ignore[arg-type]
+            public = publics[t.number]
+            changed = getattr(room.table(t.code), "last_event_at", 0.0)  # type: ignore[arg-type]
+            waited = now - changed if now is not None and changed else None
+            entry["summary"] = table_summary(public)
+            entry["row"] = table_row(public, waited)
         tables.append(entry)
+    by_id = {st.id: st for st in s.students}
+    late = [{"id": sid, "name": by_id[sid].name,
+             "tables": [n for (x, n) in moves.get("seat", []) if x == sid]}
+            for sid in s.unseated if s.tables]
+    movers = {x for (x, _n) in moves.get("move", [])} | {x for (x,) in moves.get("remove", [])}
     return {
+        "phase": class_phase(s, phases),
+        "moves": {kind: [list(a) for a in argss] for kind, argss in moves.items()},
+        "late": late,
+        "movable": [{"id": st.id, "name": st.name,
+                     "table": s.table_of(st.id).number if s.table_of(st.id) else None,  # type: ignore[union-attr]
+                     "targets": [n for (x, n) in moves.get("move", []) if x == st.id],
+                     "removable": (st.id,) in can.get("remove", ())}
+                    for st in s.students if st.id in movers],
+        "ended": s.ended,
+        "version": f"{s.version}:{sum(v['version'] for v in publics.values())}",  # what it was drawn from
         "class": room.code,
         "name": s.name,
         "deck": s.deck_name,
@@ -144,15 +220,18 @@ def report(room: Classroom, lang: str = "en") -> dict[str, Any]:
     s = room.state
     tables = []
     dealable = room.still_dealable() if s.tables else {}
+    everywhere = set().union(set(), *dealable.values())
     for t in s.tables:
-        if not t.started:
-            continue
-        table = room.table(t.code)  # type: ignore[arg-type]
-        elsewhere = set().union(set(), *(cards for n, cards in dealable.items() if n != t.number))
-        rounds = [_withheld(recap_json(table.state, record, tr))
-                  if record_card(table.state, record) in elsewhere else recap_json(table.state, record, tr)
-                  for record in table.state.history]
-        tables.append({"number": t.number, "code": t.code, "players": room.names(t.members), "rounds": rounds})
+        for game, code in enumerate(t.codes):
+            table = room.table(code)
+            # a game's own cards cannot come back in that game; an earlier game's may in the next one
+            elsewhere = (set().union(set(), *(cards for n, cards in dealable.items() if n != t.number))
+                         if code == t.code else everywhere)
+            rounds = [_withheld(recap_json(table.state, record, tr))
+                      if record_card(table.state, record) in elsewhere else recap_json(table.state, record, tr)
+                      for record in table.state.history]
+            tables.append({"number": t.number, "code": code, "game": game + 1,
+                           "players": [p.name for p in table.state.seats], "rounds": rounds})
     return {"class": room.code, "name": s.name, "deck": s.deck_name, "tables": tables}
 
 

@@ -27,13 +27,13 @@ from typing import Any, Callable, Sequence
 from . import words
 from .decks import Card, Deck, load_deck
 from .aggregate import Aggregate, as_store
-from .errors import (Plural, ClassNotFound, NotAllowed, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
+from .errors import (ClassNotFound, NotAllowed, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
                      StoreError)
-from .events import (ClassCreated, Event, StudentJoined, StudentMoved, StudentRemoved, TableAdded, TablesMade,
-                     TableStarted)
+from .events import (ClassCreated, ClassEnded, Event, StudentJoined, StudentMoved, StudentRemoved, TableAdded,
+                     TablePlayedAgain, TablesMade, TableStarted)
+from . import class_moves
 from .i18n import interface_language, normalize_language
 from .class_cards import card_key, record_card
-from .config import MAX_SEATS, MIN_SEATS
 from .options import TableOptions
 from .rules import clean_name
 from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
@@ -65,11 +65,18 @@ class Student:
 
 @dataclass(frozen=True)
 class ClassTable:
-    """A table of the class: its number (1-based), members (student ids) and, once started, its code."""
+    """A table of the class: its number (1-based), members (student ids) and, once started, the code of
+    its game (``games``: the codes of its earlier, finished games, oldest first, after "play again")."""
 
     number: int
     members: tuple = ()
     code: str | None = None
+    games: tuple = ()
+
+    @property
+    def codes(self) -> tuple:
+        """Every game this table has played or plays, oldest first."""
+        return self.games + ((self.code,) if self.code is not None else ())
 
     @property
     def started(self) -> bool:
@@ -92,6 +99,7 @@ class ClassState:
     version: int = 0
     joins: tuple = ()  # the device tag of every join, removed students' too (the per-device bound)
     next_id: int = 0  # ids are never reused, also after a removal
+    ended: bool = False  # the teacher ended the class
 
     rounds = property(lambda self: self.options.rounds, doc="Cards per table.")
     time_limit = property(lambda self: self.options.time_limit, doc="The clue time limit (None: none).")
@@ -128,8 +136,7 @@ def evolve(state: ClassState, event: Event) -> ClassState:
                         next_id=max(state.next_id, event.student + 1))
     if isinstance(event, StudentRemoved):
         students = tuple(x for x in state.students if x.id != event.student)
-        tables = tuple(ClassTable(t.number, tuple(m for m in t.members if m != event.student), t.code)
-                       for t in state.tables)
+        tables = tuple(replace(t, members=tuple(m for m in t.members if m != event.student)) for t in state.tables)
         return _replace(state, students=students, tables=tables, version=version)
     if isinstance(event, TablesMade):
         tables = tuple(ClassTable(i + 1, tuple(m)) for i, m in enumerate(event.tables))
@@ -138,20 +145,23 @@ def evolve(state: ClassState, event: Event) -> ClassState:
         return _replace(state, tables=state.tables + (ClassTable(event.number),), version=version)
     if isinstance(event, StudentMoved):
         tables = tuple(
-            ClassTable(t.number, tuple(m for m in t.members if m != event.student)
-                       + ((event.student,) if t.number == event.table else ()), t.code)
+            replace(t, members=tuple(m for m in t.members if m != event.student)
+                    + ((event.student,) if t.number == event.table else ()))
             for t in state.tables)
         return _replace(state, tables=tables, version=version)
     if isinstance(event, TableStarted):
-        tables = tuple(ClassTable(t.number, t.members, event.code) if t.number == event.number else t
+        tables = tuple(replace(t, code=event.code) if t.number == event.number else t for t in state.tables)
+        return _replace(state, tables=tables, version=version)
+    if isinstance(event, TablePlayedAgain):
+        tables = tuple(replace(t, code=event.code, games=t.codes) if t.number == event.number else t
                        for t in state.tables)
         return _replace(state, tables=tables, version=version)
+    if isinstance(event, ClassEnded):
+        return _replace(state, ended=True, version=version)
     return _replace(state, version=version)
 
 
 def _replace(state: ClassState, **changes: Any) -> ClassState:
-    from dataclasses import replace
-
     return replace(state, **changes)
 
 
@@ -316,6 +326,8 @@ class Classroom(Aggregate[ClassState]):
         digest = hash_token(token)
 
         def decide(s: ClassState) -> list[Event]:
+            if s.ended:
+                raise SeatingError("This class has ended.", code="class_ended")
             if device and s.joins.count(device) >= MAX_JOINS_PER_DEVICE:
                 raise SeatingError("This device has already joined {most} students to this class. Each student "
                                    "joins on their own device; ask the teacher if you need help.",
@@ -340,20 +352,10 @@ class Classroom(Aggregate[ClassState]):
 
     def remove(self, who: "int | str | StudentTicket") -> None:
         """Remove a student (a name nobody owns up to, a second name from one device) while their table
-        has not started; their class link stops working. Their device's joins still count."""
+        has not started (or its game is over); their class link stops working. Their device's joins
+        still count."""
         student = self.student_id(who)
-
-        def decide(s: ClassState) -> list[Event]:
-            found = s.student(student)
-            if found is None:
-                raise SeatNotFound("No student “{who}” in this class.", params={"who": str(who)[:60]})
-            current = s.table_of(student)
-            if current is not None and current.started:
-                raise SeatingError("{name} already plays at table {table}, which has started.",
-                                   code="table_started", params={"name": found.name, "table": current.number})
-            return [StudentRemoved(student=student)]
-
-        self._execute(decide)
+        self._execute(lambda s: self._check(s, "remove", student) or [StudentRemoved(student=student)])
 
     def make_tables(self) -> list[list[str]]:
         """Split the whole roster into balanced tables (3-7, near the preferred size); names per table.
@@ -361,12 +363,7 @@ class Classroom(Aggregate[ClassState]):
         Allowed until a table starts (pressing it again reshuffles everybody).
         """
         def decide(s: ClassState) -> list[Event]:
-            if s.any_started:
-                raise SeatingError("Some tables have started: seat late students at a table in its lobby or "
-                                   "at an extra table instead.", code="tables_started")
-            if len(s.students) < MIN_SEATS:
-                raise SeatingError("A table needs at least {least} students; {n} joined.",
-                                   code="too_few_students", params={"least": MIN_SEATS, "n": len(s.students)})
+            self._check(s, "make_tables")
             ids = [x.id for x in s.students]
             random.Random(f"{s.seed}:seating:{s.version}").shuffle(ids)
             return [TablesMade(tables=tuple(tuple(t) for t in split_roster(ids, s.table_size)))]
@@ -375,49 +372,82 @@ class Classroom(Aggregate[ClassState]):
         return [[self.state.student(m).name for m in t.members] for t in self.state.tables]  # type: ignore[union-attr]
 
     def add_table(self) -> int:
-        """Add an empty table (before it starts, students can be moved to it); returns its number."""
+        """Add an empty table (students can be moved or seated there until it starts); returns its
+        number. Refused while an added table is still empty."""
         def decide(s: ClassState) -> list[Event]:
-            if not s.tables:
-                raise SeatingError("Make tables first.", code="no_tables")
+            self._check(s, "add_table")
             return [TableAdded(number=len(s.tables) + 1)]
 
         return self._execute(decide)[0].number  # type: ignore[attr-defined]
 
     def move(self, who: "int | str | StudentTicket", table: int) -> None:
-        """Move a student to table ``table`` (1-based), or seat a late joiner there; both tables unstarted."""
+        """Move a student to table ``table`` (1-based), or seat a student without a table there (see
+        :meth:`seat`); the student's table and ``table`` have not started, or their game is over."""
         student = self.student_id(who)
+        kind = "move" if self.state.table_of(student) is not None else "seat"
+        self._execute(lambda s: self._check(s, kind, student, table) or [StudentMoved(student=student, table=table)])
 
-        def decide(s: ClassState) -> list[Event]:
-            target = s.table(table)
-            name = s.student(student).name  # type: ignore[union-attr]
-            if target is None:
-                raise SeatingError("There is no table {table}.", code="unknown_table", params={"table": table})
-            current = s.table_of(student)
-            if current is not None and current.started:
-                raise SeatingError("{name} already plays at table {table}, which has started.",
-                                   code="table_started", params={"name": name, "table": current.number})
-            if target.started:
-                raise SeatingError("Table {table} has started; choose a table still in its lobby or add a table.",
-                                   code="table_started", params={"table": table})
-            if current is not None and current.number == table:
-                raise SeatingError("{name} already sits at table {table}.", code="same_table",
-                                   params={"name": name, "table": table})
-            if len(target.members) >= MAX_SEATS:
-                raise SeatingError("Table {table} is full ({most} players).", code="table_full",
-                                   params={"table": table, "most": MAX_SEATS})
-            return [StudentMoved(student=student, table=table)]
+    def seat(self, who: "int | str | StudentTicket", table: int) -> None:
+        """Seat a student who has no table (who joined late) at table ``table``, which has a free place
+        and has not started or finished its game (its next game, :meth:`play_again`, takes them)."""
+        student = self.student_id(who)
+        self._execute(lambda s: self._check(s, "seat", student, table) or [StudentMoved(student=student, table=table)])
 
-        self._execute(decide)
+    def table_phases(self) -> dict[int, str]:
+        """The phase of each started table's current game, by table number (after a refresh)."""
+        out = {}
+        for t in self.state.tables:
+            if t.started:
+                table = self.table(t.code)  # type: ignore[arg-type]
+                table.refresh()
+                out[t.number] = table.state.phase
+        return out
+
+    def legal_moves(self) -> dict[str, list[tuple]]:
+        """Every move the teacher may make now (see :func:`.class_moves.legal_moves`)."""
+        self.refresh()
+        return class_moves.legal_moves(self.state, self.table_phases())
+
+    def _check(self, s: ClassState, kind: str, *args: Any, phases: dict[int, str] | None = None) -> None:
+        """Raise the class move table's refusal of ``kind`` with ``args`` (nothing when it is legal)."""
+        if phases is None:
+            phases = self.table_phases() if any(t.started for t in s.tables) else {}
+        refused = class_moves.refusal(s, phases, kind, *args)
+        if refused is not None:
+            raise refused()
+
+    #: What :meth:`do` calls for each kind of the class move table.
+    _DO = {"make_tables": "make_tables", "start_all": "start_all", "start_table": "start_table",
+           "add_table": "add_table", "seat": "seat", "move": "move", "remove": "remove",
+           "play_again": "play_again", "end_class": "end_class"}
+
+    def do(self, kind: str, *args: Any) -> Any:
+        """Make move ``kind`` of the class move table with ``args`` (as :meth:`legal_moves` lists them)."""
+        self.refresh()
+        self._check(self.state, str(kind), *args)  # the move table's word first (an unknown kind too)
+        return getattr(self, self._DO[kind])(*args)
 
     def start_table(self, number: int) -> Table:
         """Start table ``number``: create its :class:`Table`, seat its students, deal. Returns the table."""
         self.refresh()  # listeners hear what changed, also if the start is refused
+        self._check(self.state, "start_table", number)
+        return self._open_game(number, again=False)
+
+    def play_again(self, number: int) -> Table:
+        """Table ``number``'s game is over: start its next game with its players (and any student seated
+        there since) and the next cards. Returns the new table."""
+        self.refresh()
+        self._check(self.state, "play_again", number)
+        return self._open_game(number, again=True)
+
+    def _open_game(self, number: int, again: bool) -> Table:
+        """Create table ``number``'s next game, seat its students, deal, and record it in the class."""
         t = self.state.table(number)
-        self._check_startable(t, number)
         assert t is not None
         table = Table.create(deck=self._table_deck(number), store=self.store,
                              options=replace(self.options, interface_lang=self.interface_lang),
-                             seed=random.Random(f"{self.state.seed}:table:{number}").randrange(2 ** 62))
+                             seed=random.Random(f"{self.state.seed}:table:{number}"
+                                                + (f":game:{len(t.codes) + 1}" if again else "")).randrange(2 ** 62))
         for member in t.members:
             student = self.state.student(member)
             assert student is not None
@@ -426,9 +456,11 @@ class Classroom(Aggregate[ClassState]):
 
         def decide(s: ClassState) -> list[Event]:
             current = s.table(number)
-            if current is None or current.started or current.members != t.members:
+            if current is None or current.code != t.code or current.members != t.members or s.ended:
                 raise SeatingError("Table {table} changed meanwhile; try again.", code="table_changed",
                                    params={"table": number})
+            if again:
+                return [TablePlayedAgain(number=number, code=table.code)]
             return [TableStarted(number=number, code=table.code)]
 
         self._adopt(table)  # before listeners hear of it: one Table object per code
@@ -439,42 +471,46 @@ class Classroom(Aggregate[ClassState]):
             table.act(None, {"type": "end"})  # the orphan table is ended, never played
             log.warning("class %s: table %s changed while starting; table %s ended", self.code, number, table.code)
             raise
+        log.info("class %s: table %s started (%s)", self.code, number, "again" if again else "first game")
         return table
 
     def start_all(self) -> list[Table]:
         """Start every table that has students and has not started; all are checked before any starts."""
         self.refresh()  # listeners hear what changed, also if the start is refused
+        self._check(self.state, "start_all")
         todo = [t for t in self.state.tables if not t.started and t.members]
-        if not todo:
-            raise SeatingError("No table is waiting to start. Make tables first.", code="nothing_to_start")
-        for t in todo:
-            self._check_startable(t, t.number)
         return [self.start_table(t.number) for t in todo]
 
-    def _check_startable(self, t: ClassTable | None, number: int) -> None:
-        if t is None:
-            raise SeatingError("There is no table {table}.", code="unknown_table", params={"table": number})
-        if t.started:
-            raise SeatingError("Table {table} has already started.", code="table_started", params={"table": number})
-        if not MIN_SEATS <= len(t.members) <= MAX_SEATS:
-            raise SeatingError("Table {table} has {students}; a table plays with {least} to {most}. "
-                               "Move students first.", code="seat_count",
-                               params={"table": number, "students": Plural("{n} student", "{n} students", len(t.members)),
-                                       "least": MIN_SEATS, "most": MAX_SEATS})
+    def end_class(self) -> None:
+        """End the class: every game still in play ends (its resolved rounds stay in the report), and no
+        student may join or be seated any more."""
+        self.refresh()
+        self._check(self.state, "end_class")
+        for table in self.tables():
+            table.refresh()
+            if table.state.phase != "over":
+                try:
+                    table.act(None, {"type": "end"})
+                except DichotomyError as exc:  # it ended meanwhile: nothing to do
+                    log.info("class %s: table %s did not end: %s", self.code, table.code, exc.code)
+        self._execute(lambda s: self._check(s, "end_class", phases={}) or [ClassEnded()])
+        log.info("class %s ended", self.code)
 
-    def _slice(self, number: int) -> list:
-        """Table ``number``'s slice of the shuffled deck, as card JSON (disjoint while the deck lasts)."""
+    def _slice(self, number: int, game: int = 0) -> list:
+        """Game ``game`` (0: the first) of table ``number``: its slice of the shuffled deck, as card JSON
+        (disjoint while the deck lasts; a table's next game takes the slice after every table's)."""
         s = self.state
         cards = list(s.cards)
         random.Random(f"{s.seed}:deck").shuffle(cards)
-        start = ((number - 1) * s.rounds) % len(cards)
+        start = ((number - 1 + game * len(s.tables)) * s.rounds) % len(cards)
         return [(cards + cards)[start + i] for i in range(s.rounds)]
 
     def _table_deck(self, number: int) -> Deck:
         """Table ``number``'s own slice of the shuffled deck, except that a card the report already shows
         (resolved, and no table can still be dealt it) is swapped for one it does not, while any is left:
         a table added late is not dealt a card its players could have read in the report."""
-        picked = self._slice(number)
+        t = self.state.table(number)
+        picked = self._slice(number, len(t.codes) if t is not None else 0)
         shown = self.shown_cards()
         if any(card_key(c) in shown for c in picked):
             used = {card_key(c) for c in picked}
@@ -505,12 +541,14 @@ class Classroom(Aggregate[ClassState]):
         return out
 
     def resolved_cards(self) -> dict[int, set]:
-        """Per started table number, the cards (:func:`card_key`) of its resolved rounds."""
+        """Per started table number, the cards (:func:`card_key`) of its resolved rounds (every game)."""
         out: dict[int, set] = {}
         for t in self.state.tables:
             if t.started:
-                table = self.table(t.code)  # type: ignore[arg-type]
-                out[t.number] = {k for k in (record_card(table.state, r) for r in table.state.history) if k}
+                out[t.number] = set()
+                for code in t.codes:
+                    state = self.table(code).state
+                    out[t.number] |= {k for k in (record_card(state, r) for r in state.history) if k}
         return out
 
     def shown_cards(self) -> set:
@@ -533,7 +571,7 @@ class Classroom(Aggregate[ClassState]):
             if t is None or not t.started:
                 raise SeatingError("Table {table} has not started.", code="not_started", params={"table": which})
             code = t.code  # type: ignore[assignment]
-        if code not in {t.code for t in self.state.tables if t.started}:
+        if code not in {c for t in self.state.tables for c in t.codes}:
             raise SeatingError("That table is not part of this class.", code="not_in_class")
         if code not in self._tables:
             self._adopt(Table.open(code, self.store))  # type: ignore[arg-type]
@@ -563,11 +601,12 @@ class Classroom(Aggregate[ClassState]):
         return [self.state.student(m).name for m in members]  # type: ignore[union-attr]
 
     # --- views (see class_views.py) ----------------------------------------------------------
-    def dashboard_view(self) -> dict[str, Any]:
-        """The teacher's dashboard: roster, seating and each table's public view (no hidden word)."""
+    def dashboard_view(self, lang: str = "en") -> dict[str, Any]:
+        """The teacher's dashboard: roster, one row per table (from its public view: no hidden word),
+        the class moves legal now, alerts dated now; sentences in ``lang``."""
         from .class_views import dashboard_view
 
-        return dashboard_view(self)
+        return dashboard_view(self, lang, time.time())
 
     def projector_view(self) -> dict[str, Any]:
         """The class overview for a projector: tables, rounds played, scores."""

@@ -44,6 +44,8 @@ __all__ = [
     "TableAdded",
     "StudentMoved",
     "TableStarted",
+    "TablePlayedAgain",
+    "ClassEnded",
     "DeckSaved",
     "DeckDeleted",
     "STREAM_KINDS",
@@ -273,6 +275,25 @@ class TableStarted(Event):
     code: str
 
 
+@dataclass(frozen=True)
+class TablePlayedAgain(Event):
+    """Table ``number``'s game was over and it plays again, with the same players and the next cards,
+    as the ordinary table ``code`` (the finished game stays in the class, for the report)."""
+
+    type: ClassVar[str] = "TablePlayedAgain"
+    stream_kind: ClassVar[str] = "class"
+    number: int
+    code: str
+
+
+@dataclass(frozen=True)
+class ClassEnded(Event):
+    """The teacher ended the class: no more joins, no more moves; the games still in play were ended."""
+
+    type: ClassVar[str] = "ClassEnded"
+    stream_kind: ClassVar[str] = "class"
+
+
 # --- a saved-deck library (see deck_library.py) ----------------------------------------------------
 @dataclass(frozen=True)
 class DeckSaved(Event):
@@ -308,7 +329,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (TableCreated, SeatJoined, SeatRemoved, SeatsReordered, GameStarted, PairLocked,
                 ClueSubmitted, CluesPurged, GuessJudged, RecapConfirmed, GameEnded,
                 ClassCreated, StudentJoined, StudentRemoved, TablesMade, TableAdded, StudentMoved, TableStarted,
-                DeckSaved, DeckDeleted)
+                TablePlayedAgain, ClassEnded, DeckSaved, DeckDeleted)
 }
 
 

@@ -208,21 +208,28 @@ def test_dashboard_reaches_each_tables_host_controls(store):
         room.join(name)
     teacher = cp.teacher_page(f"class={room.code}&teacher={room.teacher_token}", store=store, env={})
     assert teacher.make_tables() and teacher.start_all()
-    boxes = teacher.tables_box.children
-    assert len(boxes) == 2
-    control = boxes[1].children[1]
-    assert isinstance(control, widgets.TableWidget) and control.host is True
-    control._on_msg(control, {"id": 1, "type": "random_pick"}, [])  # an absent Drawer: the engine picks
-    assert control.last_reply == {"ack": 1}
-    control._on_msg(control, {"id": 2, "type": "timeout"}, [])  # an absent writer
-    assert control.last_reply == {"ack": 2}
+    rows = teacher.tables_box.children
+    assert len(rows) == 2
+    buttons = {b._dom_classes[0]: b for b in rows[1].children[1].children}
+    # the row offers the host's actions, in the table's own words, one click away
+    assert buttons["dichotomy-host-random-pick"].description.startswith("Pick a pair at random for ")
+    buttons["dichotomy-host-random-pick"].click()  # an absent Drawer: the engine picks
+    buttons = {b._dom_classes[0]: b for b in rows[1].children[1].children}
+    assert "dichotomy-host-random-pick" not in buttons and teacher.message == ""
+    buttons["dichotomy-host-timeout"].click()  # an absent writer
     table = teacher.room.table(2)
     assert table.state.phase == "clues" and table.state.clues[0].cause == "host"
     assert teacher.room.table(1).state.phase == "reveal"  # the other table is untouched
+    # the table in full: its host widget, with every host control (End the game)
+    buttons = {b._dom_classes[0]: b for b in rows[1].children[1].children}
+    buttons["dichotomy-open-table"].click()
+    control = teacher.full_box.children[1]
+    assert isinstance(control, widgets.TableWidget) and control.host is True
     control._on_msg(control, {"id": 3, "type": "end"}, [])
+    assert control.last_reply == {"ack": 3}
     teacher.room.poll()
     teacher.refresh_view()
-    assert 'data-phase="over"' in boxes[1].children[0].value
+    assert 'data-phase="over"' in rows[1].children[0].value
 
 
 def test_the_single_table_host_page_links_a_read_only_projector(tmp_path):
@@ -460,3 +467,36 @@ def test_the_teacher_removes_a_student_and_their_page_says_so(teacher, store):
     assert student.state == "refused" and "removed you" in all_text(student)
     again = cp.class_page(f"class={code}&student={qs(student)['student']}", store=store)
     assert again.state == "refused"  # the link no longer opens
+
+
+def test_the_dashboard_redraws_on_a_clock_and_shows_a_stuck_tables_alert(store, monkeypatch):
+    """Issue 28: an alert grows with time, not with events: the page redraws every few seconds; a table
+    stuck on one player says who and for how long, in the page's language."""
+    import asyncio
+
+    from dichotomy_widget.class_views import STUCK_AFTER, dashboard_view
+    from dichotomy_widget.i18n import translator
+    from dichotomy_widget.pages import class_html
+
+    room = Classroom.create("C", deck=DECK, rounds=2, table_size=4, store=store)
+    for name in ("Ana", "Ben", "Cy", "Dee"):
+        room.join(name)
+    room.make_tables()
+    table = room.start_all()[0]
+    monkeypatch.setattr(cp, "CLOCK_EVERY", 0.05)
+
+    async def run() -> int:
+        teacher = cp.teacher_page(f"class={room.code}&teacher={room.teacher_token}", store=store, env={})
+        redraws = []
+        teacher.refresh_view = lambda: redraws.append(1)
+        await asyncio.sleep(0.5)
+        teacher.room.stop_watching()
+        teacher.room = None  # the clock stops with the page
+        return len(redraws)
+
+    assert asyncio.run(run()) >= 3
+    view = dashboard_view(room, "fr", table.last_event_at + STUCK_AFTER + 30)
+    html = class_html.dashboard_row_html(view["tables"][0], translator("fr", "pages"), lambda c, n: "p")
+    drawer = table.state.name(table.state.drawer)
+    assert f'role="alert">{drawer} choisit une paire depuis 90 s<' in html
+    assert "choisit une paire…" in html  # the table's own words, in the page's language

@@ -2,7 +2,8 @@
 
 Hypothesis drives random class plays: students join, tables are made, late joiners get an extra table,
 tables start one by one and play random rounds, with a deck smaller than tables x rounds so tables share
-cards. After every step, no class view (teacher dashboard, class projector, report, every student's
+cards; students join late while tables play and are seated at a finished table, which plays again (the
+moves chosen from the class move table). After every step, no class view (teacher dashboard, class projector, report, every student's
 lobby) and no class page HTML built from them holds a word still hidden at some table at that moment:
 a Target or Foil of the card of a round in progress, a clue of a live round, or a word of a card that
 table can still be dealt.
@@ -62,6 +63,7 @@ class ClassPlay:
                                      seed=rng.randrange(2 ** 31), store=MemoryStore())
         self.tickets = []
         self.clues = 0
+        self.replays = 0
         self.tr = translator("en", "pages")
         self.checks = 0
         for _ in range(students):
@@ -81,6 +83,25 @@ class ClassPlay:
         for ticket in late:
             self.room.move(ticket.student, number)
             self.check()
+
+    def join_late(self) -> None:
+        """A student joins while tables play (the class move table then offers to seat them)."""
+        self.tickets.append(self.room.join(f"Latest{letters(len(self.tickets))}"))
+        self.check()
+
+    def class_move(self) -> bool:
+        """Seat a late joiner at a finished table, or play a finished table again (once per class)."""
+        legal = self.room.legal_moves()
+        options = [("seat", a) for a in legal.get("seat", [])]
+        if not self.replays:
+            options += [("play_again", a) for a in legal.get("play_again", [])]
+        if not options:
+            return False
+        kind, args = self.rng.choice(options)
+        self.room.do(kind, *args)
+        self.replays += kind == "play_again"
+        self.check()
+        return True
 
     def start_one(self) -> bool:
         waiting = [t.number for t in self.room.state.tables if not t.started and len(t.members) >= 3]
@@ -144,8 +165,10 @@ class ClassPlay:
         link = lambda code, number: f"projector.ipynb?table={code}&n={number}"  # noqa: E731
         out = {
             "dashboard": json.dumps(dash),
-            "dashboard html": class_html.roster_html(dash, tr) + class_html.seating_html(dash, tr, link)
-            + "".join(class_html.summary_html(t["number"], t["summary"], tr) for t in dash["tables"] if t["started"]),
+            "dashboard html": class_html.roster_html(dash, tr)
+            + "".join(class_html.dashboard_row_html(t, tr, link) for t in dash["tables"])
+            + "".join(class_html.host_label(k, d, "en") for t in dash["tables"] for k, d in t.get("row", {}).get("host", {}).items())
+            + "".join(class_html.late_html(s["name"], tr) for s in dash["late"]),
             "class projector": json.dumps(overview) + class_html.overview_html(overview, tr, link),
             "report": json.dumps(data) + class_html.report_html(data, tr),
         }
@@ -172,10 +195,16 @@ def play(rng: random.Random, students: int, rounds: int, deck: int, late: bool) 
     for _ in range(2000):
         if rng.random() < 0.15 and game.start_one():
             continue
+        if rng.random() < 0.02 and len(game.tickets) < students + (5 if late else 2):
+            game.join_late()
+        if rng.random() < 0.1 and game.class_move():
+            continue
         if not game.act_somewhere() and not game.start_one():
             break
     assert all(t.started for t in game.room.state.tables)
     assert all(t.state.phase == "over" for t in game.room.tables()), "a table did not end"
+    game.room.end_class()
+    game.check()
     return game
 
 
@@ -188,7 +217,7 @@ def test_no_class_view_holds_a_word_still_hidden_at_some_table(students, rounds,
     deck = min(rounds + spare, tables_at_least * rounds - 1)  # fewer cards than tables x rounds: shared
     game = play(random.Random(choices), students, rounds, deck, late)
     assert game.checks > 10
-    resolved = sum(len(t.state.history) for t in game.room.tables())
+    resolved = sum(len(game.room.table(c).state.history) for t in game.room.state.tables for c in t.codes)
     shown = [r for t in report(game.room)["tables"] for r in t["rounds"] if not r.get("withheld")]
     assert len(shown) == resolved  # every table is over: nothing is withheld any more
 

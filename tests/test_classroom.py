@@ -415,3 +415,155 @@ def test_a_refused_class_action_still_tells_listeners_what_changed_meanwhile():
     with pytest.raises(SeatingError):
         room.add_table()  # refused: no tables yet; the refresh inside found "Late"
     assert heard and heard[-1] == 4
+
+
+# --- the class move table (issue 28) ----------------------------------------------------------------
+from dichotomy_widget import class_moves  # noqa: E402
+
+
+def moves_of(room: Classroom) -> dict[str, list[tuple]]:
+    return room.legal_moves()
+
+
+def every_candidate(room: Classroom) -> list[tuple]:
+    """Every (kind, args) the move table could be asked about in this class."""
+    return [(kind, args) for kind, move in class_moves.CLASS_MOVES.items() for args in move.arguments(room.state)]
+
+
+def assert_dispatch_follows_the_table(room: Classroom) -> None:
+    """Each move the table calls illegal is refused by the engine with a stable code, and changes
+    nothing; each legal one is accepted (tried on a copy of the class in its own store)."""
+    legal = moves_of(room)
+    for kind, args in every_candidate(room):
+        if args in legal.get(kind, []):
+            continue
+        before = room.state
+        with pytest.raises(DichotomyError) as refused:
+            room.do(kind, *args)
+        assert refused.value.code and refused.value.code != "seating_error", (kind, args)
+        assert room.state == before, (kind, args)
+    for kind, argss in legal.items():
+        for args in argss[:3]:
+            copy = Classroom(room.code, _copied(room.store))
+            copy.do(kind, *args)  # legal: accepted
+            assert copy.state.version > room.state.version, (kind, args)
+
+
+def _copied(store: MemoryStore) -> MemoryStore:
+    other = MemoryStore()
+    for stream in list(store._tables):  # the memory store's streams (a test may look inside)
+        other.create_table(stream, store.table_meta(stream))
+        records = store.load(stream)
+        if records:
+            other.append(stream, 0, [(r.type, r.payload) for r in records])
+    return other
+
+
+def test_the_move_table_before_seating():
+    room = new_class(2)
+    assert moves_of(room) == {"remove": [(0,), (1,)]}  # too few students to make tables
+    room.join(NAMES[2])
+    legal = moves_of(room)
+    assert set(legal) == {"make_tables", "remove"} and legal["make_tables"] == [()]
+    assert class_moves.class_phase(room.state, {}) == "joining"
+    assert_dispatch_follows_the_table(room)
+
+
+def test_the_move_table_after_seating():
+    room = new_class(9, table_size=4)
+    room.make_tables()
+    room.join("Late")
+    legal = moves_of(room)
+    assert class_moves.class_phase(room.state, {}) == "seated"
+    assert set(legal) == {"make_tables", "start_all", "start_table", "add_table", "seat", "move", "remove"}
+    late = room.student_id("Late")
+    assert [len(t.members) for t in room.state.tables] == [5, 4]
+    assert [n for (s, n) in legal["seat"] if s == late] == [1, 2]  # one button per table with a place
+    room.seat("Late", 1)
+    room.move(room.state.table(2).members[0], 1)
+    assert len(room.state.table(1).members) == 7  # full: no more seats there
+    room.join("Later")
+    assert [n for (s, n) in moves_of(room)["seat"] if s == room.student_id("Later")] == [2]
+    assert all(s != late for (s, _n) in legal["move"])  # a late joiner is seated, not moved
+    room.add_table()
+    assert "add_table" not in moves_of(room)  # an empty table waits: no second one
+    assert_dispatch_follows_the_table(room)
+
+
+def test_the_move_table_while_playing_and_after_the_game():
+    room = new_class(8, table_size=4, rounds=1)
+    room.make_tables()
+    room.start_all()
+    room.join("Late")
+    legal = moves_of(room)
+    assert class_moves.class_phase(room.state, room.table_phases()) == "playing"
+    assert set(legal) == {"add_table", "remove", "end_class"}  # the late joiner waits; only they may go
+    assert legal["remove"] == [(room.student_id("Late"),)]
+    assert_dispatch_follows_the_table(room)
+    for table in room.tables():
+        play_round(table, "correct")
+    assert [t.state.phase for t in room.tables()] == ["over", "over"]
+    legal = moves_of(room)
+    assert class_moves.class_phase(room.state, room.table_phases()) == "over"
+    assert legal["play_again"] == [(1,), (2,)] and legal["end_class"] == [()]
+    assert [n for (s, n) in legal["seat"] if s == room.student_id("Late")] == [1, 2]
+    assert "start_all" not in legal and "make_tables" not in legal
+    assert_dispatch_follows_the_table(room)
+
+
+def test_play_again_keeps_the_players_deals_the_next_cards_and_seats_a_late_joiner():
+    room = new_class(8, table_size=4, rounds=2)
+    room.make_tables()
+    first = room.start_all()[0]
+    first_cards = {tuple(map(tuple, c)) for c in first.state.round_deck} | {first.state.current}
+    first.act(None, {"type": "end"})
+    room.join("Late")
+    room.seat("Late", 1)
+    again = room.play_again(1)
+    assert again.code != first.code and room.state.table(1).games == (first.code,)
+    assert [s.name for s in again.state.seats] == [s.name for s in first.state.seats] + ["Late"]
+    dealt = {tuple(map(tuple, c)) for c in again.state.round_deck} | {again.state.current}
+    assert not dealt & first_cards  # the next cards, not the same ones
+    seat = room.seat_of("Late")
+    assert seat is not None and seat[0].code == again.code
+    with pytest.raises(SeatingError) as refused:
+        room.play_again(1)
+    assert refused.value.code == "game_not_over"
+    assert [t["code"] for t in room.report()["tables"] if t["number"] == 1] == [first.code, again.code]
+
+
+def test_ending_the_class_ends_its_games_and_refuses_every_move_and_join():
+    room = new_class(8, table_size=4)
+    room.make_tables()
+    tables = room.start_all()
+    with pytest.raises(SeatingError):
+        Classroom.open(room.code, room.store).do("no_such_move")
+    room.end_class()
+    assert room.state.ended and all(t.state.phase == "over" for t in tables)
+    assert room.legal_moves() == {}
+    with pytest.raises(SeatingError) as refused:
+        room.join("Too late")
+    assert refused.value.code == "class_ended"
+    with pytest.raises(SeatingError) as refused:
+        room.add_table()
+    assert refused.value.code == "class_ended"
+    again = Classroom.open(room.code, room.store)  # the events replay: TablePlayedAgain / ClassEnded
+    assert again.state == room.state
+
+
+def test_the_dashboard_view_lists_the_legal_moves_and_a_stuck_tables_alert():
+    room = new_class(8, table_size=4)
+    room.make_tables()
+    table = room.start_all()[0]
+    view = room.dashboard_view()
+    assert view["phase"] == "playing" and set(view["moves"]) == {"add_table", "end_class"}
+    row = view["tables"][0]["row"]
+    drawer = table.state.name(table.state.drawer)
+    assert [p["name"] for p in row["players"] if p["acting"]] == [drawer]
+    assert row["status"] == f"{drawer} is picking a pair…" and row["alerts"] == []
+    assert set(row["host"]) == {"random_pick"}
+    from dichotomy_widget.class_views import STUCK_AFTER, dashboard_view
+
+    later = dashboard_view(room, "en", table.last_event_at + STUCK_AFTER + 5)
+    assert later["tables"][0]["row"]["alerts"] == [{"kind": "reveal", "names": [drawer], "seconds": STUCK_AFTER + 5}]
+    assert dashboard_view(room, "en", None)["tables"][0]["row"]["alerts"] == []

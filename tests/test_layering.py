@@ -28,7 +28,7 @@ UI = ("widgets", "pages", "server")
 OUTER = ("stores", *UI, "table")
 #: Modules (or packages) that compute without a store, a widget, a kernel or a clock of their own.
 PURE = ("errors", "events", "config", "decks", "rules", "views", "words", "wordrel", "wordsdata", "seating",
-        "class_views", "class_cards", "i18n", "message_format", "logs", "deck_targets",
+        "class_views", "class_cards", "class_moves", "i18n", "message_format", "logs", "deck_targets",
         "bots.bot", "bots.knowledge", "bots.relations", "bots.simulate", "options")
 #: Everything else: the package's front door, stores, pages, tables, classes, the server, bot drivers.
 IMPURE = ("", "stores", "widgets", "pages", "server", "aggregate", "table", "classroom", "deck_library",

@@ -10,13 +10,13 @@ import base64
 import html
 from typing import Any, Callable
 
-from ..i18n import N_, Translator
+from ..i18n import N_, Translator, translator
 from .table_pages import qr_svg
 from .page_style import ERROR, LINK_STYLE, link_html
 
 __all__ = ["CLASS_CSS", "style_html", "join_html", "trouble_html", "roster_html", "seating_html",
            "summary_html", "overview_html", "report_html", "download_html", "lobby_html", "phase_text",
-           "PHASES", "OUTCOMES"]
+           "PHASES", "OUTCOMES", "dashboard_row_html", "alert_text", "host_label", "late_html", "duration_text"]
 
 #: A link to a table's read-only projector page, given its code and number.
 ProjectorLink = Callable[[str, int], str]
@@ -39,6 +39,33 @@ CLASS_CSS = f"""
 .dichotomy-report {{ border-collapse: collapse; }}
 .dichotomy-report ul {{ margin: 0; padding-left: 1.2em; }}
 .dichotomy-downloads a {{ margin-right: 1.5em; }}
+.dichotomy-teacher-head h2 {{ margin: 0.2em 0; font-size: 1.3em; }}
+.dichotomy-teacher-head .dichotomy-join-info {{ gap: 1em; }}
+.dichotomy-teacher-head .dichotomy-join-text p {{ margin: 0.1em 0; }}
+.dichotomy-teacher-head .dichotomy-class-code {{ font-size: 1.5em; display: inline; }}
+.dichotomy-teacher-head .dichotomy-private-note {{ margin: 0.2em 0; font-size: 0.9em; }}
+.dichotomy-dashboard {{ width: 100%; }}
+.dichotomy-dash-row {{ display: flex; flex-wrap: wrap; align-items: center; gap: 0.2em 0.6em; width: 100%;
+  border-bottom: 1px solid #8884; padding: 0.1em 0; }}
+.dichotomy-dash-row:nth-child(even) {{ background: #8881; }}
+.dichotomy-dash-info {{ flex: 1 1 36em; min-width: 0; }}
+.dichotomy-dash-info .dichotomy-class-table {{ border: 0; padding: 0; min-width: 0; display: flex;
+  flex-wrap: wrap; align-items: baseline; gap: 0.1em 0.8em; }}
+.dichotomy-dash-number {{ font-weight: 700; min-width: 5.5em; }}
+.dichotomy-dash-players {{ display: inline; margin: 0; padding: 0; list-style: none; }}
+.dichotomy-dash-players li {{ display: inline; }}
+.dichotomy-dash-players li + li::before {{ content: ", "; }}
+.dichotomy-dash-players li.dichotomy-acting span {{ font-weight: 700; text-decoration: underline; }}
+.dichotomy-dash-stat {{ white-space: nowrap; }}
+.dichotomy-summary {{ font-style: italic; }}
+.dichotomy-alert {{ color: {ERROR}; font-weight: 600; }}
+.dichotomy-dash-buttons {{ flex: 0 1 auto; flex-wrap: wrap; }}
+.dichotomy-dash-buttons .widget-button, .dichotomy-late-row .widget-button {{ height: 26px;
+  line-height: 26px; }}
+.dichotomy-teacher-page .widget-button {{ width: auto; padding: 0 0.8em; }}
+.dichotomy-class-moves, .dichotomy-move-box {{ flex-wrap: wrap; }}
+.dichotomy-full-table {{ width: 100%; }}
+.dichotomy-late-row {{ display: flex; flex-wrap: wrap; align-items: center; gap: 0.3em; }}
 """
 
 #: What a table is doing, as the class pages say it (the machine value stays in ``data-phase``).
@@ -198,7 +225,9 @@ def _report_table(t: dict[str, Any], tr: Translator) -> str:
             or '<tr><td colspan="7"><em>' + _esc(_("No round has resolved yet.")) + "</em></td></tr>")
     heads = "".join(f"<th>{_esc(h)}</th>" for h in (_("Round"), _("Target"), _("Foil"), _("Clues (author)"),
                                                       _("Guess"), _("Outcome"), _("Score")))
-    title = _("Table {number} ({players})", number=t["number"], players=", ".join(t["players"]))
+    title = (_("Table {number}, game {game} ({players})", number=t["number"], game=t["game"],
+               players=", ".join(t["players"])) if t.get("game", 1) > 1
+             else _("Table {number} ({players})", number=t["number"], players=", ".join(t["players"])))
     return (f"<h3>{_esc(title)}</h3>"
             f'<table class="dichotomy-report"><thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table>')
 
@@ -242,3 +271,94 @@ def lobby_html(view: dict[str, Any], tr: Translator, practice: str = "") -> str:
     return (f'<div class="dichotomy-lobby-box" role="status" aria-live="polite" data-table="{table}">'
             f"<h2>{_esc(hello)}</h2><p>{_esc(_lobby_body(view, tr))}</p><p>{_esc(joined)}</p>"
             f'<p class="dw-help">{_esc(help_text)}</p>{practice}</div>')
+
+
+#: The host's actions a dashboard row offers, in the table's own words (the widget's catalogue).
+HOST_LABELS = {"random_pick": "Pick a pair at random for {name}", "timeout:clues": "Time out {name} (no clue)",
+               "timeout:guess": "Time out {name} (counts as a pass)", "confirm_absent": "Continue for {names}"}
+
+#: What an alert says a table waits for, by the phase it waits in.
+ALERTS = {"reveal": N_("{name} has been picking a pair for {time}"),
+          "clues": N_("{name} has been writing a clue for {time}"),
+          "guess": N_("{name} has been guessing for {time}")}
+
+
+def duration_text(seconds: int, tr: Translator) -> str:
+    """``75 s`` under two minutes, else ``3 min``."""
+    if seconds < 120:
+        return tr.gettext("{n} s", n=seconds)
+    return tr.gettext("{n} min", n=seconds // 60)
+
+
+def alert_text(alert: dict[str, Any], tr: Translator) -> str:
+    """A table's alert (from a dashboard row) in words: who it waits for, and for how long."""
+    names = alert["names"]
+    time_text = duration_text(alert["seconds"], tr)
+    if alert["kind"] == "not_continued":
+        return tr.ngettext("{names} has not continued for {time}", "{names} have not continued for {time}",
+                           len(names), names=", ".join(names), time=time_text)
+    return tr.gettext(ALERTS.get(alert["kind"], ALERTS["guess"]), name=", ".join(names), time=time_text)
+
+
+def host_label(kind: str, data: dict[str, Any], lang: str) -> str:
+    """A host action's button label, the table's own words in ``lang`` (as the table's host bar)."""
+    tr = translator(lang)  # the game widget's catalogue: the same words as the table's host buttons
+    if kind == "timeout":
+        key = "timeout:clues" if data.get("phase") == "clues" else "timeout:guess"
+        return tr.gettext(HOST_LABELS[key], name=data.get("name", "?"))
+    if kind == "confirm_absent":
+        return tr.gettext(HOST_LABELS[kind], names=", ".join(data.get("names", [])))
+    return tr.gettext(HOST_LABELS[kind], name=data.get("name", "?"))
+
+
+def dashboard_row_html(t: dict[str, Any], tr: Translator, projector: ProjectorLink) -> str:
+    """The information of one dashboard row (a table of :func:`dashboard_view`): its name (a link to
+    its projector once started), players with who is to act, the phase in the table's own words, round,
+    score and alerts. Its buttons are the page's widgets beside it."""
+    _ = tr.gettext
+    row = t.get("row")
+    if row is not None:
+        acting = {p["name"] for p in row["players"] if p["acting"]}
+        names = [p["name"] for p in row["players"]]
+    else:
+        acting, names = set(), t["members"]
+    items = "".join(f'<li data-student="{_esc(n)}"'
+                    + (' class="dichotomy-acting" aria-current="true"' if n in acting else "")
+                    + f"><span>{_esc(n)}</span></li>" for n in names)
+    players = (f'<ul class="dichotomy-dash-players" aria-label="{_esc(_("Players"))}">{items}</ul>' if names
+               else "<em>" + _esc(_("empty")) + "</em>")
+    label = _("Table {number}", number=t["number"])
+    if t["started"]:
+        name = link_html(projector(t["code"], t["number"]), label, "dichotomy-projector-link")
+        code = f' <span class="dichotomy-table-code">{_esc(t["code"])}</span>'
+    else:
+        name, code = _esc(label), ""
+    state = "started" if t["started"] else "waiting"
+    parts = [f'<span class="dichotomy-dash-number">{name}{code}</span>', players]
+    if row is None:
+        parts.append('<span class="dichotomy-summary" data-table="{0}" data-phase="seating" '
+                     'data-rounds-played="0">{1}</span>'.format(t["number"], _esc(_("waiting to start"))))
+    else:
+        summary = t["summary"]
+        words = row["status"]
+        if summary["not_continued"]:
+            words += " · " + _("not continued: {names}", names=", ".join(summary["not_continued"]))
+        parts.append(f'<span class="dichotomy-summary" data-table="{t["number"]}" data-phase="{_esc(row["phase"])}" '
+                     f'data-rounds-played="{row["rounds_played"]}">{_esc(words)}</span>')
+        parts.append('<span class="dichotomy-dash-stat">'
+                     + _esc(_("round {round}/{rounds}", round=row["round"], rounds=row["rounds"])) + "</span>")
+        parts.append('<span class="dichotomy-dash-stat" data-testid="score">'
+                     + _esc(_("score {score}", score=row["score"])) + "</span>")
+        for alert in row["alerts"]:
+            parts.append(f'<span class="dichotomy-alert" role="alert">{_esc(alert_text(alert, tr))}</span>')
+    return (f'<div class="dichotomy-class-table" data-table="{t["number"]}" data-state="{state}">'
+            + "".join(parts) + "</div>")
+
+
+def late_html(name: str, tr: Translator, seatable: bool = True) -> str:
+    """A student without a table, before the buttons that seat them (``seatable``), or what to do when
+    no table has a free place now."""
+    text = (tr.gettext("{name} has no table yet:", name=name) if seatable
+            else tr.gettext("{name} has no table yet: add a table, or seat them where a game is over.", name=name))
+    return f'<span class="dichotomy-late-name">{_esc(text)}</span>'
+

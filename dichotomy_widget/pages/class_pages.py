@@ -39,9 +39,10 @@ from ..stores import TableStore
 from ..table import Table
 from ..errors import TeacherKeyRequired
 from ..i18n import normalize_language
+from ..logs import log_failure
 from ..options import TableOptions
 from .table_pages import (RefusingPage, UrlQuery, error_text, game_widget, interface_menu, message_box, page_store,
-                  page_title, parse_query, refresh_interface_menu)
+                          page_title, parse_query, refresh_interface_menu)
 from .page_lang import PageLanguage, language_menu
 from .deck_form import DeckForm
 from ..widgets.host_secrets import BrowserSecret, TeacherKeyBox
@@ -54,9 +55,9 @@ from .guess_throttle import guarded_open
 from .store_check import check_store_file
 from .teacher import key_required, require_teacher
 from .page_style import feedback_label, link_html
-from .class_html import (download_html, join_html, lobby_html, overview_html, report_html, roster_html,
-                         seating_html, style_html, summary_html, trouble_html)
-from ..class_views import (class_projector_view, dashboard_view, report, report_csv, report_json,
+from .class_html import (dashboard_row_html, download_html, host_label, join_html, late_html, lobby_html,
+                         overview_html, report_html, roster_html, style_html, trouble_html)
+from ..class_views import (class_projector_view, report, report_csv, report_json,
                            student_lobby_view)
 
 __all__ = ["teacher_page", "class_page", "class_view_page", "projector_page", "report_page", "TeacherPage",
@@ -66,6 +67,8 @@ log = logging.getLogger(__name__)
 
 DEFAULT_ROUNDS = 5
 KEYS = ("class", "student", "teacher", "table", "n")
+#: Seconds between two redraws of the teacher's dashboard when nothing happens (alerts grow with time).
+CLOCK_EVERY = 5.0
 
 
 # --------------------------------------------------------------------------------------------------
@@ -299,50 +302,79 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self.view_link = page_link(CLASS_VIEW_PAGE, {"class": room.code}, self.env)
         self.report_link = page_link(REPORT_PAGE, {"class": room.code}, self.env)
         remember_page(self.store, "class", "teacher", room.code, token, self.env)  # hub landing page list
-        view = dashboard_view(room)
+        view = room.dashboard_view(self.lang)
         header = W.HTML(
             style_html()
+            + '<div class="dichotomy-teacher-head">'
             + '<h2 class="dichotomy-class-title">' + _esc(_("{name} · class {code}", name=view["name"], code=view["class"])) + '</h2>'
-            + join_html(view["class"], self.join_link, self.tr, scale=3)
+            + join_html(view["class"], self.join_link, self.tr, scale=2)
             + '<p class="dichotomy-private-note">' + _esc(_(
                 "Keep this page private: its address lets you run the class. On the projector show the "
                 "{class_projector} (code, QR code, tables, scores) or a table's projector page; after the lesson "
                 "open the {class_report} (CSV and JSON downloads).")).format(
                 class_projector=link_html(self.view_link, _("class projector page"), "dichotomy-classview-link"),
-                class_report=link_html(self.report_link, _("class report"), "dichotomy-report-link")) + "</p>")
+                class_report=link_html(self.report_link, _("class report"), "dichotomy-report-link")) + "</p></div>")
         self.roster = W.HTML()
         self.roster.add_class("dichotomy-roster-box")
+        # the class moves: each shown only while the class move table says it is legal
         self.make_button = self._button(_("Make tables"), "dichotomy-make-tables", self.make_tables, "primary")
-        self.add_button = self._button(_("Add a table"), "dichotomy-add-table", self.add_table)
         self.start_all_button = self._button(_("Start all tables"), "dichotomy-start-all", self.start_all, "success")
-        self.move_student = W.Dropdown(description=_("Move"), options=[], style={"description_width": "initial"}, layout=W.Layout(width="18em"))
+        self.add_button = self._button(_("Add a table"), "dichotomy-add-table", self.add_table)
+        self.end_button = self._button(_("End the class"), "dichotomy-end-class", self.end_class, "warning")
+        self.move_student = W.Dropdown(description=_("Student"), options=[], style={"description_width": "initial"},
+                                       layout=W.Layout(width="18em"))
         self.move_student.add_class("dichotomy-move-student")
-        self.move_table = W.Dropdown(description=_("to table"), options=[], style={"description_width": "initial"}, layout=W.Layout(width="12em"))
+        self.move_student.observe(lambda _c: self._refresh_move_targets(), names="value")
+        self.move_table = W.Dropdown(description=_("to table"), options=[], style={"description_width": "initial"},
+                                     layout=W.Layout(width="10em"))
         self.move_table.add_class("dichotomy-move-table")
         self.move_button = self._button(_("Move"), "dichotomy-move", self.move)
         self.remove_button = self._button(_("Remove from the class"), "dichotomy-remove-student", self.remove,
                                           "danger")
-        self.start_one = W.Dropdown(description=_("Start table"), options=[], style={"description_width": "initial"},
-                                    layout=W.Layout(width="14em"))
-        self.start_one.add_class("dichotomy-start-one-table")
-        self.start_one_button = self._button(_("Start"), "dichotomy-start-one", self.start_one_table)
-        self.seating = W.HTML()
-        self.seating.add_class("dichotomy-seating-box")
-        self.tables_box = W.Box(layout=W.Layout(display="flex", flex_flow="row wrap", align_items="flex-start",
-                                                grid_gap="1em", width="100%"))
+        self.class_moves = W.HBox([self.make_button, self.start_all_button, self.add_button, self.end_button])
+        self.class_moves.add_class("dichotomy-class-moves")
+        self.move_box = W.HBox([self.move_student, self.move_table, self.move_button, self.remove_button])
+        self.move_box.add_class("dichotomy-move-box")
+        self.late_box = W.VBox()
+        self.late_box.add_class("dichotomy-late")
+        self.tables_box = W.VBox()
         self.tables_box.add_class("dichotomy-dashboard")
-        controls = W.VBox([
-            W.HBox([self.make_button, self.add_button, self.start_all_button], layout=W.Layout(flex_flow="row wrap")),
-            W.HBox([self.move_student, self.move_table, self.move_button, self.remove_button],
-                   layout=W.Layout(flex_flow="row wrap")),
-            W.HBox([self.start_one, self.start_one_button], layout=W.Layout(flex_flow="row wrap")),
-        ])
+        self.full_box = W.VBox()
+        self.full_box.add_class("dichotomy-full-table")
+        self.rows: dict[int, tuple[W.HTML, W.HBox, W.HBox]] = {}
+        self._row_keys: dict[int, Any] = {}
+        self._late_key: Any = None
+        self.open_table: str | None = None  # the code of the table shown in full, if any
         self.trouble = _trouble_banner()
-        self.children = [self.url, self.trouble, header, controls, self.feedback, self.roster, self.tables_box,
-                         self.seating]
+        self.drawn = W.HTML()  # which class and table events the dashboard shows (for a reader that waits)
+        self.drawn.add_class("dichotomy-dashboard-version")
+        self.children = [self.url, self.trouble, header, self.class_moves, self.feedback, self.roster,
+                         self.late_box, self.move_box, self.tables_box, self.full_box, self.drawn]
         self.refresh_view()
         room.subscribe(lambda _r: self.refresh_view())
         room.start_watching()
+        self._start_clock()
+
+    def _start_clock(self) -> None:
+        """Redraw every few seconds while the page lives: an alert ("stuck for 2 min") grows with time,
+        not with events."""
+        import asyncio
+
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop (a test, a script): the page redraws on events only
+
+        async def tick() -> None:
+            while self.room is not None:
+                await asyncio.sleep(CLOCK_EVERY)
+                try:
+                    self.refresh_view()
+                except Exception as exc:  # noqa: BLE001 - a failed redraw must not stop the clock
+                    log_failure(log, "class %s: redrawing the dashboard failed", exc,
+                                self.room.code if self.room else "?")
+
+        self._clock = loop.create_task(tick())
 
     @staticmethod
     def _button(label: str, css: str, action: Callable[[], Any], style: str = "") -> W.Button:
@@ -351,54 +383,150 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         button.on_click(lambda _b: action())
         return button
 
+    @staticmethod
+    def _shown(widget: W.Widget, shown: bool) -> None:
+        value = None if shown else "none"
+        if widget.layout.display != value:
+            widget.layout.display = value
+
     def refresh_view(self) -> None:
-        """Redraw roster, seating and the dashboard from the class's dashboard view (on every change)."""
+        """Redraw everything from the class's dashboard view (on every change): the class moves it lists
+        as legal, the roster, one row per table, the students without a table."""
         room = self.room
         assert room is not None
         _show_trouble(self.trouble, room, self.lang)
-        view = dashboard_view(room)
-        self.roster.layout.display = "none" if view["any_started"] else None  # seating lists everybody then
+        view = room.dashboard_view(self.lang)
+        self.view = view
+        moves = view["moves"]
+        self._shown(self.make_button, "make_tables" in moves)
+        self.make_button.disabled = "make_tables" not in moves
+        self._shown(self.start_all_button, "start_all" in moves)
+        self._shown(self.add_button, "add_table" in moves)
+        self._shown(self.end_button, "end_class" in moves)
+        self.roster.layout.display = "none" if view["tables"] else None  # the rows list everybody then
         self.roster.value = roster_html(view, self.tr)
         self._refresh_controls(view)
-        self.seating.value = seating_html(view, self.tr, _projector_link(self.env))
+        self._refresh_late(view)
         self._refresh_tables(view)
+        drawn = f'<span hidden data-testid="dashboard-version" data-version="{view["version"]}"></span>'
+        if self.drawn.value != drawn:
+            self.drawn.value = drawn
 
     def _refresh_controls(self, view: dict[str, Any]) -> None:
-        """The seating controls' choices: movable students, waiting tables, tables ready to start."""
+        """The move / remove menus: only students a legal move or removal applies to, only their legal
+        tables; a menu with no choice is not shown."""
         _ = self.tr.gettext
         movable = [(_("{name} (table {number})", name=st["name"], number=st["table"]) if st["table"] is not None
                     else _("{name} (not seated)", name=st["name"]), st["id"])
-                   for st in view["students"] if st["movable"]]
-        waiting = [t for t in view["tables"] if not t["started"]]
+                   for st in view["movable"]]
+        self._movable = {st["id"]: st for st in view["movable"]}
         self._set_options(self.move_student, movable)
-        self._set_options(self.move_table, [(_("Table {number}", number=t["number"]), t["number"]) for t in waiting])
-        self._set_options(self.start_one, [(_("Table {number}", number=t["number"]), t["number"]) for t in waiting
-                                           if t["members"]])
-        self.make_button.disabled = view["any_started"]
+        self._shown(self.move_box, bool(movable))
+        self._refresh_move_targets()
+
+    def _refresh_move_targets(self) -> None:
+        chosen = getattr(self, "_movable", {}).get(self.move_student.value)
+        targets = chosen["targets"] if chosen else []
+        self._set_options(self.move_table, [(self.tr.gettext("Table {number}", number=n), n) for n in targets])
+        self._shown(self.move_table, bool(targets))
+        self._shown(self.move_button, bool(targets))
+        self._shown(self.remove_button, bool(chosen and chosen["removable"]))
+
+    def _refresh_late(self, view: dict[str, Any]) -> None:
+        """One line per student without a table: a "Seat at table n" button per table with a free place."""
+        key = [(s["id"], s["name"], tuple(s["tables"])) for s in view["late"]]
+        if key == self._late_key:
+            return
+        self._late_key = key
+        rows = []
+        for student in view["late"]:
+            buttons = []
+            for number in student["tables"]:
+                button = self._button(self.tr.gettext("Seat at table {number}", number=number), "dichotomy-seat-late",
+                                      lambda s=student["id"], n=number: self.seat(s, n))
+                button.add_class(f"dichotomy-seat-at-{number}")
+                buttons.append(button)
+            row = W.HBox([W.HTML(late_html(student["name"], self.tr, bool(buttons))), *buttons])
+            row.add_class("dichotomy-late-row")
+            rows.append(row)
+        self.late_box.children = rows
 
     def _refresh_tables(self, view: dict[str, Any]) -> None:
-        """One box per started table: its summary line (from the view) over its host widget."""
-        room = self.room
-        assert room is not None
+        """One row per table: its information (from the view) and the buttons its moves allow now."""
+        _ = self.tr.gettext
         children = []
         for t in view["tables"]:
-            if not t["started"]:
-                continue
-            if t["code"] not in self.table_widgets:
-                summary = W.HTML()
-                summary.add_class("dichotomy-table-summary")
-                widget = game_widget("TableWidget", room.table(t["code"]), host=True,
-                                     lang=self.lang if self.page_lang.chosen else None)
-                box = W.VBox([summary, widget], layout=W.Layout(flex="1 1 24em", min_width="0", max_width="40em",
-                                                                margin="0 1em 1em 0"))
-                box.add_class(f"dichotomy-dash-table-{t['number']}")
-                box.add_class("dichotomy-dash-table")
-                self.table_widgets[t["code"]] = box
-            box = self.table_widgets[t["code"]]
-            box.children[0].value = summary_html(t["number"], t["summary"], self.tr)
-            children.append(box)
+            number = t["number"]
+            if number not in self.rows:
+                info = W.HTML()
+                info.add_class("dichotomy-dash-info")
+                buttons = W.HBox()
+                buttons.add_class("dichotomy-dash-buttons")
+                row = W.HBox([info, buttons])
+                row.add_class("dichotomy-dash-row")
+                row.add_class(f"dichotomy-dash-table-{number}")
+                self.rows[number] = (info, buttons, row)
+            info, buttons, row = self.rows[number]
+            value = dashboard_row_html(t, self.tr, _projector_link(self.env))
+            if info.value != value:
+                info.value = value
+            host = t["row"]["host"] if "row" in t else {}
+            key = (t["code"], t["start"], t["play_again"], tuple(sorted((k, repr(v)) for k, v in host.items())),
+                   self.open_table == t["code"], self.lang)
+            if self._row_keys.get(number) != key:
+                self._row_keys[number] = key
+                buttons.children = self._row_buttons(t, host)
+            children.append(row)
         if list(self.tables_box.children) != children:
             self.tables_box.children = children
+        if self.open_table is not None and not any(t["code"] == self.open_table for t in view["tables"]):
+            self.close_table()
+
+    def _row_buttons(self, t: dict[str, Any], host: dict[str, Any]) -> list[W.Widget]:
+        _ = self.tr.gettext
+        out = []
+        number = t["number"]
+        if t["start"]:
+            out.append(self._button(_("Start"), "dichotomy-start-table", lambda: self.start_one_table(number),
+                                    "success"))
+        if t["play_again"]:
+            out.append(self._button(_("Play again"), "dichotomy-play-again", lambda: self.play_again(number),
+                                    "success"))
+        for kind, data in host.items():
+            out.append(self._button(host_label(kind, data, self.lang), f"dichotomy-host-{kind.replace('_', '-')}",
+                                    lambda k=kind: self.host_action(number, k)))
+        if t["started"]:
+            opened = self.open_table == t["code"]
+            out.append(self._button(_("Close") if opened else _("Open"), "dichotomy-open-table",
+                                    (self.close_table if opened else lambda: self.show_table(number))))
+        for button in out:
+            button.add_class(f"dichotomy-row-{number}")
+        return out
+
+    def show_table(self, number: int) -> bool:
+        """Show table ``number`` in full below the rows: its host view, every host control (one at a time)."""
+        room = self.room
+        assert room is not None
+        try:
+            table = room.table(number)
+        except DichotomyError as exc:
+            return self._say(error_text(exc, self.lang))
+        if table.code not in self.table_widgets:
+            self.table_widgets[table.code] = game_widget("TableWidget", table, host=True,
+                                                         lang=self.lang if self.page_lang.chosen else None)
+        self.open_table = table.code
+        title = W.HTML("<h3>" + _esc(self.tr.gettext("Table {number}", number=number)) + "</h3>")
+        self.full_box.children = [title, self.table_widgets[table.code]]
+        self.refresh_view()
+        return True
+
+    def close_table(self) -> None:
+        """Hide the table shown in full."""
+        self.open_table = None
+        self.full_box.children = []
+        if self.room is not None:
+            self._row_keys.clear()
+            self.refresh_view()
 
     @staticmethod
     def _set_options(dropdown: W.Dropdown, options: list[tuple[str, int]]) -> None:
@@ -413,6 +541,8 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         try:
             action()
         except Exception as exc:  # noqa: BLE001 - never a traceback on the page
+            if not isinstance(exc, DichotomyError):
+                log_failure(log, "class %s: a teacher's move failed", exc, self.room.code if self.room else "?")
             return self._say(error_text(exc, self.lang))
         self._say("")
         self.refresh_view()
@@ -434,8 +564,12 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
             return self._say(self.tr.gettext("Choose a student and a table that has not started."))
         return self._do(lambda: self.room.move(student, table))  # type: ignore[union-attr]
 
+    def seat(self, student: int | str, table: int) -> bool:
+        """Seat a student without a table (who joined late) at ``table``."""
+        return self._do(lambda: self.room.seat(student, table))  # type: ignore[union-attr]
+
     def remove(self, student: int | str | None = None) -> bool:
-        """Remove the chosen student (shown in the "Move" list) from the class: their link stops working."""
+        """Remove the chosen student (shown in the student menu) from the class: their link stops working."""
         student = self.move_student.value if student is None else student
         if student is None:
             return self._say(self.tr.gettext("Choose a student whose table has not started."))
@@ -445,12 +579,24 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         """Start every waiting table."""
         return self._do(lambda: self.room.start_all())  # type: ignore[union-attr]
 
-    def start_one_table(self, number: int | None = None) -> bool:
+    def start_one_table(self, number: int) -> bool:
         """Start one waiting table."""
-        number = self.start_one.value if number is None else number
-        if number is None:
-            return self._say(self.tr.gettext("No table is waiting to start."))
         return self._do(lambda: self.room.start_table(number))  # type: ignore[union-attr]
+
+    def play_again(self, number: int) -> bool:
+        """A finished table plays again: same players, the next cards."""
+        return self._do(lambda: self.room.play_again(number))  # type: ignore[union-attr]
+
+    def end_class(self) -> bool:
+        """End the class: games still in play end, nobody joins any more."""
+        return self._do(lambda: self.room.end_class())  # type: ignore[union-attr]
+
+    def host_action(self, number: int, kind: str) -> bool:
+        """A host action (pick at random, time out, continue for the absent) at table ``number``."""
+        def act() -> None:
+            table = self.room.table(number)  # type: ignore[union-attr]
+            table.act(None, {"type": kind})
+        return self._do(act)
 
 
 def teacher_page(query: str | None = None, store: "TableStore | str | None" = None,
@@ -640,9 +786,34 @@ class ClassPage(RefusingPage, W.VBox):
         self.url.query = urlencode(self.page_lang.query({"class": self.room.code, "student": token}))
         self.who.remember(self.store, "class", "student", self.room.code, token)  # hub start page list
         self._enter_title()
+        self._unsubscribe = self.room.subscribe(lambda _r: self._update())
         self._update()
         if self.state != "seat":
-            self._unsubscribe = self.room.subscribe(lambda _r: self._update())
+            self.room.start_watching()
+
+    def _sit(self, table: Table, seat_id: int) -> None:
+        """Become this student's seat at ``table``. The table's own watch follows the game; the class is
+        followed again once that game is over (the teacher may make the table play again)."""
+        assert self.room is not None
+        _ = self.tr.gettext
+        old = getattr(self, "table_code", None)
+        if old is not None:
+            self.room.table(old).stop_watching()
+        self.state = "seat"
+        self.table_code = table.code
+        self.widget = game_widget("SeatWidget", table, seat_id, lang=self.lang)
+        if "lang" in self.widget.trait_names():
+            self.widget.observe(self._widget_language, names="lang")
+        self.url.title = page_title(_("{name} · table {code}", name=table.state.name(seat_id), code=table.code))
+        self._show([self.url, self.widget])
+        self.room.stop_watching()
+        table.subscribe(lambda t: self._game_moved(t))
+        table.start_watching()
+        self._game_moved(table)
+
+    def _game_moved(self, table: Table) -> None:
+        """This student's game changed: once it is over, follow the class again (for "play again")."""
+        if self.room is not None and table.code == getattr(self, "table_code", None) and table.state.phase == "over":
             self.room.start_watching()
 
     def _widget_language(self, change: Mapping[str, Any]) -> None:
@@ -655,9 +826,15 @@ class ClassPage(RefusingPage, W.VBox):
         self.url.query = urlencode(self.page_lang.query({"class": self.room.code, "student": self.token}))
 
     def _update(self) -> None:
-        """Show the lobby, or become the seat once this student's table has started."""
+        """Show the lobby, or become the seat once this student's table has started (and the seat of its
+        next game when the teacher makes a finished table play again)."""
         room = self.room
-        if room is None or self.student is None or self.state == "seat":
+        if room is None or self.student is None:
+            return
+        if self.state == "seat":
+            seat = room.seat_of(self.student) if room.state.student(self.student) is not None else None
+            if seat is not None and seat[0].code != self.table_code:
+                self._sit(*seat)
             return
         _ = self.tr.gettext
         view = student_lobby_view(room, self.student)
@@ -671,18 +848,7 @@ class ClassPage(RefusingPage, W.VBox):
             return
         seat = room.seat_of(self.student)
         if seat is not None:
-            table, seat_id = seat
-            self.state = "seat"
-            self.widget = game_widget("SeatWidget", table, seat_id, lang=self.lang)
-            if "lang" in self.widget.trait_names():
-                self.widget.observe(self._widget_language, names="lang")
-            self.url.title = page_title(_("{name} · table {code}", name=table.state.name(seat_id), code=table.code))
-            self._show([self.url, self.widget])
-            unsubscribe = getattr(self, "_unsubscribe", None)
-            if unsubscribe is not None:
-                unsubscribe()
-            room.stop_watching()
-            table.start_watching()
+            self._sit(*seat)
             return
         self.state = "lobby"
         from .practice_page import practice_link_html  # issue 32: practise alone while waiting

@@ -149,11 +149,13 @@ def test_a_class_of_twelve_plays_at_three_tables(browser, serve, screenshots):
     tables = seating(teacher)
     assert [len(tables[i]) for i in (1, 2, 3)] == [3, 5, 4] and mover in tables[2]
     expect(students[mover].locator(".dichotomy-lobby-box")).to_contain_text("table 2", timeout=60_000)
-    teacher.locator(".dichotomy-seating-box").scroll_into_view_if_needed()
+    teacher.locator(".dichotomy-dashboard").scroll_into_view_if_needed()
     screenshots("class-seating", teacher)
 
     # --- start all: every student page becomes that student's seat, same address ---------------
-    click_until(teacher, "button.dichotomy-start-all", ".dichotomy-dash-table-3 .dw-kind-table")
+    click_until(teacher, "button.dichotomy-start-all", ".dichotomy-class-table[data-table='3'][data-state='started']")
+    expect(teacher.locator("button.dichotomy-start-all")).to_be_hidden()  # nothing left to start: not offered
+    expect(teacher.locator("button.dichotomy-make-tables")).to_be_hidden()
     for name, page in students.items():
         page.locator(f".dw-root[data-you='{name}']").wait_for(timeout=RENDER)
         assert parse_qs(urlsplit(page.url).query)["student"][0] == tokens[name]  # no new link
@@ -294,3 +296,142 @@ def test_the_class_name_boxes_keep_a_name_typed_at_full_speed(browser, serve):
     expect(kid.locator(".dichotomy-lobby-box")).to_contain_text(f"Hello {student}!")
     for page in (teacher, kid):
         page.context.close()
+
+
+def _class_in_store(serve, students: int, table_size: int = 5, rounds: int = 2):
+    """A class made in-process in the server's store (students join through the engine, not 30 browsers)."""
+    from dichotomy_widget import Classroom, SqliteStore
+
+    store = SqliteStore(serve.store)
+    room = Classroom.create("Wall", deck="en", rounds=rounds, table_size=table_size, store=store, seed=7)
+    for i in range(students):
+        room.join(f"Student{i + 1:02d}")
+    return room, store
+
+
+QUIET = """() => { if (!window.__dwQuiet) { window.__dwQuiet = performance.now();
+  new MutationObserver(() => { window.__dwQuiet = performance.now(); })
+    .observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true}); }
+  return performance.now() - window.__dwQuiet > 600; }"""
+
+
+def _drawn(page) -> str:
+    mark = page.locator("[data-testid=dashboard-version]")
+    return mark.first.get_attribute("data-version") if mark.count() else ""
+
+
+def _settle(page, before: tuple) -> str:
+    """After a press: wait until the page answered (a refusal in the feedback line, a new dashboard
+    version, a table opened or closed), then until its DOM is quiet; the feedback text."""
+    feedback = page.locator(".dichotomy-feedback")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        text = feedback.first.inner_text().strip() if feedback.count() else ""
+        if text or (_drawn(page), page.locator(".dichotomy-full-table .dw-kind-table").count()) != before:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the page never answered a press")
+    page.wait_for_function(QUIET, timeout=30_000)
+    return feedback.first.inner_text().strip() if feedback.count() else ""
+
+
+#: The order buttons are pressed in: the ones that change one student or one table first, the ones that
+#: end the phase (seat everyone again, start every table, end the class) last.
+ORDER = ["dichotomy-move", "dichotomy-seat-late", "dichotomy-open-table", "host", "dichotomy-add-table",
+         "dichotomy-start-table", "dichotomy-play-again", "dichotomy-make-tables", "dichotomy-start-all",
+         "dichotomy-remove-student", "dichotomy-end-class"]
+
+
+def _press_everything(page, phase: str) -> list[str]:
+    """Choose every student in the student menu, then press every enabled dashboard button this phase
+    shows, each kind once (its first class: a table's host actions recur every round), "End the class"
+    last; assert none is refused. A button that went away after an earlier press is not offered any
+    more, so it is not pressed. The labels pressed."""
+    page.wait_for_function(QUIET, timeout=30_000)
+    menu = page.locator(".dichotomy-move-student select")
+    if menu.count() and menu.first.is_visible():
+        for label in [o.inner_text() for o in menu.first.locator("option").all()]:
+            menu.first.select_option(label=label)
+            page.wait_for_function(QUIET, timeout=30_000)
+            page.wait_for_function("""() => { const s = document.querySelector('.dichotomy-move-table select');
+                return !s || s.offsetParent === null || s.options.length > 0; }""", timeout=30_000)  # no empty menu
+            assert page.locator(".dichotomy-feedback").first.inner_text().strip() == "", (phase, label)
+        menu.first.select_option(index=0)  # a seated student (joined first): Move is offered for them
+        page.wait_for_function(QUIET, timeout=30_000)
+    pressed: list[str] = []
+    seen: set = set()
+    phase_kinds: set | None = None
+    for _ in range(30):
+        buttons = [b for b in page.locator(".dichotomy-teacher-page .widget-button").all()
+                   if b.is_visible() and b.is_enabled()]
+        kinds = [next(c for c in b.get_attribute("class").split() if c.startswith("dichotomy-")) for b in buttons]
+        phase_kinds = set(kinds) if phase_kinds is None else phase_kinds
+        todo = [(k, b) for k, b in zip(kinds, buttons) if k not in seen and k in phase_kinds]
+        if not todo:
+            return pressed
+        todo.sort(key=lambda kb: ORDER.index(kb[0]) if kb[0] in ORDER else 3)  # moves that end a phase last
+        kind, button = todo[0]
+        seen.add(kind)
+        label = button.inner_text().strip()
+        before = (_drawn(page), page.locator(".dichotomy-full-table .dw-kind-table").count())
+        button.click()
+        refusal = _settle(page, before)
+        assert refusal == "", f"{phase}: pressing {label!r} was refused: {refusal}"
+        pressed.append(label)
+    raise AssertionError(f"{phase}: buttons kept coming: {pressed}")
+
+
+def fits(page) -> None:
+    """The page fits its window's height: no scrolling."""
+    height = page.evaluate("document.scrollingElement.scrollHeight")
+    inner = page.evaluate("innerHeight")
+    assert height <= inner, f"the dashboard is {height} px high in a {inner} px window"
+
+
+def test_the_dashboard_fits_a_laptop_and_offers_no_control_that_is_refused(browser, serve, screenshots):
+    """Issue 28: the dashboard of 30 students at six tables of five, playing, fits a 1366x768 screen
+    without scrolling; and before seating, after seating, while playing and after the game every enabled
+    button and menu choice of the dashboard is pressed, and none produces a refusal."""
+    rooms = {}
+    room, _ = _class_in_store(serve, 7, table_size=4)
+    rooms["joining"] = room
+    room, _ = _class_in_store(serve, 8, table_size=4)
+    room.make_tables()
+    room.join("Late1")  # a late joiner while tables wait: "Seat at table n"
+    rooms["seated"] = room
+    room, _ = _class_in_store(serve, 30, table_size=5)  # six tables of five
+    room.make_tables()
+    room.start_all()
+    assert [len(t.members) for t in room.state.tables] == [5] * 6
+    for table in room.tables()[:3]:  # some tables move on: a Drawer picks
+        table.act(table.state.drawer, {"type": "pick", "pair": 2})
+    room.join("Late2")
+    rooms["playing"] = room
+    room, _ = _class_in_store(serve, 8, table_size=4, rounds=1)
+    room.make_tables()
+    for table in room.start_all():
+        table.act(None, {"type": "end"})
+    room.join("Late3")  # seated at a finished table, it plays the next game
+    rooms["over"] = room
+    pages = {phase: open_page(browser, serve.page("teacher.ipynb", **{"class": r.code, "teacher": r.teacher_token}),
+                              width=1366, height=768) for phase, r in rooms.items()}
+    for phase, page in pages.items():
+        page.locator("[data-testid=dashboard-version]").wait_for(state="attached", timeout=RENDER)
+        ready(page)
+        if phase == "playing":
+            expect(page.locator(".dichotomy-summary[data-phase='clues']")).to_have_count(3, timeout=60_000)
+            expect(page.locator(".dichotomy-dash-row")).to_have_count(6)
+            page.wait_for_function(QUIET, timeout=30_000)
+            screenshots("class-dashboard-six-tables", page)
+            fits(page)
+        pressed = _press_everything(page, phase)
+        assert pressed, phase
+        print(phase, pressed)
+        page.context.close()
+    from dichotomy_widget import Classroom, SqliteStore
+
+    store = SqliteStore(serve.store)
+    assert Classroom.open(rooms["joining"].code, store).state.tables  # "Make tables" was pressed
+    over = Classroom.open(rooms["over"].code, store).state
+    assert over.ended and any(t.games for t in over.tables)  # played again, then ended
