@@ -42,7 +42,7 @@ CLASS_CSS = f"""
 """
 
 #: What a table is doing, as the class pages say it (the machine value stays in ``data-phase``).
-PHASES = {"seating": N_("seating"), "lobby": N_("lobby"), "reveal": N_("choosing a card"),
+PHASES = {"seating": N_("seating"), "lobby": N_("lobby"), "reveal": N_("picking a pair"),
           "clues": N_("writing clues"), "guess": N_("guessing"), "recap": N_("round recap"),
           "over": N_("game over")}
 
