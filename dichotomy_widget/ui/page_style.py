@@ -14,6 +14,10 @@ import ipywidgets as W
 ERROR = "var(--dichotomy-error, #a40000)"
 INFO = "var(--dichotomy-info, #1a4d8f)"
 OK = "var(--dichotomy-ok, #1d6b2a)"
+#: Table lines, the zebra stripe of every other row and the head row's background (report, class projector).
+RULE = "var(--dichotomy-rule, #9aa3ad)"
+ZEBRA = "var(--dichotomy-zebra, #eef1f5)"
+HEAD = "var(--dichotomy-head, #dde3ea)"
 LINK_STYLE = "color:var(--dichotomy-link, #1a5fb4);text-decoration:underline"
 COLOURS = {"error": ERROR, "info": INFO, "ok": OK}
 
