@@ -369,7 +369,7 @@ def test_voila_command_hides_tracebacks_and_culls_kernels(tmp_path):
     assert cmd[1:3] == ["-m", "dichotomy_widget.ui.pooled_voila"]  # voila, with pooled pages kept in bounds
     assert "--KernelManager.transport=ipc" in cmd  # no TCP port race when a class starts 30 kernels at once
     # page kernels see the browser's languages ($HTTP_ACCEPT_LANGUAGE) for pages that know no table yet
-    assert "--VoilaConfiguration.http_header_envs=['Accept-Language']" in cmd
+    assert "--VoilaConfiguration.http_header_envs=Accept-Language" in cmd
 
 
 def test_serve_defaults_and_host_url():

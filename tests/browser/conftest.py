@@ -30,7 +30,7 @@ from typing import Callable, Iterator, Sequence
 
 import pytest
 
-from dichotomy_widget.voila_launch import page_extensions_option
+from dichotomy_widget.voila_launch import page_extension_options
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"
@@ -138,7 +138,7 @@ def voila_command(target: Path | str, port: int, *extra: str) -> list[str]:
     exe = shutil.which("voila")
     base = [exe] if exe else [sys.executable, "-m", "voila"]
     return base + ["--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-                   "--VoilaConfiguration.allow_theme_override=YES", page_extensions_option(), *extra,
+                   "--VoilaConfiguration.allow_theme_override=YES", *page_extension_options(), *extra,
                    str(target)]
 
 
