@@ -47,6 +47,9 @@ def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
         f"--Voila.ip={ip}",
         f"--Voila.base_url={norm_base_url(base_url)}",
         "--show_tracebacks=False",
+        # the teacher's terminal: voila's own chatter (connection files, one line per kernel) stays out;
+        # the teacher's lines come from the pages (logs.py) and the address from `dichotomy serve`
+        "--Voila.log_level=WARN",
         "--strip_sources=True",
         f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
         f"--MappingKernelManager.cull_interval={cull_interval}",

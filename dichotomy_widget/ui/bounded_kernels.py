@@ -119,11 +119,11 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             self.kernel_pools_config = {"default": {"pool_size": 0},
                                         **{page: {"pool_size": n} for page, n in self.pool_sizes.items()}}
             self.fill_delay = self.pool_refill_delay
-            log.info("kernel pools: %s", ", ".join(f"{n} for {page}" for page, n in self.pool_sizes.items())
+            log.debug("kernel pools: %s", ", ".join(f"{n} for {page}" for page, n in self.pool_sizes.items())
                      or "none")
         elif self.pool_sizes:
             log.warning("kernel pools are off: voila runs without preheat_kernel")
-        log.info("page bounds: %s pages per device, %s kernels (%s kept for host pages), connect timeout %s s",
+        log.debug("page bounds: %s pages per device, %s kernels (%s kept for host pages), connect timeout %s s",
                  self.limits.per_device or "no bound on", cap or "no bound on", self.limits.host_reserve,
                  self.limits.connect_timeout or "no")
 
@@ -153,8 +153,8 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         try:
             admission = self.ledger.admit(page_request, pooled=pooled)
         except PageRefused as refusal:
-            log.warning("refused a %s page for %s: %s (%d page kernels, %d on that device)", page, address,
-                        refusal.code, self.ledger.live(), self.ledger.on_device(address))
+            log.info("refused a %s page for %s: %s (%d page kernels, %d on that device)", page, address,
+                     refusal.code, self.ledger.live(), self.ledger.on_device(address))
             request.uri = request.path  # tornado's access log prints 4xx/5xx with the URI: no token in it
             handler.set_status(refusal.status)
             handler.set_header("Content-Type", "text/html; charset=UTF-8")
@@ -232,7 +232,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             log.info("shutting down kernel %s: its page was replaced while it was handed over", kernel_id)
             self._shutdown_soon(kernel_id)
             return None
-        log.info("pre-started kernel %s serves a %s page", kernel_id, notebook)
+        log.debug("pre-started kernel %s serves a %s page", kernel_id, notebook)
         return content["task"], content["renderer"].rendered_cache, kernel_id
 
     def pool_ready(self, notebook: str) -> bool:
@@ -266,7 +266,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         if (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True":  # a pool kernel: no page yet
             started = await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
             self.ledger.add_spare(started)
-            log.info("pool kernel %s started: %d spare kernels", started, self.ledger.spares())
+            log.debug("pool kernel %s started: %d spare kernels", started, self.ledger.spares())
             self._start_sweeper()
             return started
         ticket = _TICKET.get()
