@@ -193,8 +193,12 @@ class OwnerShutdownHandler(VoilaShutdownKernelHandler):
     async def post(self, kernel_id: str) -> None:
         allowed = getattr(self.kernel_manager, "may_shut_down", None)
         if callable(allowed) and not allowed(kernel_id, self.get_body_argument(PAGE_KEY_FIELD, "")):
-            log.warning("refused to shut down kernel %s for a request without its page's key", kernel_id)
-            raise HTTPError(403)
+            # a page closed before its kernel told it the key, or a forged request: the kernel stays (culled
+            # when idle); not the teacher's concern, so no warning on the server's terminal
+            log.info("refused to shut down kernel %s for a request without its page's key", kernel_id)
+            self.set_status(403)
+            await self.finish()
+            return
         await super().post(kernel_id)
 
 
