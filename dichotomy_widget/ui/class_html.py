@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from ..i18n import N_, Translator
 from .app import qr_svg
-from .page_style import ERROR, HEAD, LINK_STYLE, RULE, ZEBRA, link_html
+from .page_style import ERROR, LINK_STYLE, TB_ALT, TB_BORDER, TB_TH, link_html
 
 __all__ = ["CLASS_CSS", "TABLE_CSS", "style_html", "join_html", "trouble_html", "roster_html", "seating_html",
            "summary_html", "overview_html", "report_html", "download_html", "lobby_html", "phase_text",
@@ -25,12 +25,12 @@ ProjectorLink = Callable[[str, int], str]
 #: a rule under each row, zebra rows and a head row in the theme's colours; rows never split across
 #: printed pages and the head row repeats on each.
 TABLE_CSS = f"""
-.dichotomy-overview, .dichotomy-report {{ border: 1px solid {RULE}; font-variant-numeric: tabular-nums; }}
+.dichotomy-overview, .dichotomy-report {{ border: 1px solid {TB_BORDER}; font-variant-numeric: tabular-nums; }}
 .dichotomy-overview caption, .dichotomy-report caption {{ text-align: left; font-weight: bold; padding: 0.3em 0; }}
 .dichotomy-overview th, .dichotomy-overview td, .dichotomy-report th, .dichotomy-report td {{
-  padding: 0.45em 0.8em; text-align: left; vertical-align: top; border-bottom: 1px solid {RULE}; }}
-.dichotomy-overview thead th, .dichotomy-report thead th {{ background: {HEAD}; border-bottom: 2px solid {RULE}; }}
-.dichotomy-overview tbody tr:nth-child(even), .dichotomy-report tbody tr:nth-child(even) {{ background: {ZEBRA}; }}
+  padding: 0.45em 0.8em; text-align: left; vertical-align: top; border-bottom: 1px solid {TB_BORDER}; }}
+.dichotomy-overview thead th, .dichotomy-report thead th {{ background: {TB_TH}; border-bottom: 2px solid {TB_BORDER}; }}
+.dichotomy-overview tbody tr:nth-child(even), .dichotomy-report tbody tr:nth-child(even) {{ background: {TB_ALT}; }}
 .dichotomy-overview td[data-testid="rounds-played"], .dichotomy-overview td[data-testid="score"],
 .dichotomy-overview thead th:nth-child(n+4),
 .dichotomy-report td:first-child, .dichotomy-report td:last-child,
