@@ -385,6 +385,7 @@ def walls(browser, base: str, store: SqliteStore) -> list[tuple[Path, int]]:
 
 
 CLASS_VIEW = {"width": 1366, "height": 768}
+REPORT_MAX = 2400  # px: the report's picture stops there (six tables of one round fit)
 CLASS_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Mia",
                "Noa", "Oli", "Pia", "Quin", "Rui", "Sam", "Tia", "Uma", "Vic", "Wes", "Xia", "Yan", "Zoe",
                "Abe", "Bea", "Cal", "Dot")
@@ -436,14 +437,19 @@ def class_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, in
                 ready(page)
                 page.locator(shown[screen]).first.wait_for(timeout=120_000)
                 page.wait_for_timeout(1000)  # the last re-render and the fonts
-                whole = screen == "report"  # the report is read to its end; the others fit a screen
+                if screen == "report":  # read to its end: voila scrolls inside its shell, so a taller window
+                    tall = page.evaluate("document.getElementById('rendered_cells').scrollHeight")
+                    page.set_viewport_size({"width": CLASS_VIEW["width"], "height": min(int(tall) + 20, REPORT_MAX)})
+                    page.wait_for_timeout(500)
                 path = OUT / f"class-{screen}-{scheme}.png"
-                done.append((path, save_small(page.screenshot(full_page=whole), path)))
-                if screen == "report":
+                done.append((path, save_small(page.screenshot(), path)))
+                if screen == "report":  # as printed: A4's width at 96 dpi (210 mm), the print stylesheet
+                    page.set_viewport_size({"width": 794, "height": 1123})
                     page.emulate_media(media="print")
                     page.wait_for_timeout(500)
                     path = OUT / f"class-report-print-{scheme}.png"
-                    done.append((path, save_small(page.screenshot(full_page=True), path)))
+                    png = page.screenshot(full_page=True)
+                    done.append((path, save_small(png, path)))
                 page.close()
         finally:
             context.close()

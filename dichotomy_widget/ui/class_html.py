@@ -35,8 +35,6 @@ TABLE_CSS = f"""
 .dichotomy-overview thead th:nth-child(n+4),
 .dichotomy-report td:first-child, .dichotomy-report td:last-child,
 .dichotomy-report thead th:first-child, .dichotomy-report thead th:last-child {{ text-align: right; white-space: nowrap; }}
-.dichotomy-report li.eliminated {{ text-decoration: line-through; }}
-.dichotomy-report li.eliminated strong {{ text-decoration: none; display: inline-block; }}
 @media print {{
   .dichotomy-overview, .dichotomy-report {{ font-size: 10pt; width: 100%; }}
   .dichotomy-overview tr, .dichotomy-report tr {{ break-inside: avoid; }}
