@@ -59,7 +59,7 @@ CLASS_CSS = f"""
 .dichotomy-seating {{ display: flex; flex-wrap: wrap; gap: 0.8em; }}
 .dichotomy-class-table {{ border: 1px solid #8884; border-radius: 6px; padding: 0.3em 0.8em; min-width: 12em; }}
 .dichotomy-class-table h4 {{ margin: 0.2em 0; }}
-.dichotomy-overview {{ border-collapse: collapse; font-size: 1.2em; }}
+.dichotomy-overview {{ border-collapse: collapse; font-size: 1.5em; }}  /* the class projector: read from the back of a room */
 .dichotomy-report {{ border-collapse: collapse; width: 100%; margin-bottom: 1.2em; }}
 .dichotomy-report ul {{ margin: 0; padding-left: 1.2em; }}
 {TABLE_CSS}
