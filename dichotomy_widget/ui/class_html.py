@@ -21,7 +21,8 @@ __all__ = ["CLASS_CSS", "TABLE_CSS", "style_html", "join_html", "trouble_html", 
 #: A link to a table's read-only projector page, given its code and number.
 ProjectorLink = Callable[[str, int], str]
 
-#: The report's and the class projector's tables, styled for reading: padded cells, numbers on the right,
+#: The report's and the class projector's tables (the projector's at 1.5em, read from the back of a room), styled
+#: for reading: padded cells, numbers on the right,
 #: a rule under each row, zebra rows and a head row in the theme's colours; rows never split across
 #: printed pages and the head row repeats on each.
 TABLE_CSS = f"""
@@ -59,7 +60,7 @@ CLASS_CSS = f"""
 .dichotomy-seating {{ display: flex; flex-wrap: wrap; gap: 0.8em; }}
 .dichotomy-class-table {{ border: 1px solid #8884; border-radius: 6px; padding: 0.3em 0.8em; min-width: 12em; }}
 .dichotomy-class-table h4 {{ margin: 0.2em 0; }}
-.dichotomy-overview {{ border-collapse: collapse; font-size: 1.5em; }}  /* the class projector: read from the back of a room */
+.dichotomy-overview {{ border-collapse: collapse; font-size: 1.5em; }}
 .dichotomy-report {{ border-collapse: collapse; width: 100%; margin-bottom: 1.2em; }}
 .dichotomy-report ul {{ margin: 0; padding-left: 1.2em; }}
 {TABLE_CSS}
