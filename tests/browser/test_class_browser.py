@@ -327,6 +327,22 @@ def test_the_teachers_terminal_has_one_line_per_thing_and_no_noise(browser, serv
     assert all(not line.startswith("[") for line in other), other  # nothing from voila or jupyter_server
     assert any("Class page" in line for line in other)  # the banner with the address
 
+    # the report of that class, styled for reading on screen and printed on A4 without its links
+    report = open_page(browser, serve.page("report.ipynb", **{"class": class_code}), width=1366, height=768)
+    report.locator(".dichotomy-report-round").first.wait_for(timeout=RENDER)
+    style = """el => { const s = getComputedStyle(el); return [s.paddingLeft, s.textAlign, s.backgroundColor,
+                                                               s.display, s.position]; }"""
+    first = report.locator(".dichotomy-report").first
+    cell = first.locator("tbody td").first.evaluate(style)
+    score = first.locator("tbody td:last-child").first.evaluate(style)
+    assert float(cell[0].rstrip("px")) >= 8 and score[1] == "right" and cell[1] == "right"  # round, score
+    assert first.locator("thead th").first.evaluate(style)[2] != first.locator("tbody tr").first.evaluate(style)[2]
+    report.emulate_media(media="print", color_scheme="dark")  # a dark device still prints black on white
+    assert report.locator(".dichotomy-downloads").evaluate(style)[3] == "none"
+    assert first.locator("tbody td").nth(1).evaluate("el => getComputedStyle(el).color") == "rgb(0, 0, 0)"
+    assert report.locator("#rendered_cells").evaluate(style)[4] == "static"  # not voila's clipped box
+    report.context.close()
+
 
 def test_shift_enter_on_a_focused_game_button_presses_nothing(browser, serve):
     """Issue 28: Shift+Enter (a notebook's "run this cell") on a focused Start or Pass button changes
