@@ -39,8 +39,7 @@ def served_logging(env: "dict[str, str] | os._Environ[str] | None" = None) -> bo
         handler.setLevel(logging.INFO)
         handler.addFilter(lambda r: r.levelno >= logging.WARNING or r.name == TEACHER_LOG)
         handler._dichotomy_served = True  # type: ignore[attr-defined]
-        package.addHandler(handler)
-        package.propagate = False  # no second copy through the root logger's last resort
+        package.addHandler(handler)  # found on the way up: the root logger's last resort stays silent
         if package.level == logging.NOTSET or package.level > logging.INFO:
             package.setLevel(logging.INFO)
     return True
