@@ -232,7 +232,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             log.info("shutting down kernel %s: its page was replaced while it was handed over", kernel_id)
             self._shutdown_soon(kernel_id)
             return None
-        log.debug("pre-started kernel %s serves a %s page", kernel_id, notebook)
+        log.info("pre-started kernel %s serves a %s page", kernel_id, notebook)
         return content["task"], content["renderer"].rendered_cache, kernel_id
 
     def pool_ready(self, notebook: str) -> bool:
