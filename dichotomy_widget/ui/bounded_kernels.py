@@ -104,9 +104,10 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         self._exempt = set(self.exempt_addresses) or own_addresses()
         self._sweeper: PeriodicCallback | None = None
         self._previous_hook = None
-        if not log.handlers and self.log.handlers:  # voila's own log output, not the silent root logger
-            for handler in self.log.handlers:
-                log.addHandler(handler)
+        if not log.handlers and self.log.handlers:  # voila's output and format, at INFO whatever voila's level
+            handler = logging.StreamHandler(getattr(self.log.handlers[0], "stream", None))
+            handler.setFormatter(self.log.handlers[0].formatter)
+            log.addHandler(handler)
             log.setLevel(logging.INFO)
         config = getattr(self.parent, "voila_configuration", None)
         if config is None:
