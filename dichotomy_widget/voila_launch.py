@@ -47,9 +47,6 @@ def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
         f"--Voila.ip={ip}",
         f"--Voila.base_url={norm_base_url(base_url)}",
         "--show_tracebacks=False",
-        # the teacher's terminal: voila's own chatter (connection files, one line per kernel) stays out;
-        # the teacher's lines come from the pages (logs.py) and the address from `dichotomy serve`
-        "--Voila.log_level=WARN",
         "--strip_sources=True",
         f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
         f"--MappingKernelManager.cull_interval={cull_interval}",
@@ -61,6 +58,10 @@ def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
         "--VoilaConfiguration.http_header_envs=Accept-Language",
         # kernels die with voila through the OS, not a thread polling every second (ui/kernel_launcher.py)
         "--VoilaConfiguration.kernel_spec_manager_class=dichotomy_widget.ui.kernel_specs.QuietKernelSpecManager",
+        # the teacher's terminal: voila's own chatter (connection files, one line per kernel) stays out;
+        # the teacher's lines come from the pages (logs.py) and the address from `dichotomy serve`
+        # (`--voila-arg=--Voila.log_level=INFO` brings it back: traitlets takes one value only)
+        *([] if any(a.startswith("--Voila.log_level=") for a in extra) else ["--Voila.log_level=WARN"]),
         *extra,
     ]
 
