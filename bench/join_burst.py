@@ -62,7 +62,7 @@ sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "tests" / "browser"))
 
 from dichotomy_widget import Table  # noqa: E402
-from dichotomy_widget.server.voila_launch import page_extensions_option  # noqa: E402
+from dichotomy_widget.server.voila_launch import page_extension_options  # noqa: E402
 from support import free_port, http_get, server_env, tree_pids, tree_usage  # noqa: E402  (tests/support.py)
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -229,7 +229,7 @@ def start(config: str, work: Path, store: Path, pool: int, connect_timeout: floa
         (folder / "bare.ipynb").write_text(json.dumps(BARE_NOTEBOOK))
         cmd = [sys.executable, "-m", "voila", str(folder), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
                "--MappingKernelManager.cull_idle_timeout=20", "--MappingKernelManager.cull_interval=5",
-               "--MappingKernelManager.cull_connected=False", page_extensions_option()]
+               "--MappingKernelManager.cull_connected=False", *page_extension_options()]
         if config == "bare-pool":
             cmd += ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool}"]
     else:

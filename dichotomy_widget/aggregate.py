@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterable, Se
 
 from .errors import DichotomyError, StoreError, VersionConflict
 from .events import Event, event_from_dict
-from .logs import log_failure
+from .logs import announce, log_failure
 from .stores import TableStore, open_store
 from .stores.base import Record, trouble_every, write_trouble_error
 
@@ -180,6 +180,7 @@ class Aggregate(Generic[S]):
                 if records:
                     self.last_event_at = records[-1].created_at
                 moved = True
+                announce(self.log_name, events)  # the teacher's lines, from the kernel that wrote them
                 return events
             raise self.busy_error()
         finally:

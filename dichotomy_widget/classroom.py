@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence
 from . import words
 from .decks import Card, Deck, load_deck
 from .aggregate import Aggregate, as_store
+from .logs import announce
 from .errors import (ClassNotFound, NotAllowed, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
                      StoreError)
 from .events import (ClassCreated, ClassEnded, Event, StudentJoined, StudentMoved, StudentRemoved, TableAdded,
@@ -267,6 +268,7 @@ class Classroom(Aggregate[ClassState]):
         the_store.append(class_stream(code), 0, [(created.type, created.payload())])
         room = cls(code, the_store)
         room.teacher_token = teacher_token
+        announce(room.log_name, [created])
         return room
 
     @property

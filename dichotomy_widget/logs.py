@@ -9,11 +9,80 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
+import sys
 import traceback
+from typing import Any, Sequence
 
 from .errors import DichotomyError, where
 
-__all__ = ["failure", "log_failure"]
+__all__ = ["failure", "log_failure", "TEACHER_LOG", "announce", "refused", "teacher_lines", "served_logging"]
+
+#: The teacher's lines: one per thing a teacher running ``dichotomy serve`` may need (a class created, a
+#: student joined or refused, tables made, a table started). Names, codes and numbers only: never a word.
+TEACHER_LOG = "dichotomy_widget.teacher"
+#: Set in the environment of every kernel ``dichotomy serve`` starts (``widgets/widget_code.py``).
+_SERVED_ENV = "DICHOTOMY_WIDGET_CODE"
+_FORMAT = "[Dichotomy %(asctime)s] %(message)s"
+
+
+def served_logging(env: "dict[str, str] | os._Environ[str] | None" = None) -> bool:
+    """In a kernel of ``dichotomy serve``: the teacher's lines and every warning or error of this package
+    go to the server's terminal (the kernel's own stderr, not the page), once per process. True if they
+    do."""
+    if (os.environ if env is None else env).get(_SERVED_ENV) != "served":
+        return False
+    package = logging.getLogger("dichotomy_widget")
+    if not any(getattr(h, "_dichotomy_served", False) for h in package.handlers):
+        handler = logging.StreamHandler(sys.__stderr__)
+        handler.setFormatter(logging.Formatter(_FORMAT, "%H:%M:%S"))
+        handler.setLevel(logging.INFO)
+        handler.addFilter(lambda r: r.levelno >= logging.WARNING or r.name == TEACHER_LOG)
+        handler._dichotomy_served = True  # type: ignore[attr-defined]
+        package.addHandler(handler)  # found on the way up: the root logger's last resort stays silent
+        if package.level == logging.NOTSET or package.level > logging.INFO:
+            package.setLevel(logging.INFO)
+    return True
+
+
+def teacher_lines(log_name: str, events: Sequence[Any]) -> list[str]:
+    """The teacher's lines for ``events`` just appended to the stream ``log_name`` names (a class)."""
+    lines = []
+    for e in events:
+        kind = getattr(e, "type", "")
+        if kind == "ClassCreated":
+            lines.append(f"{log_name} created: {e.name!r}, tables of {e.table_size}, {e.rounds} rounds")
+        elif kind == "StudentJoined":
+            lines.append(f"{log_name}: {e.name!r} joined")
+        elif kind == "StudentRemoved":
+            lines.append(f"{log_name}: student {e.student} removed")
+        elif kind == "TablesMade":
+            sizes = ", ".join(str(len(t)) for t in e.tables)
+            lines.append(f"{log_name}: tables made: {len(e.tables)} (students at each: {sizes})")
+        elif kind == "TableAdded":
+            lines.append(f"{log_name}: table {e.number} added")
+        elif kind == "StudentMoved":
+            lines.append(f"{log_name}: student {e.student} seated at table {e.table}")
+        elif kind == "TableStarted":
+            lines.append(f"{log_name}: table {e.number} started (table code {e.code})")
+    return lines
+
+
+def announce(log_name: str, events: Sequence[Any]) -> None:
+    """Log the teacher's lines for ``events`` (see :func:`teacher_lines`) at INFO."""
+    lines = teacher_lines(log_name, events)
+    if lines:
+        served_logging()
+        log = logging.getLogger(TEACHER_LOG)
+        for line in lines:
+            log.info("%s", line)
+
+
+def refused(log_name: str, name: object, err: BaseException) -> None:
+    """The teacher's line for a student refused at the door: the name tried and the refusal's code."""
+    served_logging()
+    logging.getLogger(TEACHER_LOG).info("%s: a student joining as %r was refused (%s)", log_name,
+                                        str(name)[:60], failure(err))
 
 
 def failure(err: BaseException) -> str:
@@ -39,6 +108,7 @@ def log_failure(logger: logging.Logger, what: str, err: BaseException, *args: ob
     """Log ``what % args`` at ``level`` with :func:`failure` of ``err``; an unexpected error (not a
     :class:`DichotomyError`) also gets its traceback's frames (file, line, function: no message, no
     source line)."""
+    served_logging()
     line = f"{what} (%s)"
     if isinstance(err, DichotomyError) or err.__traceback__ is None:
         logger.log(level, line, *args, failure(err), stacklevel=2)

@@ -1487,7 +1487,7 @@ class App {
   // output (b inserts a cell, d d deletes this one, m turns it into Markdown); the root and every
   // control carry data-lm-suppress-shortcuts, so the widget handles its keys itself: digits pick a
   // pair wherever focus is in the widget (not in a text box), Enter submits a text box (an explicit
-  // handler, see entry), Enter and Space press the focused button (the browser), Escape takes back an
+  // handler, see entry), Enter and Space press the focused button (the browser; Shift+Enter does not), Escape takes back an
   // armed "nothing typed" confirmation.
   //
   // Focus moves only in response to this widget's own user: when focus is in this widget as its screen
@@ -1509,6 +1509,8 @@ class App {
   onKey(ev) {
     if (ev.defaultPrevented || ev.isComposing || ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const target = /** @type {HTMLElement} */ (ev.target);
+    // Shift+Enter is a notebook's "run this cell": on a focused button it presses nothing
+    if (ev.key === "Enter" && ev.shiftKey && target.closest("button")) { ev.preventDefault(); return; }
     const typing = target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
     if (typing || !/^[1-9]$/.test(ev.key)) return;
     const pair = /** @type {HTMLButtonElement|null} */ (this.main.querySelector(`.dw-pairs button[data-pair="${ev.key}"]`));

@@ -370,7 +370,14 @@ def test_voila_command_hides_tracebacks_and_culls_kernels(tmp_path):
     assert cmd[1:3] == ["-m", "dichotomy_widget.server.pooled_voila"]  # voila, with pooled pages kept in bounds
     assert "--KernelManager.transport=ipc" in cmd  # no TCP port race when a class starts 30 kernels at once
     # page kernels see the browser's languages ($HTTP_ACCEPT_LANGUAGE) for pages that know no table yet
-    assert "--VoilaConfiguration.http_header_envs=['Accept-Language']" in cmd
+    assert "--VoilaConfiguration.http_header_envs=Accept-Language" in cmd
+    # a quiet terminal: no list literal (traitlets 5 warns at each), voila's own chatter off
+    assert not [a for a in cmd if "=[" in a] and "--Voila.log_level=WARN" in cmd
+    louder = voila_command(tmp_path, 8866, "0.0.0.0", extra=["--Voila.log_level=INFO"])
+    assert [a for a in louder if "log_level" in a] == ["--Voila.log_level=INFO"]  # traitlets takes one value
+    from dichotomy_widget.config import PAGE_EXTENSIONS
+    assert [a.split("=", 1)[1] for a in cmd if a.startswith("--VoilaConfiguration.extension_allowlist=")] == \
+        list(PAGE_EXTENSIONS)
 
 
 def test_serve_defaults_and_host_url():

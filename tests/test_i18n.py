@@ -121,6 +121,34 @@ def test_the_widget_marks_only_literal_messages():
     assert len(not_literal) == definitions == 2, not_literal
 
 
+def test_every_screen_speaks_one_vocabulary(tool, extracted):
+    """The glossary (teacher, table, Drawer, pair, card) in every language, no banned synonym
+    ("choosing a card", "profesor", "tarjeta"…), and no "host" in a message only class pages show."""
+    templates, _ = extracted
+    found = tool.vocabulary_problems(templates)
+    assert found == [], "\n".join(found[:40])
+    assert set(tool.GLOSSARY) == {"teacher", "table", "Drawer", "pair", "card"}
+    assert all(set(words) == set(OTHER_LANGUAGES) for _, words in tool.GLOSSARY.values())
+
+
+def test_the_vocabulary_check_notices_a_synonym_a_host_and_another_word(tool, monkeypatch):
+    from babel.messages.catalog import Catalog
+
+    template = Catalog(domain="pages")
+    template.add("choosing a card", locations=[("dichotomy_widget/pages/table_view.py", 1)])
+    template.add("Ask the host to seat you.", locations=[("dichotomy_widget/pages/class_pages.py", 9)])
+    template.add("Ask the host to seat you.", locations=[("dichotomy_widget/pages/table_pages.py", 9)], context="table")
+    found = tool.vocabulary_problems({"pages": template})
+    assert found == ["en/pages: 'choosing a card' uses 'choosing a card' (banned synonym)",
+                     "en/pages: 'Ask the host to seat you.' says 'host' on a class page (the glossary's word: teacher)"]
+    # a translated message whose word for a card is not the glossary's
+    monkeypatch.setitem(tool.GLOSSARY, "card", (r"\bcards?\b", {"es": r"naipe", "fr": r"\bcartes?\b", "de": r"karten?"}))
+    template = Catalog(domain="dichotomy")
+    template.add("{n} card left", locations=[("js/widget.js", 1)])
+    found = tool.vocabulary_problems({"dichotomy": template})
+    assert found == ["es/dichotomy: '{n} card left' names 'card' without 'naipe'"]
+
+
 # --- Translator --------------------------------------------------------------------------------------
 
 def test_plural_forms_follow_each_language():

@@ -212,3 +212,52 @@ def test_a_class_and_a_table_log_no_hidden_word_at_debug(caplog):
     assert "unexpected error on a page (ValueError" in text
     leaked = sorted(w for w in words_seen if w.lower() in text.lower())
     assert not leaked, leaked
+
+
+# --- the teacher's lines (issue 28: a quiet server log) -------------------------------------------------
+
+def test_a_class_gives_the_teacher_one_line_per_thing_and_no_word(caplog):
+    from dichotomy_widget.logs import TEACHER_LOG
+
+    with caplog.at_level(logging.INFO, logger=TEACHER_LOG):
+        room = Classroom.create("Year 9", deck="en", rounds=2, table_size=4, store=MemoryStore(), seed=4)
+        for name in ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal"):
+            room.join(name)
+        room.make_tables()
+        tables = room.start_all()
+    lines = [r.getMessage() for r in caplog.records if r.name == TEACHER_LOG]
+    code = room.code
+    assert lines == [f"class {code} created: 'Year 9', tables of 4, 2 rounds",
+                     *(f"class {code}: {n!r} joined" for n in ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")),
+                     f"class {code}: tables made: 2 (students at each: 4, 4)",
+                     *(f"class {code}: table {i} started (table code {t.code})" for i, t in enumerate(tables, 1))]
+    words = {w for t in tables for card in t.state.round_deck for pair in card for w in pair}
+    assert len(words) > 10
+    assert not any(w in line for w in words for line in lines if len(w) > 3)
+
+
+def test_the_teachers_lines_reach_the_servers_terminal_only_in_a_served_kernel(monkeypatch):
+    import io
+
+    from dichotomy_widget import logs
+
+    package = logging.getLogger("dichotomy_widget")
+    before = (list(package.handlers), package.level, package.propagate)
+    assert logs.served_logging({}) is False and package.handlers == before[0]
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "__stderr__", out)
+    try:
+        assert logs.served_logging({"DICHOTOMY_WIDGET_CODE": "served"}) is True
+        assert logs.served_logging({"DICHOTOMY_WIDGET_CODE": "served"}) is True  # once: one handler
+        assert len(package.handlers) == len(before[0]) + 1
+        logs.refused("class ABC123", "Ana", InvalidAction("nope {x}", params={"x": "secretword"}))
+        logging.getLogger("dichotomy_widget.table").info("an info line the teacher does not need")
+        logging.getLogger("dichotomy_widget.table").warning("a warning the teacher sees")
+    finally:
+        package.handlers[:] = before[0]
+        package.setLevel(before[1])
+        package.propagate = before[2]
+    text = out.getvalue()
+    assert "class ABC123: a student joining as 'Ana' was refused (InvalidAction " in text
+    assert "a warning the teacher sees" in text and "does not need" not in text
+    assert "secretword" not in text and text.startswith("[Dichotomy ")

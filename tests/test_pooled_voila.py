@@ -25,3 +25,43 @@ def test_the_server_builds_debug_records_only_when_asked_to(tmp_path, argv, debu
     app.initialize(["--no-browser", "--port=1", *argv, str(tmp_path)])
     assert app.log.isEnabledFor(logging.DEBUG) is debug
     assert app.log.isEnabledFor(logging.INFO)
+
+
+def test_the_pages_are_signed_at_start_so_opening_one_logs_no_trust_warning(tmp_path):
+    """Issue 28: jupyter_server checks a notebook's signature each time voila loads it ("Notebook
+    class.ipynb is not trusted" for every page opened). The server signs its pages when it starts, in
+    memory with a secret of its own; a page changed afterwards is not trusted."""
+    import shutil
+    from pathlib import Path
+
+    from jupyter_server.services.contents.largefilemanager import LargeFileManager
+    from nbformat.sign import NotebookNotary
+
+    import dichotomy_widget.server.pooled_voila as pooled
+
+    pages = Path(pooled.__file__).resolve().parent / "pages"
+    for name in ("class.ipynb", "seat.ipynb"):
+        shutil.copy(pages / name, tmp_path / name)
+    app = DichotomyVoila()
+    app.initialize(["--no-browser", "--port=1", str(tmp_path)])
+    assert pooled.sign_pages(Path(app.root_dir), NotebookNotary(parent=app)) == 2
+    (tmp_path / "seat.ipynb").write_text((tmp_path / "seat.ipynb").read_text().replace("seat_page", "seat_page "))
+    manager = LargeFileManager(parent=app, root_dir=str(tmp_path))
+    warned = []
+    manager.log = logging.getLogger("test-contents")
+    manager.log.warning = lambda msg, *args: warned.append(msg % args)  # type: ignore[method-assign]
+    trusted = {name: all(c.metadata.get("trusted") for c in manager.get(name)["content"].cells
+                         if c.cell_type == "code") for name in ("class.ipynb", "seat.ipynb")}
+    assert trusted == {"class.ipynb": True, "seat.ipynb": False}
+    assert warned == ["Notebook seat.ipynb is not trusted"]
+    assert NotebookNotary(parent=app).store is pooled.PAGE_SIGNATURES  # in memory: no file written
+
+
+def test_the_websocket_ping_timeout_is_one_tornado_accepts(tmp_path):
+    """jupyter_server's default (three pings, 90 s) is longer than tornado 6.5 allows, which printed a
+    notice on the teacher's terminal at the first page; the server asks for the ping interval itself."""
+    from jupyter_server.base.websocket import WS_PING_INTERVAL
+
+    app = DichotomyVoila()
+    app.initialize(["--no-browser", "--port=1", str(tmp_path)])
+    assert app.tornado_settings["ws_ping_timeout"] == WS_PING_INTERVAL

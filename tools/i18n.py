@@ -2,7 +2,8 @@
 
     python tools/i18n.py extract   # write dichotomy_widget/locale/<domain>.pot from the sources
     python tools/i18n.py update [--domain pages]  # merge new messages into every language's .po
-    python tools/i18n.py check     # list missing, fuzzy, empty or placeholder-mismatched messages
+    python tools/i18n.py check     # list missing, fuzzy, empty or placeholder-mismatched messages,
+                                   # and messages that leave the glossary (GLOSSARY, BANNED)
 
 Sources per domain: ``dichotomy`` is the widget (``js/widget.js``: ``t("…")``, ``tn("…", "…", n)``), the
 engine modules, ``stores/``, ``words/`` and ``widgets/game.py``; ``pages`` is the rest of ``widgets/``,
@@ -14,6 +15,7 @@ is a keyword: ``InvalidClue("A clue is one word: remove the spaces.", …)`` is 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Any, Iterator
@@ -147,6 +149,91 @@ def problems(templates: dict[str, Catalog] | None = None) -> list[str]:
     return found
 
 
+#: One word per thing on every screen: an English term (a regex on the msgid) and the word each
+#: language uses for it (a regex on the translation, lower-cased). A message whose English names the
+#: thing names it with the glossary's word in every language.
+GLOSSARY: dict[str, tuple[str, dict[str, str]]] = {
+    "teacher": (r"\bteachers?\b", {"es": r"\bdocentes?\b|\bprofesorado\b", "fr": r"\benseignant",
+                                   "de": r"lehrkr[aä]ft"}),
+    "table": (r"(?<!relation )\btables?\b", {"es": r"\bmesas?\b", "fr": r"\btables?\b", "de": r"tisch"}),
+    "Drawer": (r"\bDrawers?\b", {"es": r"\brepart", "fr": r"\bdonn", "de": r"\bgib|\bgeb"}),
+    "pair": (r"\bpairs?\b", {"es": r"\bpar(es)?\b", "fr": r"\bpaires?\b", "de": r"paar(e|en|es)?\b"}),
+    "card": (r"\bcards?\b", {"es": r"\bcartas?\b", "fr": r"\bcartes?\b", "de": r"karten?"}),
+}
+
+#: Synonyms no message may use, in any language (regex, lower-cased): the glossary's word instead.
+BANNED: dict[str, list[str]] = {
+    "en": [r"\bchoosing a card\b"],
+    "es": [r"\bprofesora?s?\b", r"\btarjetas?\b", r"\bparejas?\b"],
+    "fr": [r"\bprofesseure?s?\b"],
+    "de": [r"\blehrer(in|innen)?\b"],
+}
+
+#: Modules whose messages only class pages show: they say "teacher", never "host" (the word of a
+#: table hosted on its own page).
+CLASS_SOURCES = ("dichotomy_widget/classroom.py", "dichotomy_widget/class_views.py", "dichotomy_widget/class_cards.py",
+                 "dichotomy_widget/seating.py", "dichotomy_widget/pages/class_pages.py",
+                 "dichotomy_widget/pages/class_html.py")
+HOST_WORDS = {"en": r"\bhosts?\b|\bhosting\b", "es": r"anfitri", "fr": r"\bhôtes?\b", "de": r"spielleitung"}
+
+
+def _prose(text: str) -> str:
+    """``text`` without what is not prose: placeholders, quoted code, addresses and code calls."""
+    text = re.sub(r"\{[^{}]*\}", " ", text)
+    text = re.sub(r'"[^"]*"', " ", text)
+    return re.sub(r"\S+://\S+|\S*@\S+|\w+\.\w+\(\S*", " ", text)
+
+
+def vocabulary_problems(templates: dict[str, Catalog] | None = None) -> list[str]:
+    """Every message that leaves the glossary: a term translated with another word, a banned synonym,
+    or "host" in a message only class pages show (empty list: one vocabulary)."""
+    templates = templates or extract()
+    found: list[str] = []
+    for domain, template in templates.items():
+        for message in template:
+            if not message.id:
+                continue
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            english = " ".join(_prose(i) for i in ids)
+            key = ids[0][:60]
+            class_only = bool(message.locations) and all(f in CLASS_SOURCES for f, _ in message.locations)
+            texts = {DEFAULT_LANGUAGE: english}
+            for lang in INTERFACE_LANGUAGES:
+                if lang == DEFAULT_LANGUAGE:
+                    continue
+                path = po_path(lang, domain)
+                entry = read_catalog_cached(path, lang).get(message.id, context=message.context) \
+                    if path.exists() else None
+                if entry is None:
+                    continue  # problems() reports it
+                strings = entry.string if isinstance(entry.string, (list, tuple)) else [entry.string]
+                texts[lang] = " ".join(_prose(s) for s in strings if s)
+            for lang, text in texts.items():
+                where = f"{lang}/{domain}: {key!r}"
+                low = text.lower()
+                for pattern in BANNED.get(lang, []):
+                    if re.search(pattern, low):
+                        found.append(f"{where} uses {re.search(pattern, low).group(0)!r} (banned synonym)")
+                if class_only and re.search(HOST_WORDS[lang], low):
+                    found.append(f"{where} says 'host' on a class page (the glossary's word: teacher)")
+                if lang == DEFAULT_LANGUAGE:
+                    continue
+                for term, (english_pattern, words) in GLOSSARY.items():
+                    if re.search(english_pattern, english) and not re.search(words[lang], low):
+                        found.append(f"{where} names '{term}' without {words[lang]!r}")
+    return found
+
+
+_CATALOGS: dict[Path, Catalog] = {}
+
+
+def read_catalog_cached(path: Path, lang: str) -> Catalog:
+    """:func:`read_catalog`, read once per path and run."""
+    if path not in _CATALOGS:
+        _CATALOGS[path] = read_catalog(path, lang)
+    return _CATALOGS[path]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=["extract", "update", "check"])
@@ -162,7 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "update":
         update(domains)
         return 0
-    found = [p for p in problems() if p.split(": ")[0].split("/")[1] in domains]
+    templates = extract()
+    found = [p for p in problems(templates) + vocabulary_problems(templates)
+             if p.split(": ")[0].split("/")[1] in domains]
     for line in found:
         print(line)
     print(f"{len(found)} problems")

@@ -21,6 +21,14 @@ lose nothing visible) so each file stays under ~120 KB. Nothing is downloaded.
 (``phone-<screen>.png``: join, lobby, pick, draft, write, guesser, guess, watch, recap, kept, final),
 the staged reveal's steps side by side (``phone-reveal.png``), and the table projector and the class
 projector at 1920x1080 (``wall-table.png``, ``wall-class.png``), each reduced to a 32-colour palette.
+
+    PYTHONPATH=$PWD python tools/screenshots.py --class    # the teacher's screens of a class of 30
+
+``--class`` writes, at 1366x768 in the light and the dark scheme (``class-<screen>-<scheme>.png``): the
+teacher's dashboard of a class of 30 at six tables of five (the laptop's screen, no scrolling), the class
+projector, and the report on screen (its whole page) and as printed (``class-report-print-<scheme>.png``,
+the print stylesheet: the device's dark scheme prints black on white too). Every table has played a round
+and is writing clues in its second, so the report and the projector have something to show.
 """
 
 from __future__ import annotations
@@ -376,12 +384,86 @@ def walls(browser, base: str, store: SqliteStore) -> list[tuple[Path, int]]:
     return done
 
 
+CLASS_VIEW = {"width": 1366, "height": 768}
+REPORT_MAX = 2400  # px: the report's picture stops there (six tables of one round fit)
+CLASS_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Mia",
+               "Noa", "Oli", "Pia", "Quin", "Rui", "Sam", "Tia", "Uma", "Vic", "Wes", "Xia", "Yan", "Zoe",
+               "Abe", "Bea", "Cal", "Dot")
+
+
+def play_round(table: Table, outcome: str) -> None:
+    """One round at ``table``: the Drawer picks, everyone writes, the Guesser finds the Target, passes
+    or misses (``outcome``: correct, pass, wrong); every seat continues."""
+    table.refresh()
+    table.act(table.state.drawer, {"type": "pick", "pair": 1})
+    give_clues(table, 99)
+    table.refresh()
+    if outcome == "pass":
+        table.act(table.state.guesser, {"type": "pass"})
+    else:
+        table.act(table.state.guesser, {"type": "guess", "text": table.state.target if outcome == "correct"
+                                         else "saxophone"})
+    table.refresh()
+    for seat in table.state.order:
+        table.act(seat, {"type": "continue"})
+
+
+def class_screens(browser, base: str, store: SqliteStore) -> list[tuple[Path, int]]:
+    """The teacher's screens of a class of 30 at six tables of five, light and dark, 1366x768."""
+    render = f"{base}/voila/render/"
+    room = Classroom.create("Year 9 French", deck="en", rounds=4, table_size=5, store=store, seed=28,
+                            interface_lang="en")
+    for name in CLASS_NAMES:
+        room.join(name)
+    room.make_tables()
+    tables = room.start_all()
+    for number, table in enumerate(tables):
+        play_round(table, ("correct", "pass", "wrong")[number % 3])
+        table.refresh()
+        table.act(table.state.drawer, {"type": "pick", "pair": 2})
+        give_clues(table, number % 3)  # the second round: writing clues, each table at its own point
+    pages = {"dashboard": f"teacher.ipynb?class={room.code}&teacher={room.teacher_token}",
+             "projector": f"classview.ipynb?class={room.code}", "report": f"report.ipynb?class={room.code}"}
+    shown = {"dashboard": ".dichotomy-dashboard", "projector": ".dichotomy-overview",
+             "report": ".dichotomy-report-round"}
+    done: list[tuple[Path, int]] = []
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport=CLASS_VIEW, color_scheme=scheme)
+        context.set_default_timeout(120_000)
+        try:
+            for screen, address in pages.items():
+                page = context.new_page()
+                page.goto(render + address, timeout=120_000)
+                ready(page)
+                page.locator(shown[screen]).first.wait_for(timeout=120_000)
+                page.wait_for_timeout(1000)  # the last re-render and the fonts
+                if screen == "report":  # read to its end: voila scrolls inside its shell, so a taller window
+                    tall = page.evaluate("document.getElementById('rendered_cells').scrollHeight")
+                    page.set_viewport_size({"width": CLASS_VIEW["width"], "height": min(int(tall) + 20, REPORT_MAX)})
+                    page.wait_for_timeout(500)
+                path = OUT / f"class-{screen}-{scheme}.png"
+                done.append((path, save_small(page.screenshot(), path)))
+                if screen == "report":  # as printed: A4's width at 96 dpi (210 mm), the print stylesheet
+                    page.set_viewport_size({"width": 794, "height": 1123})
+                    page.emulate_media(media="print")
+                    page.wait_for_timeout(500)
+                    path = OUT / f"class-report-print-{scheme}.png"
+                    png = page.screenshot(full_page=True)
+                    done.append((path, save_small(png, path)))
+                page.close()
+        finally:
+            context.close()
+    return done
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lang", action="append", choices=INTERFACE_LANGUAGES,
                         help="only this language (repeatable; default: all)")
     parser.add_argument("--phone", action="store_true", help="the phone screens and the walls instead")
     parser.add_argument("--walls", action="store_true", help="only the final phone screen and both projectors")
+    parser.add_argument("--class", dest="klass", action="store_true",
+                        help="only the teacher's screens of a class of 30 (1366x768, light and dark)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -396,7 +478,9 @@ def main(argv: list[str] | None = None) -> int:
                 browser = pw.chromium.launch(executable_path=exe, args=ARGS, headless=True)
                 for path, size in (walls(browser, base, store) if args.walls else []):
                     print(f"{path.relative_to(ROOT)}  {size // 1024} KB")
-                for lang in ([] if args.phone or args.walls else args.lang or INTERFACE_LANGUAGES):
+                for path, size in (class_screens(browser, base, store) if args.klass else []):
+                    print(f"{path.relative_to(ROOT)}  {size // 1024} KB")
+                for lang in ([] if args.phone or args.walls or args.klass else args.lang or INTERFACE_LANGUAGES):
                     for path, size in language(browser, base, store, lang):
                         print(f"{path.relative_to(ROOT)}  {size // 1024} KB")
                 for path, size in (phone_screens(browser, base, store) if args.phone else []):

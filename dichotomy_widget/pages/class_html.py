@@ -12,14 +12,39 @@ from typing import Any, Callable
 
 from ..i18n import N_, Translator, translator
 from .table_pages import qr_svg
-from .page_style import ERROR, LINK_STYLE, link_html
+from .page_style import ERROR, LINK_STYLE, TB_ALT, TB_BORDER, TB_TH, link_html
 
-__all__ = ["CLASS_CSS", "style_html", "join_html", "trouble_html", "roster_html", "seating_html",
+__all__ = ["CLASS_CSS", "TABLE_CSS", "style_html", "join_html", "trouble_html", "roster_html", "seating_html",
            "summary_html", "overview_html", "report_html", "download_html", "lobby_html", "phase_text",
            "PHASES", "OUTCOMES", "dashboard_row_html", "alert_text", "host_label", "late_html", "duration_text"]
 
 #: A link to a table's read-only projector page, given its code and number.
 ProjectorLink = Callable[[str, int], str]
+
+#: The report's and the class projector's tables (the projector's at 1.5em, read from the back of a room), styled
+#: for reading: padded cells, numbers on the right,
+#: a rule under each row, zebra rows and a head row in the theme's colours; rows never split across
+#: printed pages and the head row repeats on each.
+TABLE_CSS = f"""
+.dichotomy-overview, .dichotomy-report {{ border: 1px solid {TB_BORDER}; font-variant-numeric: tabular-nums; }}
+.dichotomy-overview caption, .dichotomy-report caption {{ text-align: left; font-weight: bold; padding: 0.3em 0; }}
+.dichotomy-overview th, .dichotomy-overview td, .dichotomy-report th, .dichotomy-report td {{
+  padding: 0.45em 0.8em; text-align: left; vertical-align: top; border-bottom: 1px solid {TB_BORDER}; }}
+.dichotomy-overview thead th, .dichotomy-report thead th {{ background: {TB_TH}; border-bottom: 2px solid {TB_BORDER}; }}
+.dichotomy-overview tbody tr:nth-child(even), .dichotomy-report tbody tr:nth-child(even) {{ background: {TB_ALT}; }}
+.dichotomy-overview td[data-testid="rounds-played"], .dichotomy-overview td[data-testid="score"],
+.dichotomy-overview thead th:nth-child(n+4),
+.dichotomy-report td:first-child, .dichotomy-report td:last-child,
+.dichotomy-report thead th:first-child, .dichotomy-report thead th:last-child {{ text-align: right; white-space: nowrap; }}
+@media print {{
+  .dichotomy-overview, .dichotomy-report {{ font-size: 10pt; width: 100%; }}
+  .dichotomy-overview tr, .dichotomy-report tr {{ break-inside: avoid; }}
+  .dichotomy-overview thead, .dichotomy-report thead {{ display: table-header-group; }}
+  .dichotomy-report-page h3 {{ break-after: avoid; }}
+  .dichotomy-overview tbody tr:nth-child(even), .dichotomy-report tbody tr:nth-child(even),
+  .dichotomy-overview thead th, .dichotomy-report thead th {{ print-color-adjust: exact; -webkit-print-color-adjust: exact; }}
+}}
+"""
 
 #: The class pages' styles (one ``<style>`` per page, see :func:`style_html`).
 CLASS_CSS = f"""
@@ -35,9 +60,10 @@ CLASS_CSS = f"""
 .dichotomy-seating {{ display: flex; flex-wrap: wrap; gap: 0.8em; }}
 .dichotomy-class-table {{ border: 1px solid #8884; border-radius: 6px; padding: 0.3em 0.8em; min-width: 12em; }}
 .dichotomy-class-table h4 {{ margin: 0.2em 0; }}
-.dichotomy-overview {{ border-collapse: collapse; font-size: 1.2em; }}
-.dichotomy-report {{ border-collapse: collapse; }}
+.dichotomy-overview {{ border-collapse: collapse; font-size: 1.5em; }}
+.dichotomy-report {{ border-collapse: collapse; width: 100%; margin-bottom: 1.2em; }}
 .dichotomy-report ul {{ margin: 0; padding-left: 1.2em; }}
+{TABLE_CSS}
 .dichotomy-downloads a {{ margin-right: 1.5em; }}
 .dichotomy-teacher-head h2 {{ margin: 0.2em 0; font-size: 1.3em; }}
 .dichotomy-teacher-head .dichotomy-join-info {{ gap: 1em; }}
@@ -69,7 +95,7 @@ CLASS_CSS = f"""
 """
 
 #: What a table is doing, as the class pages say it (the machine value stays in ``data-phase``).
-PHASES = {"seating": N_("seating"), "lobby": N_("lobby"), "reveal": N_("choosing a card"),
+PHASES = {"seating": N_("seating"), "lobby": N_("lobby"), "reveal": N_("picking a pair"),
           "clues": N_("writing clues"), "guess": N_("guessing"), "recap": N_("round recap"),
           "over": N_("game over")}
 

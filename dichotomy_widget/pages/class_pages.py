@@ -38,6 +38,7 @@ from ..seating import MAX_PREFERRED, MIN_PREFERRED
 from ..stores import TableStore
 from ..table import Table
 from ..errors import TeacherKeyRequired
+from ..logs import refused
 from ..i18n import normalize_language
 from ..logs import log_failure
 from ..options import TableOptions
@@ -765,9 +766,11 @@ class ClassPage(RefusingPage, W.VBox):
                 refusal: Exception = exc  # behind the hub: try the hub user name next
                 continue
             except Exception as exc:  # noqa: BLE001 - never a traceback on a student's page
+                refused(self.room.log_name, tried, exc)
                 return self._say(error_text(exc, self.lang))
             self._enter(ticket.student, ticket.token)
             return True
+        refused(self.room.log_name, names[-1], refusal)
         return self._say(error_text(refusal, self.lang))
 
     def _say(self, text: str) -> bool:

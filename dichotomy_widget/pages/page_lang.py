@@ -143,4 +143,4 @@ def error_text(exc: BaseException, lang: str = DEFAULT_LANGUAGE) -> str:
         own = translator(lang, "pages").error(exc)
         return own if own != translator(DEFAULT_LANGUAGE, "pages").error(exc) else translator(lang).error(exc)
     log_failure(log, "unexpected error on a page", exc)
-    return translator(lang, "pages").gettext("Something went wrong. Please try again, or ask the host.")
+    return translator(lang, "pages").gettext("Something went wrong. Please try again, or ask the teacher.")

@@ -14,6 +14,10 @@ import ipywidgets as W
 ERROR = "var(--dichotomy-error, #a40000)"
 INFO = "var(--dichotomy-info, #1a4d8f)"
 OK = "var(--dichotomy-ok, #1d6b2a)"
+#: Table lines, the zebra stripe of every other row and the head row's background (report, class projector).
+TB_BORDER = "var(--dichotomy-tb-border, #9aa3ad)"
+TB_ALT = "var(--dichotomy-tb-alt, #eef1f5)"
+TB_TH = "var(--dichotomy-tb-th, #dde3ea)"
 LINK_STYLE = "color:var(--dichotomy-link, #1a5fb4);text-decoration:underline"
 COLOURS = {"error": ERROR, "info": INFO, "ok": OK}
 

@@ -104,9 +104,10 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         self._exempt = set(self.exempt_addresses) or own_addresses()
         self._sweeper: PeriodicCallback | None = None
         self._previous_hook = None
-        if not log.handlers and self.log.handlers:  # voila's own log output, not the silent root logger
-            for handler in self.log.handlers:
-                log.addHandler(handler)
+        if not log.handlers and self.log.handlers:  # voila's output and format, at INFO whatever voila's level
+            handler = logging.StreamHandler(getattr(self.log.handlers[0], "stream", None))
+            handler.setFormatter(self.log.handlers[0].formatter)
+            log.addHandler(handler)
             log.setLevel(logging.INFO)
         config = getattr(self.parent, "voila_configuration", None)
         if config is None:
@@ -119,11 +120,11 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             self.kernel_pools_config = {"default": {"pool_size": 0},
                                         **{page: {"pool_size": n} for page, n in self.pool_sizes.items()}}
             self.fill_delay = self.pool_refill_delay
-            log.info("kernel pools: %s", ", ".join(f"{n} for {page}" for page, n in self.pool_sizes.items())
+            log.debug("kernel pools: %s", ", ".join(f"{n} for {page}" for page, n in self.pool_sizes.items())
                      or "none")
         elif self.pool_sizes:
             log.warning("kernel pools are off: voila runs without preheat_kernel")
-        log.info("page bounds: %s pages per device, %s kernels (%s kept for host pages), connect timeout %s s",
+        log.debug("page bounds: %s pages per device, %s kernels (%s kept for host pages), connect timeout %s s",
                  self.limits.per_device or "no bound on", cap or "no bound on", self.limits.host_reserve,
                  self.limits.connect_timeout or "no")
 
@@ -153,8 +154,8 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         try:
             admission = self.ledger.admit(page_request, pooled=pooled)
         except PageRefused as refusal:
-            log.warning("refused a %s page for %s: %s (%d page kernels, %d on that device)", page, address,
-                        refusal.code, self.ledger.live(), self.ledger.on_device(address))
+            log.info("refused a %s page for %s: %s (%d page kernels, %d on that device)", page, address,
+                     refusal.code, self.ledger.live(), self.ledger.on_device(address))
             request.uri = request.path  # tornado's access log prints 4xx/5xx with the URI: no token in it
             handler.set_status(refusal.status)
             handler.set_header("Content-Type", "text/html; charset=UTF-8")
@@ -266,7 +267,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         if (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True":  # a pool kernel: no page yet
             started = await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
             self.ledger.add_spare(started)
-            log.info("pool kernel %s started: %d spare kernels", started, self.ledger.spares())
+            log.debug("pool kernel %s started: %d spare kernels", started, self.ledger.spares())
             self._start_sweeper()
             return started
         ticket = _TICKET.get()

@@ -15,6 +15,11 @@ meanwhile, so its whole HTML is ready in the pool: :class:`.entry.PendingPage`).
 * :class:`LocalRequestInfoHandler` (``/voila/query/<kernel>``, where a pool kernel waits for its
   request): only this computer may connect, and a request is delivered once and then forgotten.
 
+Its pages are signed when it starts (:func:`sign_pages`): jupyter_server checks a notebook's signature
+each time voila loads it, and an unsigned page logged "Notebook class.ipynb is not trusted" for every
+page opened. The signatures are kept in this process only (a random secret, a store in memory): nothing
+is written to the teacher's Jupyter data folder, and a page changed on disk after the start is not trusted.
+
 It also serves the widget's code and style by URL (:class:`WidgetCodeHandler`, :mod:`.widget_code`)
 and sends voila's content-hashed front-end files as immutable (:class:`CachedLabextensionHandler`).
 """
@@ -24,9 +29,13 @@ from __future__ import annotations
 import logging
 import os
 import re
+from pathlib import Path
 from typing import Any, AsyncIterator
 
+import nbformat
 from jupyter_server.base.handlers import FileFindHandler
+from jupyter_server.base.websocket import WS_PING_INTERVAL
+from nbformat.sign import MemorySignatureStore, NotebookNotary
 from jupyter_server.utils import url_path_join
 from tornado.httputil import split_host_and_port
 from tornado.ioloop import PeriodicCallback
@@ -44,7 +53,7 @@ from ..pages.page_key import PAGE_KEY_ENV, PAGE_KEY_FIELD, new_page_key
 from .trouble_watch import CHECK_EVERY, TroubleWatch
 
 __all__ = ["DichotomyVoila", "PooledPageHandler", "OwnerShutdownHandler", "LocalRequestInfoHandler", "CachedLabextensionHandler",
-           "WidgetCodeHandler", "request_info", "main"]
+           "WidgetCodeHandler", "request_info", "sign_pages", "main"]
 
 log = logging.getLogger(__name__)
 
@@ -185,9 +194,29 @@ class OwnerShutdownHandler(VoilaShutdownKernelHandler):
     async def post(self, kernel_id: str) -> None:
         allowed = getattr(self.kernel_manager, "may_shut_down", None)
         if callable(allowed) and not allowed(kernel_id, self.get_body_argument(PAGE_KEY_FIELD, "")):
-            log.warning("refused to shut down kernel %s for a request without its page's key", kernel_id)
-            raise HTTPError(403)
+            # a page closed before its kernel told it the key, or a forged request: the kernel stays (culled
+            # when idle); not the teacher's concern, so no warning on the server's terminal
+            log.info("refused to shut down kernel %s for a request without its page's key", kernel_id)
+            self.set_status(403)
+            await self.finish()
+            return
         await super().post(kernel_id)
+
+
+#: The signatures of the pages this server signed at its start, shared by every notary of this process.
+PAGE_SIGNATURES = MemorySignatureStore()
+
+
+def sign_pages(root: Path, notary: NotebookNotary) -> int:
+    """Sign every notebook under ``root`` with ``notary`` (whose store is :data:`PAGE_SIGNATURES`);
+    returns how many."""
+    count = 0
+    for path in sorted(root.rglob("*.ipynb")):
+        if ".ipynb_checkpoints" in path.parts:
+            continue
+        notary.sign(nbformat.read(path, as_version=4))
+        count += 1
+    return count
 
 
 class DichotomyVoila(Voila):
@@ -202,6 +231,13 @@ class DichotomyVoila(Voila):
         # call still builds a record to throw away: jupyter_server's kernel manager makes one for each
         # message a kernel sends (10 % of the server's time while a class opens its pages, measured).
         self.log.setLevel(self.log_level)
+        # the pages are ours and signed below: the notaries share one in-memory store and secret
+        self.config.NotebookNotary.secret = os.urandom(32)
+        self.config.NotebookNotary.store_factory = lambda: PAGE_SIGNATURES
+        # jupyter_server's default websocket ping timeout (3 pings) is longer than tornado 6.5 allows, which
+        # says so on the terminal and uses the ping interval instead: ask for that at once
+        interval = self.tornado_settings.get("ws_ping_interval", WS_PING_INTERVAL)
+        self.tornado_settings = {"ws_ping_timeout": interval, **self.tornado_settings}
         self.trouble_watch = TroubleWatch.for_server()
         if self.trouble_watch is not None:
             PeriodicCallback(self.trouble_watch.check, CHECK_EVERY * 1000).start()
@@ -209,6 +245,8 @@ class DichotomyVoila(Voila):
     def start(self) -> None:
         # before the kernel manager exists: every kernel this server starts (pool or not) inherits it
         os.environ[widget_code.SERVED_ENV] = "served"
+        if self.root_dir and Path(self.root_dir).is_dir():
+            sign_pages(Path(self.root_dir), NotebookNotary(parent=self))
         super().start()
 
     def init_handlers(self) -> list:

@@ -11,7 +11,7 @@ from typing import Mapping, Sequence
 
 from ..config import PAGE_EXTENSIONS
 
-__all__ = ["CULL_IDLE_TIMEOUT", "CULL_INTERVAL", "VOILA_TEMPLATE", "voila_command", "page_extensions_option",
+__all__ = ["CULL_IDLE_TIMEOUT", "CULL_INTERVAL", "VOILA_TEMPLATE", "voila_command", "page_extension_options",
            "resolve_store", "sqlite_store_file", "die_with_parent", "private_child", "norm_base_url", "checkout_path_env", "template_path_env",
            "pool_env", "VOILA_MODULE"]
 
@@ -52,19 +52,24 @@ def voila_command(pages: Path, port: int, ip: str, base_url: str = "/", *,
         f"--MappingKernelManager.cull_interval={cull_interval}",
         "--MappingKernelManager.cull_connected=False",
         f"--template={VOILA_TEMPLATE}",
-        page_extensions_option(),
+        *page_extension_options(),
         *KERNEL_TRANSPORT,
         # the browser's preferred languages reach the page kernel as $HTTP_ACCEPT_LANGUAGE (pages/page_lang.py)
-        "--VoilaConfiguration.http_header_envs=['Accept-Language']",
+        "--VoilaConfiguration.http_header_envs=Accept-Language",
         # kernels die with voila through the OS, not a thread polling every second (server/kernel_launcher.py)
         "--VoilaConfiguration.kernel_spec_manager_class=dichotomy_widget.server.kernel_specs.QuietKernelSpecManager",
+        # the teacher's terminal: voila's own chatter (connection files, one line per kernel) stays out;
+        # the teacher's lines come from the pages (logs.py) and the address from `dichotomy serve`
+        # (`--voila-arg=--Voila.log_level=INFO` brings it back: traitlets takes one value only)
+        *([] if any(a.startswith("--Voila.log_level=") for a in extra) else ["--Voila.log_level=WARN"]),
         *extra,
     ]
 
 
-def page_extensions_option() -> str:
-    """voila's option that loads only :data:`~dichotomy_widget.config.PAGE_EXTENSIONS` in a page."""
-    return f"--VoilaConfiguration.extension_allowlist={list(PAGE_EXTENSIONS)!r}"
+def page_extension_options() -> list[str]:
+    """voila's options that load only :data:`~dichotomy_widget.config.PAGE_EXTENSIONS` in a page: one
+    ``--…extension_allowlist=NAME`` per extension (traitlets 5 warns at a list literal)."""
+    return [f"--VoilaConfiguration.extension_allowlist={name}" for name in PAGE_EXTENSIONS]
 
 
 def resolve_store(store: str | None) -> str:

@@ -253,7 +253,7 @@ class SeatWidget(_DichotomyWidget):
             return {"view": self._table.view(self._seat, self._lang)}
         except SeatNotFound:  # the host removed this seat in the lobby
             return {"view": {"phase": "gone", "status": self.tr.gettext(
-                                 "This seat is no longer at the table. Ask the host."),
+                                 "This seat is no longer at the table. Ask the teacher."),
                              "you": None, "players": [], "actions": []}}
 
     def _handle(self, content: dict[str, Any]) -> None:

@@ -29,7 +29,7 @@ from typing import Callable, Iterator, Sequence
 
 import pytest
 
-from dichotomy_widget.server.voila_launch import page_extensions_option
+from dichotomy_widget.server.voila_launch import page_extension_options
 
 TESTS = str(Path(__file__).resolve().parents[1])
 if TESTS not in sys.path:  # this file is also loaded by path (browser_support.conftest_helpers)
@@ -124,7 +124,7 @@ def voila_command(target: Path | str, port: int, *extra: str) -> list[str]:
     exe = shutil.which("voila")
     base = [exe] if exe else [sys.executable, "-m", "voila"]
     return base + ["--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-                   "--VoilaConfiguration.allow_theme_override=YES", page_extensions_option(), *extra,
+                   "--VoilaConfiguration.allow_theme_override=YES", *page_extension_options(), *extra,
                    str(target)]
 
 

@@ -11,6 +11,7 @@ Screenshots: ``artifacts/screenshots/class-*.png`` (docs/classroom.md uses three
 from __future__ import annotations
 
 import base64
+import contextlib
 import csv
 import importlib
 import io
@@ -43,8 +44,9 @@ def serve(tmp_path_factory):
     port = free_port()
     cmd = [sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(store), "--port", str(port),
            "--ip", "127.0.0.1", "--connect-timeout", "300"]  # a loaded machine: pages connect slowly
+    started = time.monotonic()
     server = ServerProcess(cmd, port, env=server_env(), log_name="serve-class")
-    server.store = str(store)  # type: ignore[attr-defined]
+    server.store, server.started = str(store), started  # type: ignore[attr-defined]
     try:
         server.wait_ready("/voila/tree", timeout=120)
         server.page = lambda name, **q: (f"{server.base}/voila/render/{name}"  # type: ignore[attr-defined]
@@ -159,6 +161,7 @@ def test_a_class_of_twelve_plays_at_three_tables(browser, serve, screenshots):
     for name, page in students.items():
         page.locator(f".dw-root[data-you='{name}']").wait_for(timeout=RENDER)
         assert parse_qs(urlsplit(page.url).query)["student"][0] == tokens[name]  # no new link
+    serve.all_playing = time.monotonic()  # type: ignore[attr-defined] # docs/classroom.md: start to 12 playing
     codes = {int(n): c for n, c in zip(
         [b.get_attribute("data-table") for b in teacher.locator(".dichotomy-class-table").all()],
         [b.locator(".dichotomy-table-code").inner_text() for b in teacher.locator(".dichotomy-class-table").all()])}
@@ -269,6 +272,123 @@ def test_a_class_of_twelve_plays_at_three_tables(browser, serve, screenshots):
     forged.goto(serve.page("class.ipynb", **{"class": "ZZZZZZ"}))
     expect(forged.locator(".dichotomy-message")).to_contain_text("No class", timeout=RENDER)
     print(f"class test body: {time.monotonic() - t0:.0f} s")
+
+
+def test_the_teachers_terminal_has_one_line_per_thing_and_no_noise(browser, serve, record_property):
+    """Issue 28: after the whole class above (created, 12 joined, seated, started, a round at every
+    table, forged links refused) and a join refused here, the output of ``dichotomy serve`` is the
+    address banner and the teacher's lines: no warning, no traceback, nothing about notebook trust,
+    and every teacher line is one of the known shapes (names, codes and numbers: no hidden word).
+    Also records the time from the server's start to all 12 students playing (docs/classroom.md)."""
+    assert hasattr(serve, "all_playing"), "this test reads the log of test_a_class_of_twelve_plays_at_three_tables"
+    took = serve.all_playing - serve.started
+    record_property("server_start_to_12_playing_s", round(took, 1))
+    print(f"server start to 12 students playing: {took:.0f} s")
+    from dichotomy_widget import Classroom, SqliteStore
+
+    room = Classroom.create("Late group", deck="en", rounds=1, store=SqliteStore(serve.store))
+    room.join("Ana")
+    kid = open_page(browser, serve.page("class.ipynb", **{"class": room.code}))
+    kid.locator(".dichotomy-name input").wait_for(timeout=RENDER)
+    ready(kid)
+    for _attempt in range(4):  # a keypress before the kernel's connection is up is lost
+        kid.locator(".dichotomy-name input").fill("Ana")
+        kid.locator(".dichotomy-name input").press("Enter")
+        try:
+            expect(kid.locator(".dichotomy-feedback")).to_contain_text("Ana", timeout=10_000)
+            break
+        except AssertionError:
+            continue
+    refusal = f"class {room.code}: a student joining as 'Ana' was refused (NameTaken name_taken)"
+    deadline = time.monotonic() + 60
+    while refusal not in serve.log_path.read_text(errors="replace") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    kid.context.close()
+    log = serve.log_path.read_text(errors="replace")
+    assert refusal in log, log[-3000:]
+    for noise in ("warning", "traceback", "not trusted", "deprecat", "websocket_ping"):
+        assert noise not in log.lower(), log[-3000:]
+    teacher_lines = [line for line in log.splitlines() if line.startswith("[Dichotomy ")]
+    code = r"[A-Z0-9]{6}"
+    shapes = [rf"class {code} created: '[^']*', tables of \d+, \d+ rounds",
+              rf"class {code}: '[^']*' joined",
+              rf"class {code}: tables made: \d+ \(students at each: [\d, ]+\)",
+              rf"class {code}: student \d+ (removed|seated at table \d+)",
+              rf"class {code}: table \d+ (added|started \(table code {code}\))",
+              rf"class {code}: a student joining as '[^']*' was refused \(\w+ \w+\)"]
+    for line in teacher_lines:
+        text = line.split("] ", 1)[1]
+        assert any(re.fullmatch(shape, text) for shape in shapes), line
+    class_code = next(re.search(rf"class ({code}) created: '{CLASS_NAME}'", line).group(1)
+                      for line in teacher_lines if f"'{CLASS_NAME}'" in line)
+    mine = [line.split("] ", 1)[1] for line in teacher_lines if f"class {class_code}" in line]
+    assert sum(" joined" in line for line in mine) == 12
+    assert sum(" started (table code" in line for line in mine) == 3
+    assert any("tables made: 3" in line for line in mine)
+    other = [line for line in log.splitlines() if line.strip() and not line.startswith("[Dichotomy ")]
+    assert all(not line.startswith("[") for line in other), other  # nothing from voila or jupyter_server
+    assert any("Class page" in line for line in other)  # the banner with the address
+
+    # the report of that class, styled for reading on screen and printed on A4 without its links
+    report = open_page(browser, serve.page("report.ipynb", **{"class": class_code}), width=1366, height=768)
+    report.locator(".dichotomy-report-round").first.wait_for(timeout=RENDER)
+    style = """el => { const s = getComputedStyle(el); return [s.paddingLeft, s.textAlign, s.backgroundColor,
+                                                               s.display, s.position]; }"""
+    first = report.locator(".dichotomy-report").first
+    cell = first.locator("tbody td").first.evaluate(style)
+    score = first.locator("tbody td:last-child").first.evaluate(style)
+    assert float(cell[0].rstrip("px")) >= 8 and score[1] == "right" and cell[1] == "right"  # round, score
+    assert first.locator("thead th").first.evaluate(style)[2] != first.locator("tbody tr").first.evaluate(style)[2]
+    report.emulate_media(media="print", color_scheme="dark")  # a dark device still prints black on white
+    assert report.locator(".dichotomy-downloads").evaluate(style)[3] == "none"
+    assert first.locator("tbody td").nth(1).evaluate("el => getComputedStyle(el).color") == "rgb(0, 0, 0)"
+    assert report.locator("#rendered_cells").evaluate(style)[4] == "static"  # not voila's clipped box
+    report.context.close()
+
+
+def test_shift_enter_on_a_focused_game_button_presses_nothing(browser, serve):
+    """Issue 28: Shift+Enter (a notebook's "run this cell") on a focused Start or Pass button changes
+    nothing; Enter on the same focused button then presses it (the key reached the button)."""
+    from dichotomy_widget import SqliteStore, Table
+
+    table = Table.create(deck="en", rounds=2, store=SqliteStore(serve.store), seed=5)
+    tokens = {t.seat: t.token for t in (table.join(n) for n in ("Ana", "Ben", "Cleo"))}
+    host = open_page(browser, serve.page("host.ipynb", table=table.code, host=table.host_token))
+    start = host.locator(".dw-kind-table button[data-action=start]")
+    start.wait_for(timeout=RENDER)
+    ready(host)
+    start.focus()
+    host.keyboard.press("Shift+Enter")
+    host.wait_for_timeout(1500)  # what a press would have done by now: the kernel answers in < 1 s
+    table.refresh()
+    assert table.state.phase == "lobby" and start.count() == 1
+    expect(start).to_be_focused()
+    host.keyboard.press("Enter")
+    host.locator(".dw-root.dw-kind-table[data-phase=reveal]").wait_for(timeout=60_000)
+    table.refresh()
+    table.act(table.state.drawer, {"type": "pick", "pair": 1})
+    for word in CLUES:
+        table.refresh()
+        if table.state.phase != "clues":
+            break
+        with contextlib.suppress(Exception):  # a word refused as a variant of the pair: the next one
+            table.act(table.state.current_writer, {"type": "clue", "text": word})
+    table.refresh()
+    assert table.state.phase == "guess"
+    seat = open_page(browser, serve.page("seat.ipynb", table=table.code, seat=tokens[table.state.guesser]))
+    pass_button = seat.locator("button[data-action=pass]")
+    pass_button.wait_for(timeout=RENDER)
+    ready(seat)
+    pass_button.focus()
+    seat.keyboard.press("Shift+Enter")
+    seat.wait_for_timeout(1500)
+    table.refresh()
+    assert table.state.phase == "guess" and seat.locator("[data-testid=recap]").count() == 0
+    expect(pass_button).to_be_focused()
+    seat.keyboard.press("Enter")
+    seat.locator("[data-testid=recap]").wait_for(timeout=60_000)
+    for page in (host, seat):
+        page.context.close()
 
 
 def test_the_class_name_boxes_keep_a_name_typed_at_full_speed(browser, serve):

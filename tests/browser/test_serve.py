@@ -37,7 +37,8 @@ def serve(tmp_path_factory):
     store = tmp_path_factory.mktemp("serve") / "tables.sqlite3"
     port = free_port()
     cmd = [sys.executable, "-m", "dichotomy_widget.server.serve", "serve", "--store", str(store), "--port", str(port),
-           "--ip", "127.0.0.1", "--connect-timeout", "300"]  # a loaded machine: pages connect slowly
+           "--ip", "127.0.0.1", "--connect-timeout", "300",  # a loaded machine: pages connect slowly
+           "--voila-arg=--Voila.log_level=INFO"]  # voila's "Kernel shutdown: <id>" lines, read below
     server = ServerProcess(cmd, port, env=server_env(), log_name="serve")
     try:
         server.wait_ready("/voila/tree", timeout=90)
