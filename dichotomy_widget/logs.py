@@ -51,7 +51,7 @@ def teacher_lines(log_name: str, events: Sequence[Any]) -> list[str]:
     for e in events:
         kind = getattr(e, "type", "")
         if kind == "ClassCreated":
-            lines.append(f"{log_name} created: {e.name!r}, tables of {e.table_size}, {e.rounds} rounds")
+            lines.append(f"{log_name} created: {e.name!r}, tables of {e.table_size}, {e.options.rounds} rounds")
         elif kind == "StudentJoined":
             lines.append(f"{log_name}: {e.name!r} joined")
         elif kind == "StudentRemoved":
