@@ -27,6 +27,11 @@ Host page:
     ``?table=CODE&host=TOKEN``  resumes hosting: code, join link, QR code, lobby, Start, the host
                                 controls and the projector view (``TableWidget(table, host=True)``).
 
+Both pages hold one identity strategy (:mod:`.identity`, chosen from the environment): without a hub
+the link's token is who you are; behind JupyterHub (``dichotomy hub-service``) the signed-in hub user
+is, so the seat page has no name box and refuses another user's seat link, only hub hosts reach the
+host form, and the "Signed in as" bar frames every screen.
+
 Every refusal (unknown code, forged token, full or started table, taken or bad name) shows a clear
 message and creates nothing. Names and codes are always rendered as text, never as HTML.
 """
