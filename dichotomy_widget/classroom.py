@@ -27,14 +27,13 @@ from typing import Any, Callable, Sequence
 from . import words
 from .decks import Card, Deck, load_deck
 from .aggregate import Aggregate, as_store
-from .errors import (Plural, ClassNotFound, NotAllowed, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
+from .errors import (ClassNotFound, NotAllowed, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
                      StoreError)
 from .events import (ClassCreated, ClassEnded, Event, StudentJoined, StudentMoved, StudentRemoved, TableAdded,
                      TablePlayedAgain, TablesMade, TableStarted)
 from . import class_moves
 from .i18n import interface_language, normalize_language
 from .class_cards import card_key, record_card
-from .config import MAX_SEATS, MIN_SEATS
 from .options import TableOptions
 from .rules import clean_name
 from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
