@@ -95,7 +95,7 @@ def _startable(s: Any, number: Any) -> Refusal | None:
     return _seat_count(t)
 
 
-def _target(s: Any, phases: Phases, number: Any, name: str) -> Refusal | None:
+def _target(s: Any, phases: Phases, number: Any) -> Refusal | None:
     """Why students cannot be seated at table ``number`` now (for ``move`` and ``seat``)."""
     t = s.table(number)
     if t is None:
@@ -155,7 +155,7 @@ def _move(s: Any, phases: Phases, student: Any, number: Any) -> Refusal | None:
     if current.number == number:
         return lambda: SeatingError("{name} already sits at table {table}.", code="same_table",
                                     params={"name": found.name, "table": number})
-    return _target(s, phases, number, found.name)
+    return _target(s, phases, number)
 
 
 def _seat(s: Any, phases: Phases, student: Any, number: Any) -> Refusal | None:
@@ -167,7 +167,7 @@ def _seat(s: Any, phases: Phases, student: Any, number: Any) -> Refusal | None:
     if current is not None:
         return lambda: SeatingError("{name} already sits at table {table}.", code="same_table",
                                     params={"name": found.name, "table": current.number})
-    return _target(s, phases, number, found.name)
+    return _target(s, phases, number)
 
 
 def _remove(s: Any, phases: Phases, student: Any) -> Refusal | None:

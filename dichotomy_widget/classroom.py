@@ -473,7 +473,6 @@ class Classroom(Aggregate[ClassState]):
             table.act(None, {"type": "end"})  # the orphan table is ended, never played
             log.warning("class %s: table %s changed while starting; table %s ended", self.code, number, table.code)
             raise
-        log.info("class %s: table %s started (%s)", self.code, number, "again" if again else "first game")
         return table
 
     def start_all(self) -> list[Table]:
@@ -496,7 +495,6 @@ class Classroom(Aggregate[ClassState]):
                 except DichotomyError as exc:  # it ended meanwhile: nothing to do
                     log.info("class %s: table %s did not end: %s", self.code, table.code, exc.code)
         self._execute(lambda s: self._check(s, "end_class", phases={}) or [ClassEnded()])
-        log.info("class %s ended", self.code)
 
     def _slice(self, number: int, game: int = 0) -> list:
         """Game ``game`` (0: the first) of table ``number``: its slice of the shuffled deck, as card JSON

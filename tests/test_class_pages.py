@@ -500,3 +500,21 @@ def test_the_dashboard_redraws_on_a_clock_and_shows_a_stuck_tables_alert(store, 
     drawer = table.state.name(table.state.drawer)
     assert f'role="alert">{drawer} choisit une paire depuis 90 s<' in html
     assert "choisit une paire…" in html  # the table's own words, in the page's language
+
+
+def test_a_students_page_follows_its_table_into_the_next_game(store):
+    """Issue 28: "play again" at a finished table: the same link becomes the seat of the next game."""
+    room = Classroom.create("C", deck=DECK, rounds=1, table_size=4, store=store)
+    for name in ("Ana", "Ben", "Cy"):
+        room.join(name)
+    page = cp.class_page(f"class={room.code}", store=store)
+    assert page.join("Dee")
+    room.make_tables()
+    first = room.start_all()[0]
+    page.room.poll()
+    assert page.state == "seat" and page.widget.view["table"] == first.code
+    first.act(None, {"type": "end"})
+    again = Classroom.open(room.code, store).play_again(1)
+    page.room.poll()  # its watch would do this once the game is over
+    assert page.state == "seat" and page.widget.view["table"] == again.code
+    assert page.widget.view["you"]["name"] == "Dee" and page.widget.view["phase"] == "reveal"
