@@ -56,12 +56,3 @@ def test_the_pages_are_signed_at_start_so_opening_one_logs_no_trust_warning(tmp_
     assert warned == ["Notebook seat.ipynb is not trusted"]
     assert NotebookNotary(parent=app).store is pooled.PAGE_SIGNATURES  # in memory: no file written
 
-
-def test_the_websocket_ping_timeout_is_one_tornado_accepts(tmp_path):
-    """jupyter_server's default (three pings, 90 s) is longer than tornado 6.5 allows, which printed a
-    notice on the teacher's terminal at the first page; the server asks for the ping interval itself."""
-    from jupyter_server.base.websocket import WS_PING_INTERVAL
-
-    app = DichotomyVoila()
-    app.initialize(["--no-browser", "--port=1", str(tmp_path)])
-    assert app.tornado_settings["ws_ping_timeout"] == WS_PING_INTERVAL

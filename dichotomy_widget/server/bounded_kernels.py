@@ -267,7 +267,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         if (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True":  # a pool kernel: no page yet
             started = await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
             self.ledger.add_spare(started)
-            log.debug("pool kernel %s started: %d spare kernels", started, self.ledger.spares())
+            log.info("pool kernel %s started: %d spare kernels", started, self.ledger.spares())
             self._start_sweeper()
             return started
         ticket = _TICKET.get()

@@ -34,7 +34,6 @@ from typing import Any, AsyncIterator
 
 import nbformat
 from jupyter_server.base.handlers import FileFindHandler
-from jupyter_server.base.websocket import WS_PING_INTERVAL
 from nbformat.sign import MemorySignatureStore, NotebookNotary
 from jupyter_server.utils import url_path_join
 from tornado.httputil import split_host_and_port
@@ -234,10 +233,6 @@ class DichotomyVoila(Voila):
         # the pages are ours and signed below: the notaries share one in-memory store and secret
         self.config.NotebookNotary.secret = os.urandom(32)
         self.config.NotebookNotary.store_factory = lambda: PAGE_SIGNATURES
-        # jupyter_server's default websocket ping timeout (3 pings) is longer than tornado 6.5 allows, which
-        # says so on the terminal and uses the ping interval instead: ask for that at once
-        interval = self.tornado_settings.get("ws_ping_interval", WS_PING_INTERVAL)
-        self.tornado_settings = {"ws_ping_timeout": interval, **self.tornado_settings}
         self.trouble_watch = TroubleWatch.for_server()
         if self.trouble_watch is not None:
             PeriodicCallback(self.trouble_watch.check, CHECK_EVERY * 1000).start()
