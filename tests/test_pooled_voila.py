@@ -39,7 +39,7 @@ def test_the_pages_are_signed_at_start_so_opening_one_logs_no_trust_warning(tmp_
 
     import dichotomy_widget.server.pooled_voila as pooled
 
-    pages = Path(pooled.__file__).resolve().parent / "pages"
+    pages = Path(pooled.__file__).resolve().parents[1] / "pages" / "notebooks"
     for name in ("class.ipynb", "seat.ipynb"):
         shutil.copy(pages / name, tmp_path / name)
     app = DichotomyVoila()
