@@ -65,6 +65,10 @@ def teacher_lines(log_name: str, events: Sequence[Any]) -> list[str]:
             lines.append(f"{log_name}: student {e.student} seated at table {e.table}")
         elif kind == "TableStarted":
             lines.append(f"{log_name}: table {e.number} started (table code {e.code})")
+        elif kind == "TablePlayedAgain":
+            lines.append(f"{log_name}: table {e.number} plays again (table code {e.code})")
+        elif kind == "ClassEnded":
+            lines.append(f"{log_name} ended by the teacher")
     return lines
 
 

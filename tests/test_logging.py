@@ -225,12 +225,18 @@ def test_a_class_gives_the_teacher_one_line_per_thing_and_no_word(caplog):
             room.join(name)
         room.make_tables()
         tables = room.start_all()
+        tables[0].act(None, {"type": "end"})
+        again = room.play_again(1)
+        room.end_class()
     lines = [r.getMessage() for r in caplog.records if r.name == TEACHER_LOG]
     code = room.code
     assert lines == [f"class {code} created: 'Year 9', tables of 4, 2 rounds",
                      *(f"class {code}: {n!r} joined" for n in ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")),
                      f"class {code}: tables made: 2 (students at each: 4, 4)",
-                     *(f"class {code}: table {i} started (table code {t.code})" for i, t in enumerate(tables, 1))]
+                     *(f"class {code}: table {i} started (table code {t.code})" for i, t in enumerate(tables, 1)),
+                     f"class {code}: table 1 plays again (table code {again.code})",
+                     f"class {code} ended by the teacher"]
+    tables.append(again)
     words = {w for t in tables for card in t.state.round_deck for pair in card for w in pair}
     assert len(words) > 10
     assert not any(w in line for w in words for line in lines if len(w) > 3)

@@ -314,7 +314,8 @@ def test_the_teachers_terminal_has_one_line_per_thing_and_no_noise(browser, serv
               rf"class {code}: '[^']*' joined",
               rf"class {code}: tables made: \d+ \(students at each: [\d, ]+\)",
               rf"class {code}: student \d+ (removed|seated at table \d+)",
-              rf"class {code}: table \d+ (added|started \(table code {code}\))",
+              rf"class {code}: table \d+ (added|started \(table code {code}\)|plays again \(table code {code}\))",
+              rf"class {code} ended by the teacher",
               rf"class {code}: a student joining as '[^']*' was refused \(\w+ \w+\)"]
     for line in teacher_lines:
         text = line.split("] ", 1)[1]
