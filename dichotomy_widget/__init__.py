@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .classroom import Classroom, StudentTicket
+from .class_mode.classroom import Classroom, StudentTicket
 from .deck_library import DeckLibrary, SavedDeck
 from .decks import Card, Deck, Pair, deck_from_bytes, detect_language, load_deck, packaged_decks, parse_deck
 from .errors import (ClassNotFound, DeckError, DeckWarning, DependencyMissing, DichotomyError, HubIdentityError,

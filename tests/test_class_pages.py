@@ -11,7 +11,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from dichotomy_widget.classroom import Classroom
+from dichotomy_widget.class_mode.classroom import Classroom
 from dichotomy_widget.i18n import translator
 from dichotomy_widget.stores import SqliteStore
 from dichotomy_widget.pages import class_pages as cp
@@ -474,7 +474,7 @@ def test_the_dashboard_redraws_on_a_clock_and_shows_a_stuck_tables_alert(store, 
     stuck on one player says who and for how long, in the page's language."""
     import asyncio
 
-    from dichotomy_widget.class_views import STUCK_AFTER, dashboard_view
+    from dichotomy_widget.class_mode.views import STUCK_AFTER, dashboard_view
     from dichotomy_widget.i18n import translator
     from dichotomy_widget.pages import class_html
 

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dichotomy_widget import rules
-from dichotomy_widget.class_views import class_projector_view, dashboard_view, report, student_lobby_view
-from dichotomy_widget.classroom import Classroom
+from dichotomy_widget.class_mode.views import class_projector_view, dashboard_view, report, student_lobby_view
+from dichotomy_widget.class_mode.classroom import Classroom
 from dichotomy_widget.decks import Card, Deck, Pair
 from dichotomy_widget.errors import DichotomyError
 from dichotomy_widget.i18n import translator

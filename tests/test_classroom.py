@@ -9,7 +9,7 @@ import json
 import pytest
 
 from dichotomy_widget import Table
-from dichotomy_widget.classroom import Classroom, normalize_class_code
+from dichotomy_widget.class_mode.classroom import Classroom, normalize_class_code
 from dichotomy_widget.errors import (ClassNotFound, DichotomyError, InvalidAction, NameTaken, SeatingError,
                                      SeatNotFound, TableNotFound)
 from dichotomy_widget.stores import MemoryStore, SqliteStore
@@ -371,7 +371,7 @@ def test_report_withholds_a_pair_that_another_table_can_still_be_dealt():
 
 
 def test_one_device_joins_at_most_a_few_names_and_others_still_join():
-    from dichotomy_widget.classroom import MAX_JOINS_PER_DEVICE
+    from dichotomy_widget.class_mode.classroom import MAX_JOINS_PER_DEVICE
 
     room = new_class(0)
     for i in range(MAX_JOINS_PER_DEVICE):
@@ -418,7 +418,7 @@ def test_a_refused_class_action_still_tells_listeners_what_changed_meanwhile():
 
 
 # --- the class move table (issue 28) ----------------------------------------------------------------
-from dichotomy_widget import class_moves  # noqa: E402
+from dichotomy_widget.class_mode import moves as class_moves  # noqa: E402
 
 
 def moves_of(room: Classroom) -> dict[str, list[tuple]]:
@@ -562,7 +562,7 @@ def test_the_dashboard_view_lists_the_legal_moves_and_a_stuck_tables_alert():
     assert [p["name"] for p in row["players"] if p["acting"]] == [drawer]
     assert row["status"] == f"{drawer} is picking a pair…" and row["alerts"] == []
     assert set(row["host"]) == {"random_pick"}
-    from dichotomy_widget.class_views import STUCK_AFTER, dashboard_view
+    from dichotomy_widget.class_mode.views import STUCK_AFTER, dashboard_view
 
     later = dashboard_view(room, "en", table.last_event_at + STUCK_AFTER + 5)
     assert later["tables"][0]["row"]["alerts"] == [{"kind": "reveal", "names": [drawer], "seconds": STUCK_AFTER + 5}]

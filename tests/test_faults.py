@@ -398,7 +398,7 @@ def test_the_class_pages_show_the_store_trouble_too(small_disk):
 def test_garbage_written_over_the_store_under_a_running_server_is_noticed_by_new_pages(tmp_path):
     """The running server's kernels keep the -wal and -shm files; a page opened after the file was
     overwritten in place must not read the write-ahead log and play on."""
-    from dichotomy_widget.classroom import Classroom
+    from dichotomy_widget.class_mode.classroom import Classroom
     from dichotomy_widget.pages.class_pages import class_page
 
     path = tmp_path / "tables.sqlite3"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dichotomy_widget import Table
-from dichotomy_widget.classroom import Classroom
+from dichotomy_widget.class_mode.classroom import Classroom
 from dichotomy_widget.pages import guess_throttle
 from dichotomy_widget.pages.table_pages import SeatPage
 from dichotomy_widget.pages.class_pages import ClassPage

@@ -27,11 +27,11 @@ ENGINE = ("errors", "events", "config", "decks", "rules", "views", "words")
 UI = ("widgets", "pages", "server")
 OUTER = ("stores", *UI, "table")
 #: Modules (or packages) that compute without a store, a widget, a kernel or a clock of their own.
-PURE = ("errors", "events", "config", "decks", "rules", "views", "words", "wordrel", "wordsdata", "seating",
-        "class_views", "class_cards", "class_moves", "i18n", "message_format", "logs", "deck_targets",
+PURE = ("errors", "events", "config", "decks", "rules", "views", "words", "wordrel", "wordsdata",
+        "class_mode.views", "class_mode.cards", "class_mode.moves", "class_mode.seating", "i18n", "message_format", "logs", "deck_targets",
         "bots.bot", "bots.knowledge", "bots.relations", "bots.simulate", "options")
 #: Everything else: the package's front door, stores, pages, tables, classes, the server, bot drivers.
-IMPURE = ("", "stores", "widgets", "pages", "server", "aggregate", "table", "classroom", "deck_library",
+IMPURE = ("", "stores", "widgets", "pages", "server", "aggregate", "table", "class_mode", "deck_library",
           "bots", "bots.driver", "bots.practice")
 #: Libraries a pure module must not import (widgets, kernels, servers, databases, processes, sockets).
 IMPURE_LIBRARIES = {"ipywidgets", "anywidget", "traitlets", "IPython", "ipykernel", "tornado", "voila",
@@ -139,12 +139,12 @@ def test_a_pure_module_imports_nothing_impure(module):
 
 def test_the_purity_check_sees_an_impure_import():
     """Guards the check above: the lists classify real modules, and impure imports are seen."""
-    assert kind(f"{PACKAGE}.class_views") == "pure" and kind(f"{PACKAGE}.seating") == "pure"
+    assert kind(f"{PACKAGE}.class_mode.views") == "pure" and kind(f"{PACKAGE}.class_mode.seating") == "pure"
     assert kind(f"{PACKAGE}.bots.driver") == "impure" and kind(f"{PACKAGE}.bots.bot") == "pure"
     assert kind(f"{PACKAGE}.pages.class_pages") == "impure" and kind(PACKAGE) == "impure"
-    found = [(f"{PACKAGE}.rules", "decide", 1), (f"{PACKAGE}.classroom", "Classroom", 2), ("ipywidgets", None, 3),
+    found = [(f"{PACKAGE}.rules", "decide", 1), (f"{PACKAGE}.class_mode.classroom", "Classroom", 2), ("ipywidgets", None, 3),
              (f"{PACKAGE}.stores.sqlite", None, 4), ("json", None, 5), ("asyncio.tasks", None, 6)]
-    assert impure_imports(found) == [(f"{PACKAGE}.classroom", 2), ("ipywidgets", 3),
+    assert impure_imports(found) == [(f"{PACKAGE}.class_mode.classroom", 2), ("ipywidgets", 3),
                                      (f"{PACKAGE}.stores.sqlite", 4), ("asyncio.tasks", 6)]
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dichotomy_widget import DependencyMissing, words
-from dichotomy_widget.classroom import Classroom
+from dichotomy_widget.class_mode.classroom import Classroom
 from dichotomy_widget.errors import InvalidAction
 from dichotomy_widget.logs import log_failure
 from dichotomy_widget.stores import MemoryStore

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dichotomy_widget.errors import DichotomyError
-from dichotomy_widget.seating import split_roster, table_sizes
+from dichotomy_widget.class_mode.seating import split_roster, table_sizes
 
 
 @settings(max_examples=300, deadline=None)

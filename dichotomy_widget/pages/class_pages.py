@@ -27,14 +27,14 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import ipywidgets as W
 
-from ..classroom import MAX_CLASS_NAME, Classroom
+from ..class_mode.classroom import MAX_CLASS_NAME, Classroom
 from ..deck_library import DeckLibrary
 from ..decks import Deck
 from ..errors import DichotomyError, NameTaken, SeatNotFound
 from ..config import (CLASS_PAGE, CLASS_VIEW_PAGE, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_SEATS,
                       MIN_TIME_LIMIT,
                       PROJECTOR_PAGE, REPORT_PAGE, SEAT_URL_ENV)
-from ..seating import MAX_PREFERRED, MIN_PREFERRED
+from ..class_mode.seating import MAX_PREFERRED, MIN_PREFERRED
 from ..stores import TableStore
 from ..table import Table
 from ..errors import TeacherKeyRequired
@@ -58,7 +58,7 @@ from .teacher import key_required, require_teacher
 from .page_style import feedback_label, link_html
 from .class_html import (dashboard_row_html, download_html, host_label, join_html, late_html, lobby_html,
                          overview_html, report_html, roster_html, style_html, trouble_html)
-from ..class_views import (class_projector_view, report, report_csv, report_json,
+from ..class_mode.views import (class_projector_view, report, report_csv, report_json,
                            student_lobby_view)
 
 __all__ = ["teacher_page", "class_page", "class_view_page", "projector_page", "report_page", "TeacherPage",

@@ -24,7 +24,7 @@ import anywidget
 import ipywidgets as W
 import traitlets
 
-from ..classroom import Classroom
+from ..class_mode.classroom import Classroom
 from ..config import CLASS_PAGE, CLASS_VIEW_PAGE, HOST_PAGE, REPORT_PAGE, SEAT_PAGE, TEACHER_PAGE
 from ..errors import ClassNotFound, DichotomyError, TableNotFound
 from ..table import Table

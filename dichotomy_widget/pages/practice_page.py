@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlencode
 import ipywidgets as W
 
 from ..bots import check_playable, default_source, knowledge, personal_recap, practice_table
-from ..classroom import Classroom
+from ..class_mode.classroom import Classroom
 from ..config import DEFAULT_DECK, DEFAULT_ROUNDS, MAX_NAME_LENGTH
 from ..decks import Card, Deck, packaged_decks
 from ..errors import DichotomyError

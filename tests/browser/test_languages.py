@@ -45,7 +45,7 @@ from browser_support import conftest_helpers as _shared
 from browser_support import wait_until_ready
 
 from dichotomy_widget import SqliteStore, Table
-from dichotomy_widget.classroom import Classroom
+from dichotomy_widget.class_mode.classroom import Classroom
 from dichotomy_widget.errors import DichotomyError
 from dichotomy_widget.i18n import INTERFACE_LANGUAGES, LANGUAGE_NAMES
 

@@ -15,14 +15,14 @@ import json
 import re
 from typing import Any, Protocol
 
-from .class_cards import record_card
-from .class_moves import class_phase, free_places, legal_moves
-from .i18n import translator
-from .views import recap_json
+from .cards import record_card
+from .moves import class_phase, free_places, legal_moves
+from ..i18n import translator
+from ..views import recap_json
 
 
 class Classroom(Protocol):
-    """What the views read of a :class:`~dichotomy_widget.classroom.Classroom` (no import: no cycle)."""
+    """What the views read of a :class:`~dichotomy_widget.class_mode.classroom.Classroom` (no import: no cycle)."""
 
     code: str
     state: Any

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Sequence, TypeVar
 
-from .errors import DichotomyError
-from .config import MAX_SEATS, MIN_SEATS
+from ..errors import DichotomyError
+from ..config import MAX_SEATS, MIN_SEATS
 
 __all__ = ["MIN_PREFERRED", "MAX_PREFERRED", "table_sizes", "split_roster"]
 

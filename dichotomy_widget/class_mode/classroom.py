@@ -24,22 +24,22 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from . import words
-from .decks import Card, Deck, load_deck
-from .aggregate import Aggregate, as_store
-from .logs import announce
-from .errors import (ClassNotFound, NotAllowed, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
+from .. import words
+from ..decks import Card, Deck, load_deck
+from ..aggregate import Aggregate, as_store
+from ..logs import announce
+from ..errors import (ClassNotFound, NotAllowed, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
                      StoreError)
-from .events import (ClassCreated, ClassEnded, Event, StudentJoined, StudentMoved, StudentRemoved, TableAdded,
+from ..events import (ClassCreated, ClassEnded, Event, StudentJoined, StudentMoved, StudentRemoved, TableAdded,
                      TablePlayedAgain, TablesMade, TableStarted)
-from . import class_moves
-from .i18n import interface_language, normalize_language
-from .class_cards import card_key, record_card
-from .options import TableOptions
-from .rules import clean_name
+from . import moves as class_moves
+from ..i18n import interface_language, normalize_language
+from .cards import card_key, record_card
+from ..options import TableOptions
+from ..rules import clean_name
 from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
-from .stores import TableStore
-from .table import CODE_ALPHABET, Table, hash_token, new_table_code
+from ..stores import TableStore
+from ..table import CODE_ALPHABET, Table, hash_token, new_table_code
 
 __all__ = ["Classroom", "StudentTicket", "ClassState", "Student", "ClassTable", "CLASS_PREFIX",
            "normalize_class_code", "class_stream", "MAX_STUDENTS",
@@ -604,37 +604,37 @@ class Classroom(Aggregate[ClassState]):
     def dashboard_view(self, lang: str = "en") -> dict[str, Any]:
         """The teacher's dashboard: roster, one row per table (from its public view: no hidden word),
         the class moves legal now, alerts dated now; sentences in ``lang``."""
-        from .class_views import dashboard_view
+        from .views import dashboard_view
 
         return dashboard_view(self, lang, time.time())
 
     def projector_view(self) -> dict[str, Any]:
         """The class overview for a projector: tables, rounds played, scores."""
-        from .class_views import class_projector_view
+        from .views import class_projector_view
 
         return class_projector_view(self)
 
     def lobby_view(self, who: "int | str | StudentTicket") -> dict[str, Any]:
         """What a student's class lobby shows: the class, their table and tablemates (names only)."""
-        from .class_views import student_lobby_view
+        from .views import student_lobby_view
 
         return student_lobby_view(self, self.student_id(who))
 
     def report(self) -> dict[str, Any]:
         """Resolved rounds of every table (never a live round)."""
-        from .class_views import report
+        from .views import report
 
         return report(self)
 
     def report_csv(self) -> str:
         """The report as CSV text, one row per clue."""
-        from .class_views import report_csv
+        from .views import report_csv
 
         return report_csv(self.report())
 
     def report_json(self) -> str:
         """The report as JSON text."""
-        from .class_views import report_json
+        from .views import report_json
 
         return report_json(self.report())
 

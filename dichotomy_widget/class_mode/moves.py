@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from .config import MAX_SEATS, MIN_SEATS
-from .errors import Plural, SeatingError, SeatNotFound
+from ..config import MAX_SEATS, MIN_SEATS
+from ..errors import Plural, SeatingError, SeatNotFound
 
 __all__ = ["ClassMove", "CLASS_MOVES", "legal_moves", "refusal", "class_phase", "is_open", "free_places",
            "CLASS_PHASES"]
