@@ -15,21 +15,26 @@ from .decks import Deck
 from .errors import DeckError, DichotomyError, Plural
 from .i18n import INTERFACE_LANGUAGES, normalize_language
 
-__all__ = ["TableOptions"]
+__all__ = ["TableOptions", "LEADERS"]
+
+#: Who may lead a table, as its screens name them: a host (a table of its own) or the class's teacher.
+LEADERS = ("host", "teacher")
 
 
 @dataclass(frozen=True)
 class TableOptions:
     """How a table plays: ``rounds`` (cards dealt), ``time_limit`` (seconds per clue, None: none),
     ``interface_lang`` (its screens' language, "": the deck's), ``fixed_guesser`` (a practice table:
-    the first seat guesses every round) and ``recap_time`` (seconds a recap stays before the table
-    continues for everyone still reading it; None: each player continues)."""
+    the first seat guesses every round), ``recap_time`` (seconds a recap stays before the table
+    continues for everyone still reading it; None: each player continues) and ``led_by`` (who leads the
+    table, as its screens name them: ``"host"``, or ``"teacher"`` at a class's table)."""
 
     rounds: int = DEFAULT_ROUNDS
     time_limit: float | None = None
     interface_lang: str = ""
     fixed_guesser: bool = False
     recap_time: float | None = None
+    led_by: str = "host"
 
     def checked(self, deck: Deck, per_table: bool = False) -> "TableOptions":
         """These options made sure for ``deck`` (a clear error otherwise): the time limit as float or
@@ -60,6 +65,9 @@ class TableOptions:
         if self.recap_time and not (MIN_RECAP_TIME <= float(self.recap_time) <= MAX_TIME_LIMIT):
             raise DichotomyError("A recap countdown is between {least} and {most} seconds.",
                                  code="invalid_recap_time", params={"least": MIN_RECAP_TIME, "most": MAX_TIME_LIMIT})
+        if self.led_by not in LEADERS:
+            raise DichotomyError("A table is led by {leaders}; {led_by} is not one of them.", code="invalid_led_by",
+                                 params={"leaders": ", ".join(LEADERS), "led_by": str(self.led_by)[:20]})
         return replace(self, time_limit=float(self.time_limit) if self.time_limit else None,
                        recap_time=float(self.recap_time) if self.recap_time else None,
                        interface_lang=normalize_language(self.interface_lang) or "",

@@ -37,7 +37,7 @@
  * @typedef {{band: string, from: number}} LadderStep
  * @typedef {{score: number, rounds: number, band: string, ended_by_host: boolean, ladder: LadderStep[]}} Final
  * @typedef {{phase: string, round: number, rounds: number, score: number, discard: number,
- *   deck_left: number, lang: string, deck: string, you: {seat: number, name: string, role: string}|null, players: Player[],
+ *   deck_left: number, lang: string, led_by: string, deck: string, you: {seat: number, name: string, role: string}|null, players: Player[],
  *   turn: number|null, status: string, actions: string[],
  *   card: {number: number, target: string, foil: string}[]|null,
  *   pair: {number: number, target: string, foil: string}|null,
@@ -142,11 +142,11 @@ function endConfirm() {
   return t("Really end the game? Press again");
 }
 
-/** Words a student understands for how a clue went missing. @param {string} cause */
-function noClueText(cause) {
+/** Words a student understands for how a clue went missing. @param {string} cause @param {string} ledBy */
+function noClueText(cause, ledBy) {
   switch (cause) {
     case "empty": return t("skipped (no clue)");
-    case "host": return t("no clue (timed out by the host)");
+    case "host": return ledBy === "teacher" ? t("no clue (timed out by the teacher)") : t("no clue (timed out by the host)");
     case "time_limit": return t("no clue (ran out of time)");
     default: return t("no clue");
   }
@@ -546,7 +546,8 @@ function lobbyScreen(view, act, kind) {
       box.append(h("p", { text: t("Add players in the notebook with table.join(\"Name\"), then come back here.") }));
     }
   } else if (kind === "seat") {
-    box.append(h("p", { class: "dw-help", text: t("The host starts the game when everyone is here.") }), howToPlay());
+    box.append(h("p", { class: "dw-help", text: view.led_by === "teacher" ? t("The teacher starts the game when everyone is here.")
+      : t("The host starts the game when everyone is here.") }), howToPlay());
   }
   return box;
 }
@@ -721,14 +722,14 @@ function watchGuessScreen(view) {
 /**
  * One recap clue line; `beat` is the step of the staged reveal that turns it over, `collide` the step
  * where an eliminated clue falls away with its reason.
- * @param {RecapClue} c @param {number} beat @param {number} collide
+ * @param {RecapClue} c @param {number} beat @param {number} collide @param {string} ledBy
  */
-function recapClue(c, beat, collide) {
+function recapClue(c, beat, collide, ledBy) {
   const li = h("li", {
     class: `dw-recap-clue${c.eliminated ? " dw-eliminated" : ""}${c.timeout ? " dw-timeout" : ""}`, "data-beat": beat,
   }, h("span", { class: "dw-author", text: t("{name}:", { name: c.author }) }), " ");
   if (c.timeout) {
-    li.append(h("span", { class: "dw-noclue", text: noClueText(c.cause) }));
+    li.append(h("span", { class: "dw-noclue", text: noClueText(c.cause, ledBy) }));
   } else if (c.eliminated) {
     const why = c.reason_text || t("it matched another clue");
     const text = c.matched.length
@@ -756,11 +757,12 @@ function outcomeStamp(outcome) {
  * Everything about a resolved round, in the order of its staged reveal (`data-beat` on each part:
  * the pair, each clue turning over, matching clues falling away, the guess, the outcome, the piles).
  * Only the recap of the view: the staging hides nothing the seat may not see and adds nothing.
- * @param {Recap} r
+ * @param {Recap} r @param {string} ledBy who timed a Guesser out ("host" or "teacher")
  */
-function recapBlock(r) {
+function recapBlock(r, ledBy) {
   const guessLine = !r.passed ? t("{name} guessed {word}.", { name: r.guesser, word: quoted(r.guess || "") })
-    : r.cause === "host" ? t("{name} was timed out by the host (counts as a pass).", { name: r.guesser })
+    : r.cause === "host" ? (ledBy === "teacher" ? t("{name} was timed out by the teacher (counts as a pass).", { name: r.guesser })
+      : t("{name} was timed out by the host (counts as a pass).", { name: r.guesser }))
       : t("{name} passed.", { name: r.guesser });
   const extras = [];
   if (r.penalty_discarded) extras.push(t("The next card was discarded as a penalty."));
@@ -773,7 +775,7 @@ function recapBlock(r) {
     h("p", { class: "dw-recap-pair", "data-beat": 1 },
       wordChip("target", h("strong", { text: r.target })), " ", wordChip("foil", h("strong", { text: r.foil })), " ",
       h("span", { class: "dw-help", text: t("(pair {number}, picked by {name})", { number: r.pair_number, name: r.drawer }) })),
-    h("ul", { class: "dw-recap-clues", "aria-label": t("Clues") }, ...r.clues.map((c, i) => recapClue(c, i + 2, collide))),
+    h("ul", { class: "dw-recap-clues", "aria-label": t("Clues") }, ...r.clues.map((c, i) => recapClue(c, i + 2, collide, ledBy))),
     h("p", { class: "dw-guessline", "data-beat": guessBeat, text: guessLine }),
     h("p", { class: `dw-outcome dw-outcome-${r.outcome}`, "data-outcome": r.outcome, "data-beat": guessBeat + 1 },
       h("span", { class: "dw-stamp", "aria-hidden": "true", text: outcomeStamp(r.outcome) }), " ",
@@ -788,7 +790,7 @@ function recapBlock(r) {
 /** @param {View} view @param {Act} act @param {string} kind */
 function recapScreen(view, act, kind) {
   const panel = h("div", { class: "dw-panel" });
-  if (view.recap) panel.append(staged(recapBlock(view.recap)));
+  if (view.recap) panel.append(staged(recapBlock(view.recap, view.led_by)));
   const slot = errorSlot();
   if (kind === "pass" && view.actions.includes("confirm_absent")) {
     const label = view.next ? t("Continue (for everyone)") : t("See the final score");
@@ -877,11 +879,12 @@ function staged(block) {
  * picked): it stays until this player continues (or the recap countdown ends), which only closes it
  * on this screen.
  * @param {Recap} recap @param {string} status @param {() => void} close @param {boolean} timed
+ * @param {string} ledBy
  */
-function keptRecapScreen(recap, status, close, timed) {
+function keptRecapScreen(recap, status, close, timed, ledBy) {
   return h("div", { class: "dw-panel dw-kept" },
     h("p", { class: "dw-kept-note", "data-testid": "kept-note", text: t("The next round has started: {status}", { status }) }),
-    staged(recapBlock(recap)),
+    staged(recapBlock(recap, ledBy)),
     h("button", { class: "dw-button dw-primary", type: "button", "data-action": "continue", "data-autofocus": true, onclick: close },
       t("Continue")), timed ? recapClock() : "", soundToggle());
 }
@@ -925,7 +928,7 @@ function finalScreen(view) {
     f.ended_by_host ? h("p", { class: "dw-help", text: t("The game was ended early.") }) : "",
     rows.length ? h("h3", { class: "dw-h3", text: t("Round by round") }) : "",
     rows.length ? h("ol", { class: "dw-history" }, ...rows) : "",
-    view.recap ? h("details", { class: "dw-last-recap" }, h("summary", { text: t("Last round in detail") }), recapBlock(view.recap)) : "");
+    view.recap ? h("details", { class: "dw-last-recap" }, h("summary", { text: t("Last round in detail") }), recapBlock(view.recap, view.led_by)) : "");
 }
 
 /**
@@ -1316,7 +1319,7 @@ class App {
     // the screen's own state beside the view: a readied draft, a kept recap, a finger or a pointer
     const own = ["view", this.kind, this.draft.queued, kept ? kept.round : null, touchScreen()];
     if (this.drawRegion("screen", this.main, view, own, (v) => [kept
-      ? keptRecapScreen(kept, status, () => this.closeKept(), Boolean(this.keptUntil))
+      ? keptRecapScreen(kept, status, () => this.closeKept(), Boolean(this.keptUntil), v.led_by)
       : buildScreen(v, this.send, this.kind, this.ctx)])) {
       this.notice.textContent = "";
       this.takeFocus(/** @type {HTMLElement|null} */ (this.main.querySelector("[data-autofocus]")));

@@ -41,7 +41,7 @@ def test_a_table_stores_its_options_in_its_first_event_and_reads_them_back():
     table = Table.create(deck="es", seed=3, store=store, options=given)
     first = store.load(table.code)[0].payload
     assert first["options"] == {"rounds": 4, "time_limit": 45.0, "interface_lang": "fr", "fixed_guesser": True,
-                                "recap_time": None}
+                                "recap_time": None, "led_by": "host"}
     assert not {"rounds", "time_limit", "interface_lang"} & set(first)  # one nested value, no flat copies
     assert Table.open(table.code, store).options == given == table.options
 
@@ -67,7 +67,18 @@ def test_a_class_hands_its_options_to_every_table_it_starts():
         room.join(name)
     room.make_tables()
     table = room.start_table(1)
-    assert table.options == TableOptions(rounds=2, time_limit=40.0, interface_lang="es")  # the class's screens' language
+    # the class's screens' language, and its tables are led by the teacher (the word their screens use)
+    assert table.options == TableOptions(rounds=2, time_limit=40.0, interface_lang="es", led_by="teacher")
+    assert table.view(0)["led_by"] == "teacher" and table.view(None)["led_by"] == "teacher"
+    assert Table.create(deck="en", store=MemoryStore()).view(None)["led_by"] == "host"
     with pytest.raises(DeckError) as err:
         Classroom.create("Unit 5", deck="en", store=MemoryStore(), options=TableOptions(rounds=10_000))
     assert err.value.code == "deck_too_small" and "cards per table" in err.value.message
+
+
+def test_a_table_is_led_by_a_host_or_a_teacher_and_nothing_else():
+    deck = load_deck("en")
+    assert TableOptions(led_by="teacher").checked(deck).led_by == "teacher"
+    with pytest.raises(DichotomyError) as err:
+        TableOptions(led_by="<b>boss</b>").checked(deck)
+    assert err.value.code == "invalid_led_by"

@@ -154,7 +154,7 @@ def test_a_class_stored_with_flat_options_loads_and_starts_tables(tmp_path):
     assert (room.state.rounds, room.state.time_limit, room.interface_lang) == (2, 40.0, "es")
     room.make_tables()
     table = room.start_table(1)
-    assert table.options == TableOptions(rounds=2, time_limit=40.0, interface_lang="es")
+    assert table.options == TableOptions(rounds=2, time_limit=40.0, interface_lang="es", led_by="teacher")
     assert table.store.load(table.code)[0].payload["options"]["time_limit"] == 40.0  # written as the new version
     assert Classroom.open("CLS234", SqliteStore(path)).state == room.state
     store.close()

@@ -447,7 +447,7 @@ class Classroom(Aggregate[ClassState]):
         t = self.state.table(number)
         assert t is not None
         table = Table.create(deck=self._table_deck(number), store=self.store,
-                             options=replace(self.options, interface_lang=self.interface_lang),
+                             options=replace(self.options, interface_lang=self.interface_lang, led_by="teacher"),
                              seed=random.Random(f"{self.state.seed}:table:{number}"
                                                 + (f":game:{len(t.codes) + 1}" if again else "")).randrange(2 ** 62))
         for member in t.members:
