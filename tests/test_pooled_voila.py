@@ -56,3 +56,14 @@ def test_the_pages_are_signed_at_start_so_opening_one_logs_no_trust_warning(tmp_
     assert warned == ["Notebook seat.ipynb is not trusted"]
     assert NotebookNotary(parent=app).store is pooled.PAGE_SIGNATURES  # in memory: no file written
 
+
+
+def test_the_servers_log_drops_only_the_libraries_ping_notice():
+    import dichotomy_widget.server.pooled_voila as pooled
+
+    def record(msg: str) -> logging.LogRecord:
+        return logging.LogRecord("tornado.general", logging.WARNING, __file__, 1, msg, None, None)
+
+    notice = record("The websocket_ping_timeout (90000) cannot be longer than the websocket_ping_interval (30000).")
+    assert pooled._not_the_ping_notice(notice) is False
+    assert pooled._not_the_ping_notice(record("Uncaught exception GET /voila/render/seat.ipynb")) is True

@@ -218,6 +218,14 @@ def sign_pages(root: Path, notary: NotebookNotary) -> int:
     return count
 
 
+def _not_the_ping_notice(record: logging.LogRecord) -> bool:
+    """False for tornado's notice that jupyter_server's websocket ping timeout (given in milliseconds,
+    which tornado reads as seconds) is longer than its ping interval: it comes from those two
+    libraries' defaults, once per server, and nothing a teacher can or needs to act on (pages keep
+    their connection either way; setting the timeout closes every page's websocket each 30 s)."""
+    return not str(record.msg).startswith("The websocket_ping_timeout (")
+
+
 class DichotomyVoila(Voila):
     """Voila with :class:`PooledPageHandler`, :class:`LocalRequestInfoHandler`,
     :class:`CachedLabextensionHandler` and the widget's code by URL (:class:`WidgetCodeHandler`), no
@@ -230,6 +238,7 @@ class DichotomyVoila(Voila):
         # call still builds a record to throw away: jupyter_server's kernel manager makes one for each
         # message a kernel sends (10 % of the server's time while a class opens its pages, measured).
         self.log.setLevel(self.log_level)
+        logging.getLogger("tornado.general").addFilter(_not_the_ping_notice)
         # the pages are ours and signed below: the notaries share one in-memory store and secret
         self.config.NotebookNotary.secret = os.urandom(32)
         self.config.NotebookNotary.store_factory = lambda: PAGE_SIGNATURES

@@ -306,7 +306,7 @@ def test_the_teachers_terminal_has_one_line_per_thing_and_no_noise(browser, serv
     kid.context.close()
     log = serve.log_path.read_text(errors="replace")
     assert refusal in log, log[-3000:]
-    for noise in ("warning", "traceback", "not trusted", "deprecat"):
+    for noise in ("warning", "traceback", "not trusted", "deprecat", "websocket_ping_timeout"):
         assert noise not in log.lower(), log[-3000:]
     teacher_lines = [line for line in log.splitlines() if line.startswith("[Dichotomy ")]
     code = r"[A-Z0-9]{6}"
