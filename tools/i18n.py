@@ -171,9 +171,10 @@ BANNED: dict[str, list[str]] = {
 
 #: Modules whose messages only class pages show: they say "teacher", never "host" (the word of a
 #: table hosted on its own page).
-CLASS_SOURCES = ("dichotomy_widget/class_mode/classroom.py", "dichotomy_widget/class_mode/views.py", "dichotomy_widget/class_mode/cards.py",
-                 "dichotomy_widget/class_mode/seating.py", "dichotomy_widget/pages/class_pages.py",
-                 "dichotomy_widget/pages/class_html.py")
+CLASS_SOURCES = ("dichotomy_widget/class_mode/classroom.py", "dichotomy_widget/class_mode/views.py",
+                 "dichotomy_widget/class_mode/cards.py", "dichotomy_widget/class_mode/seating.py",
+                 "dichotomy_widget/class_mode/moves.py", "dichotomy_widget/class_mode/state.py",
+                 "dichotomy_widget/pages/class_pages.py", "dichotomy_widget/pages/class_html.py")
 HOST_WORDS = {"en": r"\bhosts?\b|\bhosting\b", "es": r"anfitri", "fr": r"\bhôtes?\b", "de": r"spielleitung"}
 
 
