@@ -385,7 +385,11 @@ def _show(page, selector: str) -> None:
 def _submit(page, box: str, value: str, done: str, tries: int = 4) -> None:
     """Type ``value`` in ``box`` and press Enter until ``done`` shows (a key pressed too early is lost)."""
     for _ in range(tries):
-        page.locator(box).fill(value)
+        try:
+            page.locator(box).fill(value)
+        except playwright_api.TimeoutError as exc:
+            text = page.locator("body").inner_text(timeout=10_000)[:800]
+            raise AssertionError(f"{box} is not on {page.url} any more; the page shows:\n{text}") from exc
         page.locator(box).press("Enter")
         try:
             page.locator(done).first.wait_for(state="visible", timeout=10_000)
