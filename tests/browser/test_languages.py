@@ -354,7 +354,9 @@ class Checker:
             known = finder.words | {w.lower() for w in (*NAMES, *CLASS_NAMES, *CLUES, "Kim", "CODE",
                                                         *LANGUAGE_NAMES.values())}
             for line in sorted(_lines(english) & _lines(text)):
-                foreign = [w for w in WORD.findall(line) if w.lower() not in known]
+                # names drawn side by side ("JoIvyFay": a roster's inline names) are names, one by one
+                foreign = [w for w in WORD.findall(line)
+                           if any(part.lower() not in known for part in re.split(r"(?<=[a-z])(?=[A-Z])", w))]
                 if foreign and not finder.english_in(line):
                     self.problems.append(f"{where}: line unchanged from English: {line!r} ({', '.join(foreign)})")
 
