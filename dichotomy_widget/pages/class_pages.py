@@ -864,18 +864,10 @@ class ClassPage(RefusingPage, W.VBox):
 
 def class_page(query: str | None = None, store: "TableStore | str | None" = None,
                env: Mapping[str, str] | None = None) -> ClassPage:
-    """A student's class page for ``query`` (default: the page's query; in a pre-started kernel a
-    :class:`~.entry.PendingPage` that becomes it)."""
-    if query is None:
-        from .entry import lost_request, page_query, pending_page
+    """A student's class page for ``query`` (default: this page's request, see :func:`.entry.page_for`)."""
+    from .entry import page_for
 
-        pending = pending_page(lambda q: class_page(q, store, env), store)
-        if pending is not None:
-            return pending  # type: ignore[return-value]
-        query = page_query(store)
-        if query is None:
-            return lost_request()  # type: ignore[return-value]
-    return ClassPage(query, store=store, env=env)
+    return page_for(query, lambda q: ClassPage(q, store=store, env=env), store)  # type: ignore[return-value]
 
 
 # --------------------------------------------------------------------------------------------------

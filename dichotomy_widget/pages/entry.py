@@ -37,7 +37,8 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger(__name__)
 
 __all__ = ["seat_page", "host_page", "packaged_pages", "page_query", "pooled", "warm_up", "lost_request",
-           "wait_for_request", "request_socket_url", "PendingPage", "pending_page"]
+           "wait_for_request", "request_socket_url", "PendingPage", "pending_page",
+           "page_for"]
 
 PREHEAT_ENV = "VOILA_PREHEAT"
 
@@ -196,31 +197,29 @@ def pending_page(build: Callable[[str], W.Widget], store: "TableStore | str | No
     return PendingPage(build, store)
 
 
+def page_for(query: str | None, build: Callable[[str], W.Widget],
+             store: "TableStore | str | None" = None) -> W.Widget:
+    """``build(query)``; without a query, built from this page's own request: in a pool kernel a
+    :class:`PendingPage` that becomes it when the request comes, else :func:`page_query`'s answer (and
+    :func:`lost_request` when it never came). Every page notebook's entry function goes through here."""
+    if query is not None:
+        return build(query)
+    pending = pending_page(build, store)
+    if pending is not None:
+        return pending
+    query = page_query(store)
+    return lost_request() if query is None else build(query)
+
+
 def seat_page(query: str | None = None, store: "TableStore | str | None" = None) -> "SeatPage | W.HTML":
-    """The seat page for ``query`` (default: :func:`page_query`; in a pool kernel a :class:`PendingPage`
-    that becomes it)."""
-    if query is None:
-        pending = pending_page(lambda q: seat_page(q, store), store)
-        if pending is not None:
-            return pending  # type: ignore[return-value]
-        query = page_query(store)
-        if query is None:
-            return lost_request()
-    return SeatPage(query, store=store)
+    """The seat page for ``query`` (default: this page's request, see :func:`page_for`)."""
+    return page_for(query, lambda q: SeatPage(q, store=store), store)  # type: ignore[return-value]
 
 
 def host_page(query: str | None = None, store: "TableStore | str | None" = None,
               env: Mapping[str, str] | None = None) -> "HostPage | W.HTML":
-    """The host page for ``query`` (default: :func:`page_query`; in a pool kernel a :class:`PendingPage`
-    that becomes it)."""
-    if query is None:
-        pending = pending_page(lambda q: host_page(q, store, env), store)
-        if pending is not None:
-            return pending  # type: ignore[return-value]
-        query = page_query(store)
-        if query is None:
-            return lost_request()
-    return HostPage(query, store=store, env=env)
+    """The host page for ``query`` (default: this page's request, see :func:`page_for`)."""
+    return page_for(query, lambda q: HostPage(q, store=store, env=env), store)  # type: ignore[return-value]
 
 
 def packaged_pages() -> Path:

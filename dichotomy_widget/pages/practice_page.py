@@ -175,17 +175,10 @@ class PracticePage(RefusingPage, W.VBox):
 
 
 def practice_page(query: str | None = None, store: "TableStore | str | None" = None) -> "PracticePage | W.Widget":
-    """The practice page for ``query`` (default: the page's request, as :func:`.entry.seat_page` reads it)."""
-    from .entry import lost_request, page_query, pending_page
+    """The practice page for ``query`` (default: this page's request, see :func:`.entry.page_for`)."""
+    from .entry import page_for
 
-    if query is None:
-        pending = pending_page(lambda q: practice_page(q, store), store)
-        if pending is not None:
-            return pending
-        query = page_query(store)
-        if query is None:
-            return lost_request()
-    return PracticePage(query, store=store)
+    return page_for(query, lambda q: PracticePage(q, store=store), store)
 
 
 def practice_link_html(class_code: str, tr: Translator, lang: str | None = None) -> str:
