@@ -167,3 +167,11 @@ def test_every_language_table_answers():
         path = tables.table_path(lang)
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
             assert db.execute("SELECT count(*) FROM lex").fetchone()[0] > 100_000, lang
+
+
+def test_stale_names_the_languages_still_to_build(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICHOTOMY_WORDS_CACHE", str(tmp_path / "cache"))
+    write_sources(tmp_path)
+    assert tables.stale(["xx", "yy"], tmp_path) == ["xx"]  # yy: no sources, nothing to build
+    tables.table_path("xx", tmp_path)
+    assert tables.stale(["xx"], tmp_path) == []

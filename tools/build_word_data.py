@@ -1,22 +1,20 @@
 #!/usr/bin/env python3
-"""Build the compact variant-matching tables shipped in ``dichotomy_widget/wordsdata/``.
+"""Build the word data's text sources in ``dichotomy_widget/wordsdata/`` from the upstream dictionaries.
 
     apt-get install wordnet-base hunspell-fr hunspell-es   # WordNet 3.0, French and Spanish dictionaries
     pip install -e ".[wordsdata]"          # simplemma 2.0.0, lemminflect 0.2.3, spylls 0.1.7
-    python tools/build_word_data.py       # writes dichotomy_widget/wordsdata/{en,es,fr,de,it,pt}.sqlite
+    python tools/build_word_data.py       # writes dichotomy_widget/wordsdata/<lang>.forms.tsv and .links.tsv
     python tools/build_word_data.py --langs it,pt   # only those two (apt-get install hunspell-pt-pt)
-    python tools/build_word_data.py --langs de --out /tmp/wd   # one language, elsewhere
+    python tools/build_word_data.py --langs de --out /tmp/wd --sqlite /tmp/wd   # elsewhere, plus the table
 
-Each language gets one read-only SQLite file with these tables:
-
-* ``lex(form TEXT PRIMARY KEY, lems TEXT)``: a case-folded word form and the ids of its lemmas
-  (space separated; a form can belong to several lemmas, e.g. "saw" -> see, saw).
-* ``lem(id INTEGER PRIMARY KEY, word TEXT)``: lemma ids and their spelling.
-* ``fam(lem INTEGER PRIMARY KEY, rel TEXT)``: the ids of lemmas in the same word family.
-  Links are typed: *strong* ones are transparent (-ly, -ness, negation prefixes, WordNet adverb
-  pertainyms and un-/in- antonyms) and followed up to three times; *weak* ones (any other
-  WordNet derivation link or affix rule checked against the lemma list) only ``--depth`` times
-  (default 1), so chains such as organ -> organize -> organization do not join false friends.
+Each language gets two sorted text files, one fact per line with the build step that gave it
+(``Origins``): ``<lang>.forms.tsv`` (``lemma<TAB>source<TAB>forms``: a case-folded lemma and its
+forms; a form can belong to several lemmas, e.g. "saw" -> see, saw) and ``<lang>.links.tsv``
+(``a<TAB>b<TAB>strong|weak<TAB>source``: a word-family link). *Strong* links are transparent (-ly,
+-ness, negation prefixes, WordNet adverb pertainyms and un-/in- antonyms) and followed up to three
+times; *weak* ones (any other WordNet derivation link or affix rule checked against the lemma list)
+once, so chains such as organ -> organize -> organization do not join false friends. The package
+compiles the text into the SQLite table the matcher reads (``wordsdata/table_build.py``).
 
 Sources: simplemma 2.0.0 lemma lists (MIT code; data from lemmatization-lists (ODbL),
 Wiktionary/Kaikki, FreeLing, spaCy lookups, UniMorph, Wikinflection (CC BY 4.0)),

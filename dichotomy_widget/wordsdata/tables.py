@@ -20,7 +20,7 @@ from ..errors import DependencyMissing
 from ..logs import failure, log_failure
 from .table_build import FORMAT, build_table, digest, source_files, stamp
 
-__all__ = ["LANGUAGES", "SOURCES_DIR", "prepare", "table_path"]
+__all__ = ["LANGUAGES", "SOURCES_DIR", "prepare", "stale", "table_path"]
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +103,17 @@ def table_path(lang: str, folder: Path | None = None) -> Path:
                                 "be compared. Check that the folder is writable and has free space.",
                                 params={"lang": lang, "file": target.name}) from exc
     return target
+
+
+def stale(langs: Iterable[str] = LANGUAGES, folder: Path | None = None) -> list[str]:
+    """The languages whose table must be built before use (their sources changed, or no table yet)."""
+    folder = SOURCES_DIR if folder is None else folder
+    out = []
+    for lang in langs:
+        files, known = source_files(lang, folder), []
+        if files and not any(_current(p, files, known) for p in (folder / f"{lang}.sqlite", _cache_dir() / f"{lang}.sqlite")):
+            out.append(lang)
+    return out
 
 
 def prepare(langs: Iterable[str] = LANGUAGES) -> dict[str, Path]:
