@@ -84,10 +84,11 @@ def table_path(lang: str, folder: Path | None = None) -> Path:
                                 "clues cannot be compared. Reinstall dichotomy_widget.",
                                 params={"lang": lang, "file": shipped.name})
     known: list[str] = []
-    cached = _cache_dir() / f"{lang}.sqlite"
-    for candidate in (shipped, cached):
-        if _current(candidate, files, known):
-            return candidate
+    if _current(shipped, files, known):
+        return shipped
+    cached = _cache_dir() / f"{lang}.sqlite"  # (platformdirs is imported only here)
+    if _current(cached, files, known):
+        return cached
     target = shipped if os.access(folder, os.W_OK) else cached
     from filelock import FileLock, Timeout
 
