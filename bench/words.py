@@ -35,9 +35,9 @@ def rss_mb() -> float:
     return float("nan")
 
 
-def sample_words(lang: str, n: int, seed: int = 5) -> list[str]:
-    """``n`` word forms drawn from the shipped lexicon (read before the timed part)."""
-    db = sqlite3.connect(ROOT / "dichotomy_widget" / "wordsdata" / f"{lang}.sqlite")
+def sample_words(table: str, n: int, seed: int = 5) -> list[str]:
+    """``n`` word forms drawn from a language's lexicon table (read before the timed part)."""
+    db = sqlite3.connect(table)
     total = db.execute("SELECT count(*) FROM lex").fetchone()[0]
     rng = random.Random(seed)
     rows = db.execute("SELECT form FROM lex").fetchall()
@@ -59,10 +59,10 @@ def make_pairs(words: list[str], n: int, seed: int = 7) -> list[tuple[str, str]]
     return pairs
 
 
-def child(lang: str, n_pairs: int, repeat: int) -> dict:
-    """Run in a fresh interpreter: measure one language."""
+def child(lang: str, n_pairs: int, repeat: int, table: str) -> dict:
+    """Run in a fresh interpreter: measure one language (its table already built by the parent)."""
     sys.path.insert(0, str(ROOT))
-    pairs = make_pairs(sample_words(lang, max(2000, n_pairs // 5)), n_pairs)
+    pairs = make_pairs(sample_words(table, max(2000, n_pairs // 5)), n_pairs)
     rss0 = rss_mb()
     t0 = time.perf_counter()
     import dichotomy_widget  # noqa: F401
@@ -109,18 +109,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pairs", type=int, default=20_000)
     ap.add_argument("--repeat", type=int, default=3, help="cold passes per language (the best is shown)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--table", help=argparse.SUPPRESS)
     ap.add_argument("--smoke", action="store_true", help="CI: en and de, 200 pairs, one pass")
     args = ap.parse_args(argv)
     if args.smoke:
         args.langs, args.pairs, args.repeat = "en,de", 200, 1
     if args.child:
-        print(json.dumps(child(args.child, args.pairs, args.repeat)))
+        print(json.dumps(child(args.child, args.pairs, args.repeat, args.table)))
         return 0
     print(f"{'lang':4} {'import s':>8} {'first s':>8} {'load MB':>8} {'MB after':>9} "
           f"{'cold pairs/s':>13} {'warm pairs/s':>13}")
+    sys.path.insert(0, str(ROOT))
+    from dichotomy_widget.wordsdata import tables
+
     for lang in args.langs.split(","):
+        table = tables.table_path(lang)  # built first if its sources changed: not part of the figures
         out = subprocess.run(
-            [sys.executable, __file__, "--child", lang, "--pairs", str(args.pairs), "--repeat", str(args.repeat)],
+            [sys.executable, __file__, "--child", lang, "--pairs", str(args.pairs), "--repeat", str(args.repeat),
+             "--table", str(table)],
             capture_output=True, text=True, check=True,
         )
         r = json.loads(out.stdout.strip().splitlines()[-1])

@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from dichotomy_widget.words import affix_rules as rules  # noqa: E402
 from dichotomy_widget.words import matcher  # noqa: E402
+from dichotomy_widget.wordsdata import tables  # noqa: E402
 
 
 def rule_of(word: str, base: str, lang: str) -> tuple[str, str] | None:
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.lang is None:
         ap.error("which language? es, fr or de")
     lang = args.lang
-    db = sqlite3.connect(f"file:{matcher._DATA / (lang + '.sqlite')}?mode=ro&immutable=1", uri=True)
+    db = sqlite3.connect(f"file:{tables.table_path(lang)}?mode=ro&immutable=1", uri=True)
     words = sorted({w for (w,) in db.execute("SELECT word FROM lem") if matcher._is_word(w)})
     db.close()
     by_key: dict[str, set[str]] = collections.defaultdict(set)

@@ -15,6 +15,14 @@ LONGEST_FIRST = (
 )
 
 
+def pytest_configure(config) -> None:  # type: ignore[no-untyped-def]
+    """Build the word tables before the first test (a fresh checkout compiles them from their text
+    sources once; pytest-xdist's workers wait on the same lock instead of each test timing out)."""
+    from dichotomy_widget.wordsdata import prepare
+
+    prepare()
+
+
 def pytest_collection_modifyitems(config, items) -> None:  # type: ignore[no-untyped-def]
     """Put the modules of :data:`LONGEST_FIRST` first, in its order (the rest keep theirs)."""
     rank = {path: i for i, path in enumerate(LONGEST_FIRST)}

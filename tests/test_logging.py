@@ -16,6 +16,7 @@ from dichotomy_widget.class_mode.classroom import Classroom
 from dichotomy_widget.errors import InvalidAction
 from dichotomy_widget.logs import log_failure
 from dichotomy_widget.stores import MemoryStore
+from dichotomy_widget.wordsdata import tables
 from dichotomy_widget.pages.page_lang import error_text
 from dichotomy_widget.words import matcher
 from game_helpers import confirm_all, lock, new_game, unique_clues, word_deck, write
@@ -34,7 +35,7 @@ def test_a_failing_comparison_is_logged_without_the_words(monkeypatch, caplog):
 
 
 def test_a_missing_word_list_raises(monkeypatch, tmp_path):
-    monkeypatch.setattr(matcher, "_DATA", tmp_path)
+    monkeypatch.setattr(tables, "SOURCES_DIR", tmp_path)
     matcher._clear_caches()
     try:
         with pytest.raises(DependencyMissing) as err:

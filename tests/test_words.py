@@ -11,6 +11,7 @@ import pytest
 
 from dichotomy_widget.words import matcher as words
 from dichotomy_widget.words import REASON_TEXT, guess_reason, is_variant, normalize, variant_reason
+from dichotomy_widget.wordsdata import tables
 
 DECKS = Path(words.__file__).resolve().parent.parent / "decks"
 
@@ -357,7 +358,7 @@ def test_public_contract() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "es", "fr", "de", "it", "pt"])
 def test_lexicon_is_shipped(lang: str) -> None:
-    assert (words._DATA / f"{lang}.sqlite").is_file()
+    assert tables.table_path(lang).is_file()
 
 
 def test_no_network_in_any_language() -> None:

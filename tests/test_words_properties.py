@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dichotomy_widget.words import matcher as words
+from dichotomy_widget.wordsdata import tables
 from dichotomy_widget.words import REASON_TEXT, guess_reason, normalize, variant_reason
 
 EXAMPLES = int(os.environ.get("DICHOTOMY_PROPERTY_EXAMPLES", "1500"))
@@ -23,7 +24,7 @@ GUESS_REASONS = {"same", "spelling", "accents", "inflection"}
 @lru_cache(maxsize=None)
 def lexicon_forms(lang: str) -> list[str]:
     """2000 sorted word forms of a language's shipped table (neighbours often share a stem)."""
-    path = words._DATA / f"{lang}.sqlite"
+    path = tables.table_path(lang)
     with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
         forms = [form for (form,) in db.execute("SELECT form FROM lex")]
     return sorted(random.Random(lang).sample(forms, 2000))

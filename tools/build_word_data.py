@@ -1,22 +1,20 @@
 #!/usr/bin/env python3
-"""Build the compact variant-matching tables shipped in ``dichotomy_widget/wordsdata/``.
+"""Build the word data's text sources in ``dichotomy_widget/wordsdata/`` from the upstream dictionaries.
 
     apt-get install wordnet-base hunspell-fr hunspell-es   # WordNet 3.0, French and Spanish dictionaries
     pip install -e ".[wordsdata]"          # simplemma 2.0.0, lemminflect 0.2.3, spylls 0.1.7
-    python tools/build_word_data.py       # writes dichotomy_widget/wordsdata/{en,es,fr,de,it,pt}.sqlite
+    python tools/build_word_data.py       # writes dichotomy_widget/wordsdata/<lang>.forms.tsv and .links.tsv
     python tools/build_word_data.py --langs it,pt   # only those two (apt-get install hunspell-pt-pt)
-    python tools/build_word_data.py --langs de --out /tmp/wd   # one language, elsewhere
+    python tools/build_word_data.py --langs de --out /tmp/wd --sqlite /tmp/wd   # elsewhere, plus the table
 
-Each language gets one read-only SQLite file with these tables:
-
-* ``lex(form TEXT PRIMARY KEY, lems TEXT)``: a case-folded word form and the ids of its lemmas
-  (space separated; a form can belong to several lemmas, e.g. "saw" -> see, saw).
-* ``lem(id INTEGER PRIMARY KEY, word TEXT)``: lemma ids and their spelling.
-* ``fam(lem INTEGER PRIMARY KEY, rel TEXT)``: the ids of lemmas in the same word family.
-  Links are typed: *strong* ones are transparent (-ly, -ness, negation prefixes, WordNet adverb
-  pertainyms and un-/in- antonyms) and followed up to three times; *weak* ones (any other
-  WordNet derivation link or affix rule checked against the lemma list) only ``--depth`` times
-  (default 1), so chains such as organ -> organize -> organization do not join false friends.
+Each language gets two sorted text files, one fact per line with the build step that gave it
+(``Origins``): ``<lang>.forms.tsv`` (``lemma<TAB>source<TAB>forms``: a case-folded lemma and its
+forms; a form can belong to several lemmas, e.g. "saw" -> see, saw) and ``<lang>.links.tsv``
+(``a<TAB>b<TAB>strong|weak<TAB>source``: a word-family link). *Strong* links are transparent (-ly,
+-ness, negation prefixes, WordNet adverb pertainyms and un-/in- antonyms) and followed up to three
+times; *weak* ones (any other WordNet derivation link or affix rule checked against the lemma list)
+once, so chains such as organ -> organize -> organization do not join false friends. The package
+compiles the text into the SQLite table the matcher reads (``wordsdata/table_build.py``).
 
 Sources: simplemma 2.0.0 lemma lists (MIT code; data from lemmatization-lists (ODbL),
 Wiktionary/Kaikki, FreeLing, spaCy lookups, UniMorph, Wikinflection (CC BY 4.0)),
@@ -36,7 +34,6 @@ import csv
 import gzip
 import os
 import re
-import sqlite3
 import sys
 import unicodedata
 from collections import defaultdict
@@ -45,6 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from dichotomy_widget.words import affix_rules as rules  # noqa: E402
+from dichotomy_widget.wordsdata import table_build  # noqa: E402
 OUT = ROOT / "dichotomy_widget" / "wordsdata"
 WORDNET = Path("/usr/share/wordnet")
 LANGS = ("en", "es", "fr", "de", "it", "pt")
@@ -57,13 +55,11 @@ def fold(word: str) -> str:
     return unicodedata.normalize("NFKC", word).strip().casefold()
 
 
-class Lexicon:
-    """Form -> lemmas and lemma -> family links, keyed by folded strings."""
+class Lexicon(table_build.Lexicon):
+    """The package's lexicon plus what the build needs: checked adds and English parts of speech."""
 
     def __init__(self) -> None:
-        self.forms: dict[str, set[str]] = defaultdict(set)
-        self.strong: dict[str, set[str]] = defaultdict(set)  # transparent: -ly, -ness, un-/in-
-        self.weak: dict[str, set[str]] = defaultdict(set)  # any other derivation link
+        super().__init__()
         self.pos: dict[str, set[str]] = defaultdict(set)  # English only (WordNet index)
 
     def add_form(self, form: str, lemma: str) -> None:
@@ -79,9 +75,28 @@ class Lexicon:
             links[a].add(b)
             links[b].add(a)
 
-    @property
-    def lemmas(self) -> set[str]:
-        return {l for ls in self.forms.values() for l in ls}
+
+class Origins:
+    """Which build step first gave each (form, lemma) pair and each link: the text sources' second
+    (forms) and fourth (links) column."""
+
+    def __init__(self) -> None:
+        self.forms: dict[tuple[str, str], str] = {}
+        self.links: dict[tuple[str, str, str], str] = {}
+
+    def step(self, lex: Lexicon, source: str, run, *args) -> None:
+        """Run one build step and credit ``source`` with every pair or link it added."""
+        run(*args)
+        forms = self.forms
+        for form, lemmas in lex.forms.items():
+            for lemma in lemmas:
+                if (form, lemma) not in forms:
+                    forms[(form, lemma)] = source
+        for kind, table in (("strong", lex.strong), ("weak", lex.weak)):
+            for a, others in table.items():
+                for b in others:
+                    if a < b and (a, b, kind) not in self.links:
+                        self.links[(a, b, kind)] = source
 
 
 def load_simplemma(lex: Lexicon, lang: str) -> None:
@@ -487,99 +502,71 @@ def prune_rule_verbs(lex: Lexicon, lang: str) -> int:
     return len(drop)
 
 
-def closure(links: dict[str, set[str]], lemma: str, depth: int) -> set[str]:
-    """Lemmas reachable from ``lemma`` through at most ``depth`` links (itself included)."""
-    seen, frontier = {lemma}, {lemma}
-    for _ in range(depth):
-        frontier = {n for f in frontier for n in links.get(f, ())} - seen
-        seen |= frontier
-    return seen
+FORMS_HEADER = [
+    "{lang} word forms for the variant matcher: lemma<TAB>source<TAB>its forms (space-separated).",
+    "A lemma is a form of itself. Built by tools/build_word_data.py; sources and licences in README.md.",
+    "Sources: simplemma, lemminflect, wordnet, hunspell (expanded dictionary entries), rule:<name>",
+    "(a rule in tools/build_word_data.py, checked against the lemmas the sources list).",
+]
+LINKS_HEADER = [
+    "{lang} word-family links between lemmas: a<TAB>b<TAB>strong|weak<TAB>source (a < b).",
+    "Strong links (-ly, -ness, negation) are followed up to three times, weak ones once",
+    "(dichotomy_widget/wordsdata/table_build.py). Built by tools/build_word_data.py; see README.md.",
+]
 
 
-def family_sets(lex: Lexicon, depth: int) -> dict[str, set[str]]:
-    """A lemma's family: strong links (any depth <= 3), then ``depth`` weak links, then strong again."""
-    strong = {l: closure(lex.strong, l, 3) for l in set(lex.strong) | set(lex.weak)}
-    out = {}
-    for lemma in strong:
-        fam = set(strong[lemma])
-        frontier = set(fam)
-        for _ in range(depth):
-            step = {n for f in frontier for n in lex.weak.get(f, ())}
-            frontier = {m for n in step for m in strong.get(n, {n})} - fam
-            fam |= frontier
-        out[lemma] = fam - {lemma}
-    return out
+def write_text(lex: Lexicon, origins: Origins, lang: str, out: Path) -> list[Path]:
+    """The language's two text sources, each sorted, one fact per line with its source."""
+    pairs = {(form, lemma): origins.forms[(form, lemma)] for form, lemmas in lex.forms.items() for lemma in lemmas}
+    links = {(a, b, kind): origins.links[(a, b, kind)]
+             for kind, table in (("strong", lex.strong), ("weak", lex.weak))
+             for a, others in table.items() for b in others if a < b}
+    forms_path, links_path = out / f"{lang}.forms.tsv", out / f"{lang}.links.tsv"
+    table_build.write_forms(forms_path, pairs, [line.format(lang=lang) for line in FORMS_HEADER])
+    table_build.write_links(links_path, links, [line.format(lang=lang) for line in LINKS_HEADER])
+    return [forms_path, links_path]
 
 
-def write_sqlite(lex: Lexicon, lang: str, depth: int, out: Path) -> Path:
-    ids: dict[str, int] = {}
-    for lemma in sorted(lex.lemmas):
-        ids[lemma] = len(ids)
-    path = out / f"{lang}.sqlite"
-    tmp = path.with_suffix(".tmp")
-    if tmp.exists():
-        tmp.unlink()
-    db = sqlite3.connect(tmp)
-    db.execute("PRAGMA page_size=4096")
-    db.execute("CREATE TABLE lex(form TEXT PRIMARY KEY, lems TEXT NOT NULL) WITHOUT ROWID")
-    db.execute("CREATE TABLE fam(lem INTEGER PRIMARY KEY, rel TEXT NOT NULL)")
-    db.execute("CREATE TABLE lem(id INTEGER PRIMARY KEY, word TEXT NOT NULL)")
-    db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID")
-    db.executemany("INSERT INTO lem VALUES (?, ?)", ((i, l) for l, i in ids.items()))
-    db.executemany(
-        "INSERT INTO lex VALUES (?, ?)",
-        ((f, " ".join(str(ids[l]) for l in sorted(ls))) for f, ls in sorted(lex.forms.items())),
-    )
-    fams = family_sets(lex, depth)
-    db.executemany(
-        "INSERT INTO fam VALUES (?, ?)",
-        sorted((ids[l], " ".join(str(i) for i in sorted(ids[r] for r in rs))) for l, rs in fams.items() if rs and l in ids),
-    )
-    db.executemany("INSERT INTO meta VALUES (?, ?)", [("lang", lang), ("depth", str(depth))])
-    db.commit()
-    db.execute("VACUUM")
-    db.close()
-    os.replace(tmp, path)
-    return path
-
-
-def build(lang: str, depth: int, out: Path = OUT) -> Path:
-    lex = Lexicon()
-    load_simplemma(lex, lang)
+def build(lang: str, out: Path = OUT, sqlite_dir: Path | None = None) -> list[Path]:
+    lex, origins = Lexicon(), Origins()
+    origins.step(lex, "simplemma", load_simplemma, lex, lang)
     if lang == "en":
-        load_lemminflect(lex)
-        load_wordnet(lex)
+        origins.step(lex, "lemminflect", load_lemminflect, lex)
+        origins.step(lex, "wordnet", load_wordnet, lex)
     if lang in HUNSPELL:
-        load_hunspell(lex, lang)
+        origins.step(lex, "hunspell", load_hunspell, lex, lang)
     if lang == "it":
-        add_it_strong_verbs(lex)
-        add_it_feminines(lex)
+        origins.step(lex, "rule:it-strong-verbs", add_it_strong_verbs, lex)
+        origins.step(lex, "rule:it-feminines", add_it_feminines, lex)
     if lang == "fr":
-        add_fr_irregular_participles(lex)
-        add_fr_feminines(lex)
-    add_participles(lex, lang)
+        origins.step(lex, "rule:fr-participles", add_fr_irregular_participles, lex)
+        origins.step(lex, "rule:fr-feminines", add_fr_feminines, lex)
+    origins.step(lex, "rule:participles", add_participles, lex, lang)
     if lang == "de":
-        add_de_participles(lex)
-    add_rule_links(lex, lang)
+        origins.step(lex, "rule:de-participles", add_de_participles, lex)
+    origins.step(lex, "rule:affixes", add_rule_links, lex, lang)
     if lang == "pt":
         print(f"pt: {drop_pt_clitic_stubs(lex)} clitic stubs dropped")
     if lang in RULE_VERB_LANGS:
         print(f"{lang}: {prune_rule_verbs(lex, lang)} regular verb forms left to the rules")
-    path = write_sqlite(lex, lang, depth, out)
+    paths = write_text(lex, origins, lang, out)
+    size = sum(p.stat().st_size for p in paths) / 1e6
     print(f"{lang}: {len(lex.forms)} forms, {len(lex.strong)}+{len(lex.weak)} linked lemmas, "
-          f"{path.stat().st_size / 1e6:.1f} MB -> {path}")
-    return path
+          f"{size:.1f} MB of text -> {', '.join(str(p) for p in paths)}")
+    if sqlite_dir is not None:
+        print(f"{lang}: table -> {table_build.build_table(lang, sqlite_dir / f'{lang}.sqlite', out)}")
+    return paths
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--langs", default=",".join(LANGS))
-    ap.add_argument("--depth", type=int, default=1, help="weak derivation links followed for a family")
-    ap.add_argument("--out", type=Path, default=OUT, help="where to write the .sqlite files")
+    ap.add_argument("--out", type=Path, default=OUT, help="where to write the text sources")
+    ap.add_argument("--sqlite", type=Path, default=None, help="also compile the tables into this folder")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for lang in args.langs.split(","):
-        build(lang, args.depth, args.out)
+        build(lang, args.out, args.sqlite)
     return 0
 
 

@@ -222,6 +222,22 @@ def _port_free(ip: str, port: int) -> bool:
     return True
 
 
+def _prepare_word_tables() -> None:
+    """Build every word table whose text sources changed before the first page needs one (a source
+    checkout's first start; later starts find them built)."""
+    from ..errors import DependencyMissing
+    from ..wordsdata import tables
+
+    todo = tables.stale()
+    if todo:
+        print(f"dichotomy serve: preparing the word tables ({', '.join(todo)}; first start only, under a "
+              "minute)...", flush=True)
+    try:
+        tables.prepare()
+    except DependencyMissing as exc:
+        raise SystemExit(exc.message) from None
+
+
 def serve(args: argparse.Namespace) -> int:
     bound_args, bounds_line = bounds.voila_args(args)  # first: an oversized pool is refused at once
     if getattr(args, "pg_pool", DEFAULT_PG_POOL) < 1:
@@ -232,6 +248,7 @@ def serve(args: argparse.Namespace) -> int:
     if not _port_free(args.ip, args.port):
         raise SystemExit(f"Port {args.port} is already in use on {args.ip}: is Dichotomy already running? "
                          "Choose another one with --port.")
+    _prepare_word_tables()
     store = resolve_store(args.store)
     teacher_key = _resolve_teacher_key(args)
     decks_dir = _resolve_decks(getattr(args, "decks", None))

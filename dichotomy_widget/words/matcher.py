@@ -106,7 +106,6 @@ REASON_TEXT = {
     "compound": N_("a compound of the same word"),
 }
 
-_DATA = Path(__file__).resolve().parent.parent / "wordsdata"
 _SNOWBALL_NAMES = {
     "en": "english", "es": "spanish", "fr": "french", "de": "german", "it": "italian", "pt": "portuguese",
 }  # snowballstemmer
@@ -216,15 +215,13 @@ class _Lexicon:
 
 @lru_cache(maxsize=8)
 def _lexicon(lang: str) -> _Lexicon | None:
-    """The lexicon of a supported language (None for others); DependencyMissing if its file is gone."""
+    """The lexicon of a supported language (None for others), built from its text sources on first
+    use (``wordsdata.tables``); DependencyMissing if it is missing or cannot be built."""
     if lang not in SUPPORTED_LANGUAGES:
         return None
-    path = _DATA / f"{lang}.sqlite"
-    if not path.is_file():
-        raise DependencyMissing("The {lang} word list ({file}) is missing from this installation, so "
-                                "clues cannot be compared. Reinstall dichotomy_widget.",
-                                params={"lang": lang, "file": path.name})
-    return _Lexicon(path)
+    from ..wordsdata import tables  # lazy, like sqlite3: most imports of the package never match a word
+
+    return _Lexicon(tables.table_path(lang))
 
 
 @lru_cache(maxsize=8)
