@@ -39,6 +39,15 @@ __all__ = [
 Pairs = tuple  # a card as a tuple of (target, foil) tuples
 
 
+def _built(cls: type, values: dict[str, Any]) -> Any:
+    """An instance of the frozen dataclass ``cls`` from ``values`` (every field, checked by the caller):
+    what its ``__init__`` makes, without one ``object.__setattr__`` per field (the hot path makes one
+    per action, clue and event)."""
+    obj = object.__new__(cls)
+    object.__setattr__(obj, "__dict__", values)
+    return obj
+
+
 @dataclass(frozen=True)
 class Seat:
     """A player at the table."""
@@ -232,16 +241,17 @@ class Act(Command):
 
 def parse_action(seat: int | None, action: Any, now: float = 0.0) -> Act:
     """Check the JSON shape of an action (``{"type": ..., ...}``) and make it a command."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+    if not isinstance(action, dict) or not isinstance(kind := action.get("type"), str):
         raise InvalidAction('An action is an object like {"type": "clue", "text": "..."}.')
-    kind = action["type"]
-    if kind not in action_types("host" if seat is None else "seat"):
+    if kind not in _ACTION_KINDS["host" if seat is None else "seat"]:
         if seat is None:
             raise InvalidAction("“{action}” is not an action the host can send.", code="unknown_action",
                                 params={"action": kind[:30]})
         raise InvalidAction("“{action}” is not an action a seat can send.", code="unknown_action",
                             params={"action": kind[:30]})
-    args = {k: v for k, v in action.items() if k not in ("type", "id")}
+    args = dict(action)
+    del args["type"]
+    args.pop("id", None)
     if kind == "pick":
         number = args.get("pair")
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= PAIRS_PER_CARD:
@@ -254,7 +264,7 @@ def parse_action(seat: int | None, action: Any, now: float = 0.0) -> Act:
         if not isinstance(text, str):
             raise InvalidAction("The text must be a string.")
         args["text"] = text
-    return Act(seat=seat, now=float(now), kind=kind, args=args)
+    return _built(Act, {"seat": seat, "now": float(now), "kind": kind, "args": args})
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -328,10 +338,16 @@ def _clean_clue(text: str) -> str:
         raise InvalidClue("A clue is one word: remove the spaces.", code="clue_not_one_word")
     if _has_control(clue):
         raise InvalidClue("A clue cannot hold control characters.", code="clue_control_character")
-    if clue and not words.has_letter_or_digit(clue):
+    if clue and not _has_letter_or_digit(clue):
         raise InvalidClue("A clue needs at least one letter or digit.", code="clue_no_letter")
     _one_script(clue, InvalidClue)
     return clue
+
+
+@lru_cache(maxsize=8192)
+def _has_letter_or_digit(word: str) -> bool:
+    """:func:`words.has_letter_or_digit`, remembered per word (it looks up every character's category)."""
+    return words.has_letter_or_digit(word)
 
 
 @lru_cache(maxsize=8192)
@@ -582,7 +598,7 @@ def _random_pick(state: GameState, cmd: Act) -> list[Event]:
 def _clue_events(state: GameState, seat: int, text: str | None, cause: str, now: float) -> list[Event]:
     events: list[Event] = [ClueSubmitted(seat=seat, text=text, cause=cause, at=now)]
     if len(state.clues) + 1 == len(state.writers):
-        clues = state.clues + (ClueResult(seat=seat, text=text, cause=cause),)
+        clues = state.clues + (_clue_result(seat, text, cause),)
         events.append(CluesPurged(eliminated=tuple(tuple(r) for r in purge(clues, state.lang))))
     return events
 
@@ -673,6 +689,7 @@ MOVES: dict[str, Move] = {m.kind: m for m in (
 
 _ACTION_TYPES = {actor: tuple(kind for kind, m in MOVES.items() if m.actor in (actor, "any"))
                  for actor in ("host", "seat")}
+_ACTION_KINDS = {actor: frozenset(kinds) for actor, kinds in _ACTION_TYPES.items()}
 
 
 def action_types(actor: str) -> tuple[str, ...]:
@@ -716,8 +733,10 @@ def legal_moves(state: GameState) -> list[tuple[int, str]]:
             for seat in (move.who(state) if move.who is not None else state.order):
                 if seat is not None and move.check(state, seat) is None:
                     known.append((seat, move.kind))
-        if len(known) > 1:  # seating order; a seat's kinds stay in move-table order (a stable sort)
-            known.sort(key=lambda move: state.order.index(move[0]))
+        if len(known) > 1 and len({seat for seat, _ in known}) > 1:
+            # seating order; a seat's kinds stay in move-table order (a stable sort)
+            rank = {seat: i for i, seat in enumerate(state.order)}
+            known.sort(key=lambda move: rank[move[0]])
         state.__dict__["_moves"] = known
     return list(known)
 
@@ -736,7 +755,8 @@ _DERIVED = ("writers", "drawer", "current_writer", "_actions", "_moves")
 def _with(state: GameState, **changes: Any) -> GameState:
     """A copy of ``state`` with ``changes``: ``dataclasses.replace`` without re-running ``__init__``."""
     new = object.__new__(GameState)
-    values = {**state.__dict__, **changes}
+    values = state.__dict__.copy()  # a dict's copy is cheaper than ``{**a, **b}``
+    values.update(changes)
     if len(values) > _FIELD_COUNT:
         for name in _DERIVED:
             values.pop(name, None)
@@ -790,9 +810,14 @@ def _on_locked(s: GameState, e: PairLocked) -> GameState:
                    confirmed=frozenset(), turn_since=e.at)
 
 
+def _clue_result(seat: int, text: str | None, cause: str) -> ClueResult:
+    """``ClueResult(seat, text, cause)``, not yet purged."""
+    return _built(ClueResult, {"seat": seat, "text": text, "cause": cause, "eliminated": False, "reason": None,
+                               "matched": ()})
+
+
 def _on_clue(s: GameState, e: ClueSubmitted) -> GameState:
-    return _with(s, clues=s.clues + (ClueResult(seat=e.seat, text=e.text, cause=e.cause),),
-                   turn_since=e.at)
+    return _with(s, clues=s.clues + (_clue_result(e.seat, e.text, e.cause),), turn_since=e.at)
 
 
 def _on_purged(s: GameState, e: CluesPurged) -> GameState:
@@ -828,7 +853,7 @@ def _on_judged(s: GameState, e: GuessJudged) -> GameState:
 def _on_confirmed(s: GameState, e: RecapConfirmed) -> GameState:
     confirmed = s.confirmed | frozenset(e.seats)
     s = _with(s, confirmed=confirmed)
-    if s.phase == "recap" and all(seat in confirmed for seat in s.order):
+    if s.phase == "recap" and confirmed.issuperset(s.order):
         if s.current is None:
             return _with(s, phase="over")
         return _with(s, phase="reveal", round=s.round + 1, recap=None, confirmed=frozenset(), clues=())
