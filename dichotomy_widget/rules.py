@@ -390,8 +390,8 @@ def purge(clues: Iterable[ClueResult], lang: str) -> list[list]:
                 matched[b.seat].append(a.seat)
                 reasons.setdefault(a.seat, why)
                 reasons.setdefault(b.seat, why)
-    return [[c.seat, reasons[c.seat], sorted(matched[c.seat], key=[w.seat for w in written].index)]
-            for c in written if matched[c.seat]]
+    # each seat's matches are already in writing order: earlier clues were added before later ones
+    return [[c.seat, reasons[c.seat], matched[c.seat]] for c in written if matched[c.seat]]
 
 
 # --- decide --------------------------------------------------------------------------------------
@@ -607,13 +607,26 @@ def _clue(state: GameState, cmd: Act) -> list[Event]:
     clue = _clean_clue(cmd.args["text"])
     if not clue:
         return _clue_events(state, cmd.seat, None, "empty", cmd.now)
-    if words.is_variant(clue, state.target, state.lang):
+    target, foil = state._locked() or (None, None)
+    matches = _clue_matches(clue, target, foil, state.lang)
+    if matches == "target":
         raise InvalidClue("That clue is the Target or a form of it. Write another word.",
                           code="clue_matches_target")
-    if words.is_variant(clue, state.foil, state.lang):
+    if matches == "foil":
         raise InvalidClue("That clue is the Foil or a form of it. Write another word.",
                           code="clue_matches_foil")
     return _clue_events(state, cmd.seat, clue, "clue", cmd.now)
+
+
+@lru_cache(maxsize=8192)
+def _clue_matches(clue: str, target: str | None, foil: str | None, lang: str) -> str | None:
+    """"target" or "foil" when ``clue`` is that word or a form of it (the Target first), else None;
+    remembered per clue and pair (one look-up per clue instead of two)."""
+    if words.is_variant(clue, target, lang):
+        return "target"
+    if words.is_variant(clue, foil, lang):
+        return "foil"
+    return None
 
 
 def _timeout(state: GameState, cmd: Act) -> list[Event]:
@@ -719,8 +732,11 @@ def allowed_actions(state: GameState, seat: int | None) -> list[str]:
     return list(kinds)
 
 
-_SEAT_MOVES = {phase: tuple(m for m in _LISTED["seat"] if phase in m.phases)
+#: Per phase, the seat moves that may apply: ``(kind, check, who)``, and whether one of them is open to
+#: every seat (``who`` is None).
+_SEAT_MOVES = {phase: tuple((m.kind, m.check, m.who) for m in _LISTED["seat"] if phase in m.phases)
                for phase in ("lobby", "reveal", "clues", "guess", "recap", "over")}
+_ANY_SEAT = {phase: any(who is None for _, _, who in moves) for phase, moves in _SEAT_MOVES.items()}
 
 
 def legal_moves(state: GameState) -> list[tuple[int, str]]:
@@ -728,15 +744,17 @@ def legal_moves(state: GameState) -> list[tuple[int, str]]:
     :func:`allowed_actions`. Worked out once per state (asking only each move's possible seats)."""
     known = state.__dict__.get("_moves")
     if known is None:
-        known = []
-        for move in _SEAT_MOVES.get(state.phase, ()):
-            for seat in (move.who(state) if move.who is not None else state.order):
-                if seat is not None and move.check(state, seat) is None:
-                    known.append((seat, move.kind))
-        if len(known) > 1 and len({seat for seat, _ in known}) > 1:
-            # seating order; a seat's kinds stay in move-table order (a stable sort)
-            rank = {seat: i for i, seat in enumerate(state.order)}
-            known.sort(key=lambda move: rank[move[0]])
+        moves = _SEAT_MOVES.get(state.phase, ())
+        if _ANY_SEAT.get(state.phase):  # seat by seat in seating order, its kinds in move-table order
+            only = [(kind, check, None if who is None else who(state)) for kind, check, who in moves]
+            known = [(seat, kind) for seat in state.order for kind, check, seats in only
+                     if (seats is None or seat in seats) and check(state, seat) is None]
+        else:
+            known = [(seat, kind) for kind, check, who in moves for seat in who(state)
+                     if seat is not None and check(state, seat) is None]
+            if len(known) > 1 and len({seat for seat, _ in known}) > 1:  # seating order (a stable sort)
+                rank = {seat: i for i, seat in enumerate(state.order)}
+                known.sort(key=lambda move: rank[move[0]])
         state.__dict__["_moves"] = known
     return list(known)
 
@@ -781,7 +799,7 @@ def evolve(state: GameState, event: Event) -> GameState:
 
 def _on_created(s: GameState, e: TableCreated) -> GameState:
     return _with(s, seed=e.seed, lang=e.lang, options=e.options, deck_name=e.deck_name,
-                   deck=tuple(_as_card(c) for c in e.cards))
+                   deck=tuple(map(_as_card, e.cards)))
 
 
 def _on_joined(s: GameState, e: SeatJoined) -> GameState:
@@ -798,7 +816,7 @@ def _on_reordered(s: GameState, e: SeatsReordered) -> GameState:
 
 
 def _on_started(s: GameState, e: GameStarted) -> GameState:
-    deck = tuple(_as_card(c) for c in e.round_deck)
+    deck = tuple(map(_as_card, e.round_deck))
     s = _with(s, phase="reveal", round=1, dealt=len(deck), round_deck=deck, guesser=e.first_guesser,
                 clues=(), confirmed=frozenset())
     return _draw(s)
