@@ -43,6 +43,7 @@ def _built(cls: type, values: dict[str, Any]) -> Any:
     """An instance of the frozen dataclass ``cls`` from ``values`` (every field, checked by the caller):
     what its ``__init__`` makes, without one ``object.__setattr__`` per field (the hot path makes one
     per action, clue and event)."""
+    assert len(values) == len(cls.__dataclass_fields__), (cls, values)  # every field, no more
     obj = object.__new__(cls)
     object.__setattr__(obj, "__dict__", values)
     return obj
@@ -421,7 +422,7 @@ def _wrong_phase(state: GameState) -> WrongPhase:
 
 def decide(state: GameState, command: Command) -> list[Event]:
     """Check ``command`` against the rules; return its events or raise a RuleViolation."""
-    if isinstance(command, Join):
+    if type(command) is not Act and isinstance(command, Join):
         return _decide_join(state, command)
     if not isinstance(command, Act):
         raise InvalidAction("Unknown command.")
@@ -840,7 +841,8 @@ def _on_clue(s: GameState, e: ClueSubmitted) -> GameState:
 
 def _on_purged(s: GameState, e: CluesPurged) -> GameState:
     fate = {row[0]: (row[1], tuple(row[2])) for row in e.eliminated}
-    clues = tuple(ClueResult(c.seat, c.text, c.cause, True, fate[c.seat][0], fate[c.seat][1])
+    clues = tuple(_built(ClueResult, {"seat": c.seat, "text": c.text, "cause": c.cause, "eliminated": True,
+                                      "reason": fate[c.seat][0], "matched": fate[c.seat][1]})
                   if c.seat in fate else c for c in s.clues)  # not ``replace``: it re-inspects the fields
     return _with(s, phase="guess", clues=clues)
 
@@ -857,11 +859,11 @@ def _on_judged(s: GameState, e: GuessJudged) -> GameState:
             discard, deck, penalty = discard + (deck[0],), deck[1:], True
         if e.outcome == "foil" and score:
             discard, score, removed = discard + (score[-1],), score[:-1], True
-    record = RoundRecord(
+    record = _built(RoundRecord, dict(
         number=s.round, guesser=s.guesser, drawer=s.drawer, pair_number=s.pair_index + 1,
         target=s.target, foil=s.foil, clues=s.clues, guess=e.guess, outcome=e.outcome, reason=e.reason,
         cause=e.cause, penalty_discarded=penalty, score_card_removed=removed, score=len(score),
-        discard=len(discard), deck_left=len(deck))
+        discard=len(discard), deck_left=len(deck)))
     s = _with(s, phase="recap", score_pile=score, discard_pile=discard, round_deck=deck, recap=record,
                 history=s.history + (record,), recap_since=e.at,
                 guesser=s.guesser if s.fixed_guesser else left_of(s.order, s.guesser), confirmed=frozenset())
