@@ -355,6 +355,8 @@ def _thaw(value: Any) -> Any:
 
 def _freeze(value: Any) -> Any:
     if isinstance(value, list):  # leaves are answered inline: a deck is thousands of strings
+        if list not in map(type, value):  # no list inside (a JSON list holds plain lists): one C pass
+            return tuple(value)
         return tuple([_freeze(v) if isinstance(v, list) else v for v in value])
     return value
 
