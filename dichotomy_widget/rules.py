@@ -331,6 +331,14 @@ def clean_name(name: Any) -> str:
 
 
 def _clean_clue(text: str) -> str:
+    """The clue in ``text``, trimmed, or the :class:`InvalidClue` saying why it cannot be one. The
+    verdict on a text no longer than a clue is remembered (a refusal is raised anew each time)."""
+    if len(text) <= MAX_CLUE_LENGTH:
+        return _remembered_clue(text)
+    return _checked_clue(text)
+
+
+def _checked_clue(text: str) -> str:
     clue = text.strip()
     if len(clue) > MAX_CLUE_LENGTH:
         raise InvalidClue("A clue is at most {limit} characters. Try a shorter word.",
@@ -339,16 +347,13 @@ def _clean_clue(text: str) -> str:
         raise InvalidClue("A clue is one word: remove the spaces.", code="clue_not_one_word")
     if _has_control(clue):
         raise InvalidClue("A clue cannot hold control characters.", code="clue_control_character")
-    if clue and not _has_letter_or_digit(clue):
+    if clue and not words.has_letter_or_digit(clue):
         raise InvalidClue("A clue needs at least one letter or digit.", code="clue_no_letter")
     _one_script(clue, InvalidClue)
     return clue
 
 
-@lru_cache(maxsize=8192)
-def _has_letter_or_digit(word: str) -> bool:
-    """:func:`words.has_letter_or_digit`, remembered per word (it looks up every character's category)."""
-    return words.has_letter_or_digit(word)
+_remembered_clue = lru_cache(maxsize=8192)(_checked_clue)
 
 
 @lru_cache(maxsize=8192)
