@@ -122,7 +122,7 @@ def _child(tree: str, games: int, seats: int) -> list:
     out = subprocess.run([sys.executable, __file__, "--child", "--games", str(games), "--seats", str(seats)],
                          capture_output=True, text=True, env=env, cwd=tree, check=True)
     result = json.loads(out.stdout.splitlines()[-1])
-    if not result["package"].startswith(tree):
+    if not Path(result["package"]).is_relative_to(tree):
         raise SystemExit(f"the run for {tree} imported dichotomy_widget from {result['package']}")
     return result["rows"]
 
