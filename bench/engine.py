@@ -1,22 +1,30 @@
 """Engine benchmark: full 7-seat games per second, and the cost of ``import dichotomy_widget``.
 
     python bench/engine.py [--games 300] [--seats 7] [--smoke]
+    python bench/engine.py --baseline-tree /path/to/other/checkout [--runs 5]
 
 Prints games/s for the pure rules core (decide/evolve), for the same with every seat's view rendered
 after every event, and for the Table on an in-memory store (wall clock, and per CPU second of this
 process, which a busy machine disturbs less); then the import time in a fresh process. The bots pick
 uniformly among :func:`rules.legal_moves`. ``--smoke``: 6 games, one import (for CI).
+
+``--baseline-tree``: the same measurement of this script, in fresh processes, alternately with this
+tree's package and the other checkout's (its ``PYTHONPATH``), ``--runs`` times each; prints the
+median of each side and their ratio, with the load average before and after (a noisy machine
+disturbs both sides alike).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from dichotomy_widget import Table, rules
 from dichotomy_widget.decks import load_deck
@@ -95,23 +103,73 @@ def import_cost(repeats: int = 7) -> float:
     return statistics.median(times)
 
 
+def measure(games: int, seats: int) -> list[tuple[str, tuple[float, float, float]]]:
+    """The three rows: ``(what, rate(...))``."""
+    deck = load_deck("en")
+    cards = tuple(c.to_json() for c in deck.cards)
+    core_game(cards, seats, 0, False)  # warm caches (stemmer, word data)
+    return [
+        ("rules core (decide/evolve)", rate(lambda i: core_game(cards, seats, i, False), games)),
+        ("rules core + every seat's view per event",
+         rate(lambda i: core_game(cards, seats, i, True), max(1, games // 3))),
+        ("Table on MemoryStore", rate(lambda i: table_game(deck, seats, i), max(1, games // 3))),
+    ]
+
+
+def _child(tree: str, games: int, seats: int) -> list:
+    """:func:`measure` in a fresh process importing ``dichotomy_widget`` from ``tree``."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (tree, os.environ.get("PYTHONPATH", "")) if p))
+    out = subprocess.run([sys.executable, __file__, "--child", "--games", str(games), "--seats", str(seats)],
+                         capture_output=True, text=True, env=env, cwd=tree, check=True)
+    result = json.loads(out.stdout.splitlines()[-1])
+    if not Path(result["package"]).is_relative_to(tree):
+        raise SystemExit(f"the run for {tree} imported dichotomy_widget from {result['package']}")
+    return result["rows"]
+
+
+def compare(baseline: str, runs: int, games: int, seats: int) -> None:
+    """This tree against ``baseline``, alternating fresh processes; medians side by side."""
+    here = str(Path(__file__).resolve().parents[1])
+    load_before = os.getloadavg()
+    results: dict[str, list] = {"this": [], "base": []}
+    for i in range(runs):
+        order = [("this", here), ("base", baseline)] if i % 2 == 0 else [("base", baseline), ("this", here)]
+        for side, tree in order:
+            results[side].append(_child(tree, games, seats))
+    load_after = os.getloadavg()
+    print(f"{seats}-seat games of 13 rounds, English deck, Python {sys.version.split()[0]}; "
+          f"{runs} alternating runs per tree, medians")
+    print(f"this tree: {here}\nbaseline:  {baseline}")
+    print(f"{'what':45} {'games/s':>9} {'base':>9} {'ratio':>6} {'games/CPU-s':>12} {'base':>9} {'ratio':>6}")
+    for row, (name, _) in enumerate(results["this"][0]):
+        wall = [statistics.median(r[row][1][0] for r in results[side]) for side in ("this", "base")]
+        cpu = [statistics.median(r[row][1][2] for r in results[side]) for side in ("this", "base")]
+        print(f"{name:45} {wall[0]:9.1f} {wall[1]:9.1f} {wall[0] / wall[1]:6.2f} "
+              f"{cpu[0]:12.1f} {cpu[1]:9.1f} {cpu[0] / cpu[1]:6.2f}")
+    print(f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after, on {os.cpu_count()} cores")
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seats", type=int, default=7)
     parser.add_argument("--smoke", action="store_true", help="a few games and one import: checks that the bench runs")
+    parser.add_argument("--baseline-tree", default=None,
+                        help="another checkout to measure alternately with this one (e.g. a git worktree of main)")
+    parser.add_argument("--runs", type=int, default=5, help="with --baseline-tree: runs per tree")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.smoke:
         args.games = min(args.games, 6)
-    deck = load_deck("en")
-    cards = tuple(c.to_json() for c in deck.cards)
-    core_game(cards, args.seats, 0, False)  # warm caches (stemmer, word data)
-    rows = [
-        ("rules core (decide/evolve)", rate(lambda i: core_game(cards, args.seats, i, False), args.games)),
-        ("rules core + every seat's view per event",
-         rate(lambda i: core_game(cards, args.seats, i, True), max(1, args.games // 3))),
-        ("Table on MemoryStore", rate(lambda i: table_game(deck, args.seats, i), max(1, args.games // 3))),
-    ]
+    if args.child:
+        import dichotomy_widget
+
+        print(json.dumps({"package": str(Path(dichotomy_widget.__file__).parent), "rows": measure(args.games, args.seats)}))
+        return
+    if args.baseline_tree:
+        compare(str(Path(args.baseline_tree).resolve()), 1 if args.smoke else args.runs, args.games, args.seats)
+        return
+    rows = measure(args.games, args.seats)
     print(f"{args.seats}-seat games of 13 rounds, English deck, Python {sys.version.split()[0]}")
     print(f"{'what':45} {'games/s':>10} {'seconds':>9} {'games/CPU-s':>12}")
     for name, (per_s, secs, per_cpu_s) in rows:

@@ -72,7 +72,8 @@ class Event:
 
     def payload(self) -> dict[str, Any]:
         """JSON-ready payload (tuples become lists), with its schema version."""
-        out = {name: _thaw(getattr(self, name)) for name in _field_names(type(self))}
+        values = self.__dict__
+        out = {name: _thaw(values[name]) for name in _field_names(type(self))}
         out[SCHEMA_KEY] = self.version
         return out
 
@@ -338,9 +339,15 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls))
 
 
+#: JSON leaves, answered without further checks (a deck is thousands of strings).
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def _thaw(value: Any) -> Any:
+    if type(value) in _LEAVES:
+        return value
     if isinstance(value, tuple):
-        return [_thaw(v) for v in value]
+        return [v if type(v) in _LEAVES else _thaw(v) for v in value]
     if is_dataclass(value) and not isinstance(value, type):  # a value object: a JSON object of its fields
         return {f.name: _thaw(getattr(value, f.name)) for f in fields(value)}
     return value
@@ -348,6 +355,8 @@ def _thaw(value: Any) -> Any:
 
 def _freeze(value: Any) -> Any:
     if isinstance(value, list):  # leaves are answered inline: a deck is thousands of strings
+        if list not in map(type, value):  # no list inside (a JSON list holds plain lists): one C pass
+            return tuple(value)
         return tuple([_freeze(v) if isinstance(v, list) else v for v in value])
     return value
 

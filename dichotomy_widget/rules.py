@@ -39,6 +39,16 @@ __all__ = [
 Pairs = tuple  # a card as a tuple of (target, foil) tuples
 
 
+def _built(cls: type, values: dict[str, Any]) -> Any:
+    """An instance of the frozen dataclass ``cls`` from ``values`` (every field, checked by the caller):
+    what its ``__init__`` makes, without one ``object.__setattr__`` per field (the hot path makes one
+    per action, clue and event)."""
+    assert len(values) == len(cls.__dataclass_fields__), (cls, values)  # every field, no more
+    obj = object.__new__(cls)
+    object.__setattr__(obj, "__dict__", values)
+    return obj
+
+
 @dataclass(frozen=True)
 class Seat:
     """A player at the table."""
@@ -232,16 +242,17 @@ class Act(Command):
 
 def parse_action(seat: int | None, action: Any, now: float = 0.0) -> Act:
     """Check the JSON shape of an action (``{"type": ..., ...}``) and make it a command."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+    if not isinstance(action, dict) or not isinstance(kind := action.get("type"), str):
         raise InvalidAction('An action is an object like {"type": "clue", "text": "..."}.')
-    kind = action["type"]
-    if kind not in action_types("host" if seat is None else "seat"):
+    if kind not in _ACTION_KINDS["host" if seat is None else "seat"]:
         if seat is None:
             raise InvalidAction("“{action}” is not an action the host can send.", code="unknown_action",
                                 params={"action": kind[:30]})
         raise InvalidAction("“{action}” is not an action a seat can send.", code="unknown_action",
                             params={"action": kind[:30]})
-    args = {k: v for k, v in action.items() if k not in ("type", "id")}
+    args = dict(action)
+    del args["type"]
+    args.pop("id", None)
     if kind == "pick":
         number = args.get("pair")
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= PAIRS_PER_CARD:
@@ -254,7 +265,7 @@ def parse_action(seat: int | None, action: Any, now: float = 0.0) -> Act:
         if not isinstance(text, str):
             raise InvalidAction("The text must be a string.")
         args["text"] = text
-    return Act(seat=seat, now=float(now), kind=kind, args=args)
+    return _built(Act, {"seat": seat, "now": float(now), "kind": kind, "args": args})
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -320,6 +331,14 @@ def clean_name(name: Any) -> str:
 
 
 def _clean_clue(text: str) -> str:
+    """The clue in ``text``, trimmed, or the :class:`InvalidClue` saying why it cannot be one. The
+    verdict on a text no longer than a clue is remembered (a refusal is raised anew each time)."""
+    if len(text) <= MAX_CLUE_LENGTH:
+        return _remembered_clue(text)
+    return _checked_clue(text)
+
+
+def _checked_clue(text: str) -> str:
     clue = text.strip()
     if len(clue) > MAX_CLUE_LENGTH:
         raise InvalidClue("A clue is at most {limit} characters. Try a shorter word.",
@@ -332,6 +351,9 @@ def _clean_clue(text: str) -> str:
         raise InvalidClue("A clue needs at least one letter or digit.", code="clue_no_letter")
     _one_script(clue, InvalidClue)
     return clue
+
+
+_remembered_clue = lru_cache(maxsize=8192)(_checked_clue)
 
 
 @lru_cache(maxsize=8192)
@@ -374,8 +396,8 @@ def purge(clues: Iterable[ClueResult], lang: str) -> list[list]:
                 matched[b.seat].append(a.seat)
                 reasons.setdefault(a.seat, why)
                 reasons.setdefault(b.seat, why)
-    return [[c.seat, reasons[c.seat], sorted(matched[c.seat], key=[w.seat for w in written].index)]
-            for c in written if matched[c.seat]]
+    # each seat's matches are already in writing order: earlier clues were added before later ones
+    return [[c.seat, reasons[c.seat], matched[c.seat]] for c in written if matched[c.seat]]
 
 
 # --- decide --------------------------------------------------------------------------------------
@@ -405,7 +427,7 @@ def _wrong_phase(state: GameState) -> WrongPhase:
 
 def decide(state: GameState, command: Command) -> list[Event]:
     """Check ``command`` against the rules; return its events or raise a RuleViolation."""
-    if isinstance(command, Join):
+    if type(command) is not Act and isinstance(command, Join):
         return _decide_join(state, command)
     if not isinstance(command, Act):
         raise InvalidAction("Unknown command.")
@@ -582,7 +604,7 @@ def _random_pick(state: GameState, cmd: Act) -> list[Event]:
 def _clue_events(state: GameState, seat: int, text: str | None, cause: str, now: float) -> list[Event]:
     events: list[Event] = [ClueSubmitted(seat=seat, text=text, cause=cause, at=now)]
     if len(state.clues) + 1 == len(state.writers):
-        clues = state.clues + (ClueResult(seat=seat, text=text, cause=cause),)
+        clues = state.clues + (_clue_result(seat, text, cause),)
         events.append(CluesPurged(eliminated=tuple(tuple(r) for r in purge(clues, state.lang))))
     return events
 
@@ -591,13 +613,26 @@ def _clue(state: GameState, cmd: Act) -> list[Event]:
     clue = _clean_clue(cmd.args["text"])
     if not clue:
         return _clue_events(state, cmd.seat, None, "empty", cmd.now)
-    if words.is_variant(clue, state.target, state.lang):
+    target, foil = state._locked() or (None, None)
+    matches = _clue_matches(clue, target, foil, state.lang)
+    if matches == "target":
         raise InvalidClue("That clue is the Target or a form of it. Write another word.",
                           code="clue_matches_target")
-    if words.is_variant(clue, state.foil, state.lang):
+    if matches == "foil":
         raise InvalidClue("That clue is the Foil or a form of it. Write another word.",
                           code="clue_matches_foil")
     return _clue_events(state, cmd.seat, clue, "clue", cmd.now)
+
+
+@lru_cache(maxsize=8192)
+def _clue_matches(clue: str, target: str | None, foil: str | None, lang: str) -> str | None:
+    """"target" or "foil" when ``clue`` is that word or a form of it (the Target first), else None;
+    remembered per clue and pair (one look-up per clue instead of two)."""
+    if words.is_variant(clue, target, lang):
+        return "target"
+    if words.is_variant(clue, foil, lang):
+        return "foil"
+    return None
 
 
 def _timeout(state: GameState, cmd: Act) -> list[Event]:
@@ -673,6 +708,7 @@ MOVES: dict[str, Move] = {m.kind: m for m in (
 
 _ACTION_TYPES = {actor: tuple(kind for kind, m in MOVES.items() if m.actor in (actor, "any"))
                  for actor in ("host", "seat")}
+_ACTION_KINDS = {actor: frozenset(kinds) for actor, kinds in _ACTION_TYPES.items()}
 
 
 def action_types(actor: str) -> tuple[str, ...]:
@@ -702,8 +738,11 @@ def allowed_actions(state: GameState, seat: int | None) -> list[str]:
     return list(kinds)
 
 
-_SEAT_MOVES = {phase: tuple(m for m in _LISTED["seat"] if phase in m.phases)
+#: Per phase, the seat moves that may apply: ``(kind, check, who)``, and whether one of them is open to
+#: every seat (``who`` is None).
+_SEAT_MOVES = {phase: tuple((m.kind, m.check, m.who) for m in _LISTED["seat"] if phase in m.phases)
                for phase in ("lobby", "reveal", "clues", "guess", "recap", "over")}
+_ANY_SEAT = {phase: any(who is None for _, _, who in moves) for phase, moves in _SEAT_MOVES.items()}
 
 
 def legal_moves(state: GameState) -> list[tuple[int, str]]:
@@ -711,13 +750,17 @@ def legal_moves(state: GameState) -> list[tuple[int, str]]:
     :func:`allowed_actions`. Worked out once per state (asking only each move's possible seats)."""
     known = state.__dict__.get("_moves")
     if known is None:
-        known = []
-        for move in _SEAT_MOVES.get(state.phase, ()):
-            for seat in (move.who(state) if move.who is not None else state.order):
-                if seat is not None and move.check(state, seat) is None:
-                    known.append((seat, move.kind))
-        if len(known) > 1:  # seating order; a seat's kinds stay in move-table order (a stable sort)
-            known.sort(key=lambda move: state.order.index(move[0]))
+        moves = _SEAT_MOVES.get(state.phase, ())
+        if _ANY_SEAT.get(state.phase):  # seat by seat in seating order, its kinds in move-table order
+            only = [(kind, check, None if who is None else who(state)) for kind, check, who in moves]
+            known = [(seat, kind) for seat in state.order for kind, check, seats in only
+                     if (seats is None or seat in seats) and check(state, seat) is None]
+        else:
+            known = [(seat, kind) for kind, check, who in moves for seat in who(state)
+                     if seat is not None and check(state, seat) is None]
+            if len(known) > 1 and len({seat for seat, _ in known}) > 1:  # seating order (a stable sort)
+                rank = {seat: i for i, seat in enumerate(state.order)}
+                known.sort(key=lambda move: rank[move[0]])
         state.__dict__["_moves"] = known
     return list(known)
 
@@ -736,7 +779,8 @@ _DERIVED = ("writers", "drawer", "current_writer", "_actions", "_moves")
 def _with(state: GameState, **changes: Any) -> GameState:
     """A copy of ``state`` with ``changes``: ``dataclasses.replace`` without re-running ``__init__``."""
     new = object.__new__(GameState)
-    values = {**state.__dict__, **changes}
+    values = state.__dict__.copy()  # a dict's copy is cheaper than ``{**a, **b}``
+    values.update(changes)
     if len(values) > _FIELD_COUNT:
         for name in _DERIVED:
             values.pop(name, None)
@@ -761,7 +805,7 @@ def evolve(state: GameState, event: Event) -> GameState:
 
 def _on_created(s: GameState, e: TableCreated) -> GameState:
     return _with(s, seed=e.seed, lang=e.lang, options=e.options, deck_name=e.deck_name,
-                   deck=tuple(_as_card(c) for c in e.cards))
+                   deck=tuple(map(_as_card, e.cards)))
 
 
 def _on_joined(s: GameState, e: SeatJoined) -> GameState:
@@ -778,7 +822,7 @@ def _on_reordered(s: GameState, e: SeatsReordered) -> GameState:
 
 
 def _on_started(s: GameState, e: GameStarted) -> GameState:
-    deck = tuple(_as_card(c) for c in e.round_deck)
+    deck = tuple(map(_as_card, e.round_deck))
     s = _with(s, phase="reveal", round=1, dealt=len(deck), round_deck=deck, guesser=e.first_guesser,
                 clues=(), confirmed=frozenset())
     return _draw(s)
@@ -790,14 +834,20 @@ def _on_locked(s: GameState, e: PairLocked) -> GameState:
                    confirmed=frozenset(), turn_since=e.at)
 
 
+def _clue_result(seat: int, text: str | None, cause: str) -> ClueResult:
+    """``ClueResult(seat, text, cause)``, not yet purged."""
+    return _built(ClueResult, {"seat": seat, "text": text, "cause": cause, "eliminated": False, "reason": None,
+                               "matched": ()})
+
+
 def _on_clue(s: GameState, e: ClueSubmitted) -> GameState:
-    return _with(s, clues=s.clues + (ClueResult(seat=e.seat, text=e.text, cause=e.cause),),
-                   turn_since=e.at)
+    return _with(s, clues=s.clues + (_clue_result(e.seat, e.text, e.cause),), turn_since=e.at)
 
 
 def _on_purged(s: GameState, e: CluesPurged) -> GameState:
     fate = {row[0]: (row[1], tuple(row[2])) for row in e.eliminated}
-    clues = tuple(ClueResult(c.seat, c.text, c.cause, True, fate[c.seat][0], fate[c.seat][1])
+    clues = tuple(_built(ClueResult, {"seat": c.seat, "text": c.text, "cause": c.cause, "eliminated": True,
+                                      "reason": fate[c.seat][0], "matched": fate[c.seat][1]})
                   if c.seat in fate else c for c in s.clues)  # not ``replace``: it re-inspects the fields
     return _with(s, phase="guess", clues=clues)
 
@@ -814,11 +864,11 @@ def _on_judged(s: GameState, e: GuessJudged) -> GameState:
             discard, deck, penalty = discard + (deck[0],), deck[1:], True
         if e.outcome == "foil" and score:
             discard, score, removed = discard + (score[-1],), score[:-1], True
-    record = RoundRecord(
+    record = _built(RoundRecord, dict(
         number=s.round, guesser=s.guesser, drawer=s.drawer, pair_number=s.pair_index + 1,
         target=s.target, foil=s.foil, clues=s.clues, guess=e.guess, outcome=e.outcome, reason=e.reason,
         cause=e.cause, penalty_discarded=penalty, score_card_removed=removed, score=len(score),
-        discard=len(discard), deck_left=len(deck))
+        discard=len(discard), deck_left=len(deck)))
     s = _with(s, phase="recap", score_pile=score, discard_pile=discard, round_deck=deck, recap=record,
                 history=s.history + (record,), recap_since=e.at,
                 guesser=s.guesser if s.fixed_guesser else left_of(s.order, s.guesser), confirmed=frozenset())
@@ -828,7 +878,7 @@ def _on_judged(s: GameState, e: GuessJudged) -> GameState:
 def _on_confirmed(s: GameState, e: RecapConfirmed) -> GameState:
     confirmed = s.confirmed | frozenset(e.seats)
     s = _with(s, confirmed=confirmed)
-    if s.phase == "recap" and all(seat in confirmed for seat in s.order):
+    if s.phase == "recap" and confirmed.issuperset(s.order):
         if s.current is None:
             return _with(s, phase="over")
         return _with(s, phase="reveal", round=s.round + 1, recap=None, confirmed=frozenset(), clues=())

@@ -95,6 +95,8 @@ class TableStore(Protocol):
 
 def is_utf8(text: str) -> bool:
     """False for strings with lone surrogates, which SQLite cannot store."""
+    if text.isascii():  # no surrogates; no copy made
+        return True
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -114,11 +116,16 @@ def check_seq(value: object, name: str) -> int:
     return value
 
 
+#: ``json.dumps(..., ensure_ascii=False, allow_nan=False, separators=(",", ":"))``, made once (dumps with
+#: options builds an encoder per call; an encoder keeps no state between calls).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
 def to_json(value: object, what: str) -> str:
     if not isinstance(value, dict):
         raise StoreError(f"{what} must be a dict, not {type(value).__name__}")  # untranslated: developer-only
     try:
-        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        text = _ENCODER.encode(value)
     except (TypeError, ValueError) as exc:
         raise StoreError(f"{what} is not JSON-ready: {exc}") from None  # untranslated: developer-only
     if not is_utf8(text):  # lone surrogates: keep them, escaped as \udXXX
