@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import words as bench_words  # noqa: E402  (bench/words.py: the same sampling)
 
 from dichotomy_widget.words import matcher  # noqa: E402
+from dichotomy_widget.wordsdata import tables  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     rules_on = matcher._checked_derivation
     print(f"{'lang':4} {'without rules':>16} {'with rules':>16} {'cost':>7}   (new pairs per CPU second)")
     for lang in args.langs.split(","):
-        pairs = bench_words.make_pairs(bench_words.sample_words(lang, max(2000, args.pairs // 5)), args.pairs)
+        pairs = bench_words.make_pairs(bench_words.sample_words(str(tables.table_path(lang)), max(2000, args.pairs // 5)), args.pairs)
         matcher.is_variant("rivers", "river", lang)  # open the lexicon
         best = {"off": float("inf"), "on": float("inf")}
         try:

@@ -191,7 +191,7 @@ def test_paste_a_tab_separated_list_and_choose_its_language(serve, host_context,
     problems = host.locator(".dichotomy-deck-problems")
     expect(problems).to_contain_text("does not say its language", timeout=RENDER_TIMEOUT)
     expect(problems).to_contain_text("Which language is this deck in?")
-    assert host.locator("button.dichotomy-create").is_disabled()
+    expect(host.locator("button.dichotomy-create")).to_be_disabled()
     host.locator(".dichotomy-deck-lang-choice select").select_option(label="Spanish (es)")
     expect(host.locator(".dichotomy-deck-preview")).to_contain_text("Pasted list: 1 card, language Spanish")
     expect(host.locator(".dichotomy-deck-preview")).to_contain_text("mar / océano")
@@ -220,7 +220,7 @@ def test_each_bad_file_shows_its_message_and_nothing_is_created(serve, files, ho
         expect(problems).to_contain_text(message, timeout=RENDER_TIMEOUT)
         expect(problems).to_contain_text("Nothing was created or saved")
         expect(host.locator(".dichotomy-deck-preview")).to_have_text("")
-        assert host.locator("button.dichotomy-create").is_disabled()
+        expect(host.locator("button.dichotomy-create")).to_be_disabled()
         if name == "html.csv":
             assert host.locator(".dichotomy-deck-problems b").count() == 0  # shown as text, not HTML
             screenshots("decks-bad-html", host, full_page=True)
@@ -338,7 +338,7 @@ def test_paste_a_word_list_choose_foils_and_create_a_table(serve, browser, scree
         menu(host, "rain").select_option(index=menu(host, "rain").locator("option").count() - 1)
         problems = host.locator(".dichotomy-deck-problems [role=alert]")
         expect(problems).to_contain_text("“rain”")
-        assert host.locator("button.dichotomy-create").is_disabled()
+        expect(host.locator("button.dichotomy-create")).to_be_disabled()
         menu(host, "rain").select_option(index=0)
         expect(problems).to_have_count(0)
         screenshots("foils-paste", host.locator(".dichotomy-deck-form"))
