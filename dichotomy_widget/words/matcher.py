@@ -77,6 +77,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import DependencyMissing, where
 from ..i18n import N_
+from ..wordsdata import tables
 from .confusables import fold
 
 if TYPE_CHECKING:
@@ -219,8 +220,6 @@ def _lexicon(lang: str) -> _Lexicon | None:
     use (``wordsdata.tables``); DependencyMissing if it is missing or cannot be built."""
     if lang not in SUPPORTED_LANGUAGES:
         return None
-    from ..wordsdata import tables  # lazy, like sqlite3: most imports of the package never match a word
-
     return _Lexicon(tables.table_path(lang))
 
 

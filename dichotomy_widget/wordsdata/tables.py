@@ -25,7 +25,7 @@ __all__ = ["LANGUAGES", "SOURCES_DIR", "prepare", "stale", "table_path"]
 log = logging.getLogger(__name__)
 
 #: Where the text sources (and, in a source checkout, the built tables) live.
-SOURCES_DIR = Path(__file__).resolve().parent
+SOURCES_DIR = Path(__file__).parent  # absolute already (no resolve(): a syscall per part, on every kernel)
 LANGUAGES = ("en", "es", "fr", "de", "it", "pt")
 #: Seconds a process waits for another one building the same table.
 LOCK_TIMEOUT = 900
