@@ -16,8 +16,9 @@ import websockets
 
 from dichotomy_widget import Table
 from dichotomy_widget.pages import entry
-from dichotomy_widget.pages.table_pages import HostPage, SeatPage
-from dichotomy_widget.pages.class_pages import class_page
+from dichotomy_widget.pages.host_page import HostPage
+from dichotomy_widget.pages.seat_page import SeatPage
+from dichotomy_widget.pages.student_page import class_page
 from dichotomy_widget.server.voila_launch import pool_env
 
 from pg_server import _free_port as free_port  # tests/pg_server.py

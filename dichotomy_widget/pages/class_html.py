@@ -11,8 +11,7 @@ import html
 from typing import Any, Callable
 
 from ..i18n import N_, Translator, translator
-from .table_pages import qr_svg
-from .page_style import ERROR, LINK_STYLE, TB_ALT, TB_BORDER, TB_TH, link_html
+from .page_style import ERROR, LINK_STYLE, TB_ALT, TB_BORDER, TB_TH, link_html, qr_svg
 
 __all__ = ["CLASS_CSS", "TABLE_CSS", "style_html", "join_html", "trouble_html", "roster_html", "seating_html",
            "summary_html", "overview_html", "report_html", "download_html", "lobby_html", "phase_text",

@@ -1,4 +1,4 @@
-"""What the page notebooks call: the seat or host page for this kernel (:mod:`.app`). Each page takes
+"""What the page notebooks call: the seat or host page for this kernel (:mod:`.seat_page`, :mod:`.host_page`). Each page takes
 its identity strategy from the environment itself (:func:`.identity.page_identity`: the link's token,
 or the hub user when ``dichotomy hub-service`` runs behind JupyterHub); this module only finds the query.
 
@@ -28,7 +28,8 @@ import ipywidgets as W
 from ..config import QUERY_ENV, REQUEST_URL_ENV
 from .device import DEVICE_ENV
 from .page_key import PAGE_KEY_ENV
-from .table_pages import HostPage, SeatPage
+from .host_page import HostPage
+from .seat_page import SeatPage
 from ..logs import log_failure
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,7 +56,7 @@ def warm_up(store: "TableStore | str | None" = None) -> None:
     them: warming all four would cost every waiting kernel 4 MB more)."""
     from ..i18n import DEFAULT_LANGUAGE, DOMAINS, translator
     from ..widgets import game  # noqa: F401 - loads the front end files once
-    from .table_pages import page_store
+    from .page_base import page_store
 
     for domain in DOMAINS:
         translator(DEFAULT_LANGUAGE, domain).catalog()
@@ -127,7 +128,7 @@ def wait_for_request(env: Mapping[str, str] | None = None) -> dict[str, str] | N
 
 def lost_request() -> "W.HTML":
     """What a pool kernel shows when its request never reached it: a clear retry."""
-    from .table_pages import message_box
+    from .page_base import message_box
 
     return message_box("This page could not start", "Reload the page to try again.")
 

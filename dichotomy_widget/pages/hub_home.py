@@ -28,7 +28,7 @@ from ..class_mode.classroom import Classroom
 from ..config import CLASS_PAGE, CLASS_VIEW_PAGE, HOST_PAGE, REPORT_PAGE, SEAT_PAGE, TEACHER_PAGE
 from ..errors import ClassNotFound, DichotomyError, TableNotFound
 from ..table import Table
-from .table_pages import UrlQuery, code_box, message_box, page_store, page_title
+from .page_base import UrlQuery, code_box, message_box, page_store, page_title
 from .device import page_device
 from .guess_throttle import guarded_open
 from .hub_history import MAX_VISITS, Visit, visits

@@ -1,39 +1,11 @@
-"""The logic of the two voila pages (host and seat), importable and testable without voila.
+"""What every voila page is built from: reading its query, its store, its title and address bar
+(:class:`UrlQuery`), clear messages, the page classes that refuse (:class:`RefusingPage`), take an
+identity (:class:`IdentityPage`) or only show (:class:`ReadOnlyPage`), and the small parts the class
+pages share (class links, the store's trouble banner).
 
-The packaged notebooks (``dichotomy_widget/pages/notebooks/host.ipynb`` and ``seat.ipynb``) are two lines each::
-
-    from dichotomy_widget.pages.entry import seat_page
-    seat_page()
-
-Voila gives a page's URL query to its kernel in the ``QUERY_STRING`` environment variable (and the full
-URL in ``VOILA_REQUEST_URL``); the table store comes from ``DICHOTOMY_STORE`` (a path or
-``sqlite:///path``; default: :func:`dichotomy_widget.stores.default_store_path`). A kernel of voila's
-pre-heated pool (``dichotomy serve --expect N``) runs its page before any student asks for it: it warms
-up, shows a pending page and builds the page into it when voila hands it its request (the protocol of
-``voila.utils.get_query_string()``; :class:`.entry.PendingPage`).
-
-Seat page:
-    ``?table=CODE``             asks for a name and claims a seat with a fresh secret token, then writes
-                                ``?table=CODE&seat=TOKEN`` into the address bar (``history.replaceState``)
-                                so a reload resumes the same seat;
-    ``?table=CODE&seat=TOKEN``  resumes that seat;
-    no query                    asks for the table code and a name.
-    A seat page's kernel holds only that seat's widget: never the projector, the host controls or
-    another seat's view.
-
-Host page:
-    no query                    a form to create a table (deck, rounds, clue time limit); creating it
-                                writes ``?table=CODE&host=TOKEN`` into the address bar;
-    ``?table=CODE&host=TOKEN``  resumes hosting: code, join link, QR code, lobby, Start, the host
-                                controls and the projector view (``TableWidget(table, host=True)``).
-
-Both pages hold one identity strategy (:mod:`.identity`, chosen from the environment): without a hub
-the link's token is who you are; behind JupyterHub (``dichotomy hub-service``) the signed-in hub user
-is, so the seat page has no name box and refuses another user's seat link, only hub hosts reach the
-host form, and the "Signed in as" bar frames every screen.
-
-Every refusal (unknown code, forged token, full or started table, taken or bad name) shows a clear
-message and creates nothing. Names and codes are always rendered as text, never as HTML.
+One module per page builds on it: :mod:`.seat_page`, :mod:`.host_page`, :mod:`.teacher_page`,
+:mod:`.student_page`, :mod:`.class_projector_page`, :mod:`.table_projector_page`, :mod:`.report_page`
+and :mod:`.practice_page`; :mod:`.entry` is what the packaged notebooks call.
 """
 
 from __future__ import annotations
@@ -48,31 +20,25 @@ import anywidget
 import ipywidgets as W
 import traitlets
 
-from ..config import (DEFAULT_ROUNDS, MAX_NAME_LENGTH, MAX_SEATS, MAX_TIME_LIMIT, MIN_TIME_LIMIT,
-                      REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV)
-from ..deck_library import DeckLibrary
+from ..class_mode.classroom import Classroom
+from ..config import PROJECTOR_PAGE, REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV
 from ..decks import Deck
-from ..errors import DichotomyError, NameTaken, SeatNotFound, StoreError, TeacherKeyRequired
-from ..i18n import LANGUAGE_NAMES, N_, Translator, interface_language, normalize_language, translator
-from ..stores import TableStore, default_store_path, open_store
+from ..errors import StoreError
+from ..i18n import interface_language, LANGUAGE_NAMES, N_, Translator, translator
+from ..stores import default_store_path, open_store, TableStore
 from ..table import Table
-from ..options import TableOptions
-from .deck_form import DeckForm
-from .device import page_device
-from .guess_throttle import guarded_open
-from .identity import PageIdentity, page_identity
-from .store_check import check_store_file
-from ..widgets.host_secrets import BrowserSecret, TeacherKeyBox
-from .teacher_gate import TeacherGate
-from .teacher import key_required, require_teacher
 from ..widgets.name_box import NameBox
-from .page_key import PAGE_KEY_FIELD, page_key
-from .page_lang import PageLanguage, SpeaksPageLanguage, error_text, language_menu
-from .page_style import COLOURS, feedback_label, link_html, warning_html
-from ..logs import log_failure
+from .class_html import trouble_html
+from .identity import page_identity, PageIdentity
+from .page_key import page_key, PAGE_KEY_FIELD
+from .page_lang import error_text, PageLanguage, SpeaksPageLanguage
+from .page_style import COLOURS
+from .store_check import check_store_file
 
-__all__ = ["HostPage", "SeatPage", "RefusingPage", "UrlQuery", "code_box", "parse_query", "join_link", "game_widget", "interface_menu",
-           "qr_svg", "page_store", "STORE_ENV", "SEAT_URL_ENV"]
+__all__ = ["RefusingPage", "IdentityPage", "ReadOnlyPage", "UrlQuery", "code_box", "parse_query", "class_query",
+           "page_link", "join_link", "game_widget", "interface_menu", "refresh_interface_menu", "message_box",
+           "page_store", "open_page_store", "page_title", "trouble_banner", "show_trouble", "projector_link",
+           "esc", "STORE_ENV", "SEAT_URL_ENV"]
 
 MAX_QUERY_VALUE = 200  # a token is 24 characters; anything much longer is not ours
 MAX_CODE_TYPED = 40  # a code is at most 32 letters, "class-" and spaces included
@@ -113,12 +79,12 @@ def page_store(store: "TableStore | str | os.PathLike[str] | None" = None) -> Ta
 STORE_TROUBLE = N_("The game store cannot be used")
 
 
-def _open_title(exc: BaseException, tr: Translator) -> str:
+def open_title(exc: BaseException, tr: Translator) -> str:
     """The page title for a table that cannot be opened: a missing table or a store in trouble."""
     return tr.gettext(STORE_TROUBLE) if isinstance(exc, StoreError) else tr.gettext("No such table")
 
 
-def _open_page_store(store: "TableStore | str | os.PathLike[str] | None",
+def open_page_store(store: "TableStore | str | os.PathLike[str] | None",
                      refuse: Callable[[str, str], None], lang: str = "en") -> TableStore | None:
     """:func:`page_store`, or None after showing the store's clear message (never a traceback)."""
     try:
@@ -151,24 +117,6 @@ def join_link(code: str, env: Mapping[str, str] | None = None) -> str:
             base = SEAT_PAGE
     base = base.split("?", 1)[0].split("#", 1)[0]
     return f"{base}?{urlencode({'table': code})}"
-
-
-def _is_loopback_link(link: str) -> bool:
-    host = (urlsplit(link).hostname or "").lower()
-    return host in ("localhost", "::1", "ip6-localhost") or host.startswith("127.")
-
-
-def qr_svg(data: str, scale: int = 6, title: str = "Join link QR code") -> str:
-    """An inline ``<svg>`` QR code of ``data`` (segno), with a white quiet zone and a ``title``."""
-    import io
-
-    import segno
-
-    qr = segno.make(data, error="m")
-    buf = io.BytesIO()
-    qr.save(buf, kind="svg", scale=scale, border=2, xmldecl=False, svgns=True, light="#fff", dark="#000",
-            title=title)
-    return buf.getvalue().decode("utf-8")
 
 
 def message_box(title: str, body: str, kind: str = "error", link: tuple[str, str] | None = None) -> W.HTML:
@@ -358,517 +306,74 @@ class IdentityPage(RefusingPage):
         self._frame()
 
 
-class SeatPage(IdentityPage, W.VBox):
-    """The whole seat page. ``state``: ``"form"``, ``"seat"`` or ``"refused"``.
+class ReadOnlyPage(RefusingPage):
+    """A page that only shows (class projector, table projector, report): no token, no action, no
+    language menu (``?lang=`` on its address switches it). ``state``: ``"shown"`` or ``"refused"``."""
 
-    After a successful join or resume, ``seat`` is the seat id, ``widget`` the ``SeatWidget`` and
-    ``url.query`` holds ``table=CODE&seat=TOKEN`` (and ``lang=`` when the student chose a language).
-
-    Its identity strategy (``who``) decides who sits where: without a hub the player types a name and
-    the seat link's token is the proof; behind JupyterHub there is no name box (the seat's name is the
-    hub name), the seat's token is derived from the hub user and the table, ``?table=CODE`` brings the
-    user's own seat back on any device and a seat link of another user is refused.
-    """
-
-    def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
-                 env: Mapping[str, str] | None = None) -> None:
-        super().__init__(layout=W.Layout(width="100%"))
-        self.add_class("dichotomy-seat-page")
-        self._env = env  # None: this kernel's environment
-        self._take_identity(env)
-        self.page_lang = PageLanguage(query, env)
-        self.url = UrlQuery(lang=self.page_lang.lang)
-        self.table: Table | None = None
-        self.seat: int | None = None
-        self.widget: W.Widget | None = None
-        self._unsubscribe = lambda: None
-        self.state = "form"
-        self.message = ""
-        self.code_input: NameBox | None = None
-        self._ask_code = True
-        self.name_input = NameBox(maxlength=MAX_NAME_LENGTH)
-        self.name_input.add_class("dichotomy-name")
-        self.join_button = W.Button(button_style="primary")
-        self.join_button.add_class("dichotomy-join")
-        self.feedback = feedback_label()
-        self.join_button.on_click(lambda _b: self.join(self.name_input.value))
-        self.name_input.on_submit(self.join)  # the exact text in the box when Enter was pressed
-        self.store = _open_page_store(store, self._refuse, self.page_lang.lang)
-        if self.store is not None:
-            self._route(parse_query(query))
-
-    def _know(self, table: Table) -> None:
-        self.page_lang.knows(table.interface_lang)
-        self.url.lang = self.lang
-
-    # -- routing --------------------------------------------------------------------------------
-    def _route(self, params: dict[str, str]) -> None:
-        problem = self.who.problem(self.tr)
-        if problem is not None:
-            self._refuse(*problem)
-            return
-        _ = self.tr.gettext
-        code = params.get("table")
-        if not code:
-            self._show_form(ask_code=True)
-            return
-        try:  # wrong codes are throttled per device (per hub user behind the hub)
-            self.table = guarded_open(lambda c: Table.open(c, self.store), code, page_device(self._env))
-        except DichotomyError as exc:
-            self._refuse(_open_title(exc, self.tr), error_text(exc, self.lang))
-            return
-        self._know(self.table)
-        _ = self.tr.gettext
-        named = params.get("seat")
-        if not self.who.owns("table", self.table.code, named):
-            self._refuse_not_yours()
-            return
-        mine = self.who.token("table", self.table.code)  # behind the hub: this user's own seat token
-        token = named if named is not None else mine
-        if token is not None:
-            try:
-                seat = self.table.seat_for_token(token)
-            except SeatNotFound as exc:
-                if mine is not None:  # the hub user has no seat (yet, or any more): the join form
-                    pass
-                elif self.table.state.phase == "lobby":
-                    self._refuse(_("This seat link is not valid"), error_text(exc, self.lang))
-                    return
-                else:  # the join link is refused once the game has started: say what still works
-                    self._refuse(_("This seat link is not valid"),
-                                 _("This link matches no seat at this table; it may have been cut short when "
-                                   "copied. If you have a seat, open your own seat link again: it is in your "
-                                   "browser's history (the page address while you played). The game has "
-                                   "started, so new players cannot join; the host can time out your turns "
-                                   "until you are back."))
-                    return
-            else:
-                self._show_seat(seat, token)
-                return
-        if self.table.state.phase != "lobby":
-            self._refuse(_("This game has already started"),
-                         _("New players cannot join a game that has started. If you had a seat, open your "
-                           "own seat link again (the address your page had while you played)."))
-            return
-        if len(self.table.state.seats) >= MAX_SEATS:
-            self._refuse(_("This table is full"),
-                         self.tr.ngettext("This table is full: it already has {n} player. Ask the host for "
-                                          "another table.",
-                                          "This table is full: it already has {n} players. Ask the host for "
-                                          "another table.", MAX_SEATS))
-            return
-        self._show_form(ask_code=False)
-
-    def _refuse_not_yours(self) -> None:
-        """Behind the hub: a seat link of another user is refused, with the way to the user's own seat."""
-        assert self.table is not None and self.identity is not None
-        _ = self.tr.gettext
-        log.info("refused: hub user %s opened a seat link that is not theirs", self.identity.name)
-        self._refuse(_("This seat link is not yours"),
-                     _("This link belongs to another player's seat. You are signed in as {name}: open the "
-                       "table's join link to play as yourself.", name=self.identity.display_name))
-        own = html.escape(urlencode(self.page_lang.query({"table": self.table.code})))
-        self.children = [*self.children, W.HTML(
-            f'<p><a class="dichotomy-own-seat" href="?{own}">'
-            + html.escape(_("Open table {code} as {name}", code=self.table.code, name=self.identity.display_name))
-            + "</a></p>")]
-
-    def _language_menu(self) -> W.Dropdown:
-        """The page's one language menu, labelled in the page's language."""
-        if getattr(self, "lang_menu", None) is None:
-            self.lang_menu = language_menu(self.page_lang, self.choose_language)
-        self.lang_menu.description = self.tr.gettext("Language")
-        if self.lang_menu.value != self.lang:
-            self.lang_menu.value = self.lang
-        return self.lang_menu
-
-    def choose_language(self, lang: str) -> None:
-        """The student picked ``lang`` in the page's language menu: this screen only, kept in the URL."""
-        if lang == self.lang:  # the menu following the page, not a choice
-            return
-        if not self.page_lang.choose(lang):
-            return
-        self.url.lang = self.lang
-        if self.state == "form":
-            base = {"table": self.table.code} if self.table is not None and not self._ask_code else {}
-            self.url.query = urlencode(self.page_lang.query(base))
-            self.feedback.value = ""
-            self._show_form(self._ask_code)
-
-    def _show_form(self, ask_code: bool) -> None:
-        _ = self.tr.gettext
-        self.state = "form"
-        self._ask_code = ask_code
-        self.url.lang = self.lang
-        playing = ""
-        if self.identity is not None:  # behind the hub: no name box, the hub says who this is
-            who = html.escape(self.identity.display_name)
-            playing = "<p>" + html.escape(_("You play as {name} (your hub name).")).format(name=f"<b>{who}</b>") + "</p>"
-            self.join_button.description = _("Join as {name}", name=self.identity.display_name)[:60]
-        else:
-            self.name_input.label = _("Name")
-            self.name_input.placeholder = _("Your name")
-            self.join_button.description = _("Join the table")
-        rows: list[W.Widget] = [self.url, self._language_menu()]
-        if ask_code:
-            if self.code_input is None:  # kept across a language switch, with what was typed
-                self.code_input = code_box(lambda _code: self.join(self.name_input.value))
-            self.code_input.label, self.code_input.placeholder = _("Table"), _("Table code, e.g. K7QX2M")
-            rows.append(W.HTML("<h2>" + html.escape(_('Join a Dichotomy table')) + f"</h2>{playing}"))
-            rows.append(self.code_input)
-            self.url.title = page_title(_("Join a table"))
-        else:
-            assert self.table is not None
-            heading = _("Join table {code}", code=self.table.code)
-            rows.append(W.HTML(f"<h2>{html.escape(heading)}</h2>{playing}"))
-            self.url.title = page_title(heading)
-        if self.identity is None:
-            rows.append(self.name_input)
-        rows += [self.join_button, self.feedback]
-        self.children = rows
-        self._frame()
-
-    def _show_seat(self, seat: int, token: str) -> None:
-        assert self.table is not None
-        self._know(self.table)
-        self.seat = seat
-        self.state = "seat"
-        self.message = ""
-        self.url.query = urlencode(self.page_lang.query({"table": self.table.code, "seat": token}))
-        player = self.table.state.seat_record(seat)
-        name = player.name if player is not None else self.tr.gettext("Seat {number}", number=seat)
-        self.url.title = page_title(self.tr.gettext("{name} · table {code}", name=name, code=self.table.code))
-        self.widget = game_widget("SeatWidget", self.table, seat, lang=self.lang)
-        if "lang" in self.widget.trait_names():
-            self.widget.observe(self._widget_language, names="lang")
-        self.children = [self.url, self.widget]
-        self._frame()
-        self._unsubscribe = self.table.subscribe(self._check_removed)
-        self.table.start_watching()
-        self.who.remember(self.store, "table", "seat", self.table.code)  # the hub start page's list
-
-    def _widget_language(self, change: Mapping[str, Any]) -> None:
-        """The student switched language in the game widget: keep it in the address for a reload."""
-        now = getattr(self.widget, "lang", None)  # the widget's own value: it restores a forged trait
-        if self.state != "seat" or self.table is None or normalize_language(now) is None:
-            return
-        self.page_lang.choose(now)
-        self.url.lang = self.lang
-        token = parse_qs(self.url.query).get("seat", [""])[0]
-        self.url.query = urlencode(self.page_lang.query({"table": self.table.code, "seat": token}))
-
-    def _check_removed(self, table: Table) -> None:
-        """The host removed this seat in the lobby: say so and offer the join form again."""
-        if self.state != "seat" or self.seat is None or table.state.seat_record(self.seat) is not None:
-            return
-        self._unsubscribe()
-        if self.widget is not None:
-            self.widget.close()
-        self.widget, self.seat = None, None
-        self.url.query = urlencode(self.page_lang.query({"table": table.code}))
-        self.name_input.value = ""
-        self._show_form(ask_code=False)
-        self.feedback.value = self.tr.gettext("The host removed you from this table. You can join again.")
-        self.message = self.feedback.value
-
-    # -- actions --------------------------------------------------------------------------------
-    def join(self, name: str = "") -> bool:
-        """Claim a seat with ``name`` (behind the hub: the hub user's seat, ``name`` is ignored); True on
-        success. A refusal sets ``feedback`` and creates nothing."""
-        if self.state != "form":
-            return False
-        _ = self.tr.gettext
-        if self.code_input is not None and self._ask_code:  # no code in the link: open the typed one, every time
-            try:
-                self.table = guarded_open(lambda c: Table.open(c, self.store), self.code_input.value,
-                                          page_device(self._env))  # wrong codes are throttled per device
-            except DichotomyError as exc:
-                self.table = None
-                return self._feedback(error_text(exc, self.lang))
-        if self.table is None:
-            return self._feedback(_("Type the table code first."))
-        token = self.who.token("table", self.table.code)  # None: joining draws a random one
-        if token is not None:
-            try:  # the hub user's seat already exists (another device): take it back
-                seat = self.table.seat_for_token(token)
-            except SeatNotFound:
-                pass
-            else:
-                self._show_seat(seat, token)
-                return True
-        if not self.who.hub and (not isinstance(name, str) or len(name) > 10 * MAX_NAME_LENGTH):
-            return self._feedback(self.tr.ngettext("Names are at most {n} character.",
-                                                   "Names are at most {n} characters.", MAX_NAME_LENGTH))
-        names = self.who.names() if self.who.hub else [name]
-        if not names:
-            return self._feedback(_("Your hub name cannot be used at a table; ask the host."))
-        for seat_name in names:  # behind the hub: the display name, else the user name when it is taken
-            try:
-                ticket = self.table.join(seat_name, token=token)
-            except NameTaken as exc:
-                last: DichotomyError = exc
-                continue
-            except DichotomyError as exc:
-                return self._feedback(error_text(exc, self.lang))
-            except Exception as err:  # noqa: BLE001 - never show a traceback to a student
-                log_failure(log, "joining a table failed", err)
-                return self._feedback(_("Something went wrong. Please try again."))
-            self._show_seat(ticket.seat, ticket.token)
-            return True
-        return self._feedback(error_text(last, self.lang))
-
-    def _feedback(self, text: str) -> bool:
-        self.message = text
-        self.feedback.value = text
-        return False
-
-
-# --------------------------------------------------------------------------------------------------
-# Host page
-
-
-class HostPage(IdentityPage, TeacherGate, W.VBox):
-    """The whole host page. ``state``: ``"create"``, ``"host"`` or ``"refused"``.
-
-    Its identity strategy (``who``) says who may host: anyone without a hub (a teacher key may still be
-    asked); behind JupyterHub only hub admins and members of the host groups, whose saved decks follow
-    their hub account (the host link's token is still needed to host a given table).
-    """
-
-    def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
-                 env: Mapping[str, str] | None = None) -> None:
-        super().__init__(layout=W.Layout(width="100%"))
-        self.add_class("dichotomy-host-page")
+    def _read_only(self, query: str | None, store: "TableStore | str | None",
+                   env: Mapping[str, str] | None) -> None:
+        """Take the page's store, language and address-bar widget (call first in ``__init__``)."""
+        self.store = page_store(store)
         self.env = dict(os.environ if env is None else env)
-        self._take_identity(self.env)
         self.page_lang = PageLanguage(query, self.env)
         self.url = UrlQuery(lang=self.page_lang.lang)
-        self.table: Table | None = None
-        self.host_token: str | None = None
-        self.widget: W.Widget | None = None
-        self.state = "create"
+        self.state = "shown"
         self.message = ""
-        self.link = ""
-        self.saved_note = ""
-        self._typed_key: str | None = None  # the teacher key typed on this page (kernel only)
-        self._key_failures = 0
-        self.store = _open_page_store(store, self._refuse, self.page_lang.lang)
-        if self.store is not None:
-            self._route(parse_query(query))
 
-    def _route(self, params: dict[str, str]) -> None:
-        problem = self.who.problem(self.tr)
-        if problem is not None:
-            self._refuse_plain(*problem)
-            return
-        if not self.who.may_host():
-            assert self.identity is not None
-            log.info("refused: hub user %s may not host", self.identity.name)
-            self._refuse_plain(self.tr.gettext("Hosting is for teachers"),
-                               self.tr.gettext("You are signed in as {name}, who may not host tables. Students join "
-                                               "with the link or QR code the host shows; a hub admin can add teachers "
-                                               "to the host group.", name=self.identity.display_name))
-            return
-        code, token = params.get("table"), params.get("host")
-        if not code and not token:
-            self._show_create()
-            return
-        try:
-            table = Table.open(code or "", self.store)
-        except DichotomyError as exc:
-            self._refuse(_open_title(exc, self.tr), error_text(exc, self.lang))
-            return
-        self.page_lang.knows(table.interface_lang)
-        _ = self.tr.gettext
-        if not table.is_host(token):
-            self._refuse(_("This host link is not valid"),
-                         _("Only the teacher who created this table can host it, with the link of the page "
-                           "that created it. You can create a new table instead."))
-            return
-        self._show_host(table, token or "")
-
-    def _refusal_link(self) -> tuple[str, str] | None:
-        return ("?", self.tr.gettext("Create a new table"))
-
-    def _refuse_plain(self, title: str, body: str) -> None:
-        """A refusal with no way on (this user may not create a table either)."""
-        self.state = "refused"
-        self.message = body
-        self.url.title = page_title(title)
-        self.children = [self.url, message_box(title, body)]
-        self._frame()
-
-    # -- create form ----------------------------------------------------------------------------
-    def _show_create(self) -> None:
-        _ = self.tr.gettext
-        self.state = "create"
-        self.rounds_input = W.BoundedIntText(value=DEFAULT_ROUNDS, min=1, max=DEFAULT_ROUNDS,
-                                             description=_("Cards"), style={"description_width": "initial"})
-        self.rounds_input.add_class("dichotomy-rounds")
-        self.limit_input = W.BoundedIntText(value=0, min=0, max=MAX_TIME_LIMIT, description=_("Clue time (s)"),
-                                            style={"description_width": "initial"})
-        self.limit_input.add_class("dichotomy-time-limit")
-        # the recap countdown: 0 (the default) keeps each recap until its player continues
-        self.recap_input = W.BoundedIntText(value=0, min=0, max=MAX_TIME_LIMIT, description=_("Recap time (s)"),
-                                            style={"description_width": "initial"})
-        self.recap_input.add_class("dichotomy-recap-time")
-        self.interface_input = interface_menu(self.tr)
-        self.create_button = W.Button(description=_("Create the table"), button_style="primary")
-        self.create_button.add_class("dichotomy-create")
-        self.feedback = feedback_label()
-        self.deck_form = DeckForm(env=self.env, on_change=self._deck_changed, lang=self.lang)
-        self.deck_input = self.deck_form.choice  # the list of decks (packaged, folder, saved)
-        self.lang_label = self.deck_form.lang_label
-        self.create_button.on_click(lambda _b: self.create())
-        self._deck_changed(self.deck_form.deck)
-        self.url.title = page_title(_("Create a table"))
-        self.form = W.VBox([self.deck_form, self.rounds_input, self.limit_input, self.recap_input,
-                            self.interface_input, self.create_button, self.feedback])
-        self.form.add_class("dichotomy-create-form")
-        intro = W.HTML(
-            "<h2>" + html.escape(_('Create a Dichotomy table')) + "</h2><p>"
-            + html.escape(_("Choose a deck (or upload or paste your own), and the number of cards (one card per "
-                            "round). The clue time limit is optional: 0 means no limit (otherwise {low} to "
-                            "{high} seconds).", low=MIN_TIME_LIMIT, high=MAX_TIME_LIMIT) + " "
-                            + _("The recap time is optional too: 0 keeps each recap until its player continues; "
-                                "otherwise every screen counts down and the game moves on by itself."))
-            + '</p><p class="dichotomy-class-hint">' + html.escape(_("A whole class?")) + " "
-            + link_html("teacher.ipynb", _("Create a class"), "dichotomy-teacher-link", new_tab=False)
-            + ": " + html.escape(_("one link for everybody, tables made for you, one dashboard.")) + "</p>")
-        library = self.who.library_secret()  # behind the hub: the decks follow the hub account
-        if key_required(self.env):
-            self.key_box: TeacherKeyBox | None = TeacherKeyBox(on_key=self.unlock, lang=self.lang)
-            self.key_box.status = _("This server needs the teacher key to create a table.")
-            self.form.layout.display = "none"
-            self.children = [self.url, intro, self.key_box, self.form]
-        elif library is not None:
-            # Behind the hub, the hub decides who may create tables (no "no teacher key" warning), and a
-            # teacher's saved decks follow their hub account to any device instead of one browser.
-            self.key_box = None
-            note = W.HTML('<p class="dichotomy-hub-decks" role="note">' + html.escape(_(
-                "Decks you upload are saved with your hub account: they are listed here on any device you sign "
-                "in from.")) + "</p>")
-            self.children = [self.url, intro, note, self.form]
-            self.deck_form.set_library(DeckLibrary.for_secret(self.store, library))
-        else:
-            self.key_box = None
-            self.browser_secret = BrowserSecret(on_secret=self._open_browser_library)
-            notice = W.HTML('<p class="dichotomy-no-key" role="note">' + html.escape(_(
-                "No teacher key is set: anyone who can open this page can create a table. Your saved decks are "
-                "kept for this browser only.")) + " " + html.escape(_("(Start the server with {option} to require "
-                                                                      "a key.)")).format(
-                option="<code>--teacher-key</code>") + "</p>")
-            self.children = [self.url, intro, notice, self.browser_secret, self.form]
-        self._frame()
-
-    def _deck_changed(self, deck: "Deck | None") -> None:
-        if not hasattr(self, "create_button"):
-            return
-        refresh_interface_menu(self.interface_input, self.tr, deck)
-        if deck is None:
-            self.create_button.disabled = True
-            return
-        self.create_button.disabled = False
-        self.rounds_input.max = len(deck)
-        self.rounds_input.value = min(max(1, self.rounds_input.value), len(deck), DEFAULT_ROUNDS)
-
-    def form_options(self) -> TableOptions:
-        """How the table will play, as the create form says (rounds, clue time limit, recap countdown,
-        interface language); checked against the deck when the table is created."""
-        return TableOptions(rounds=int(self.rounds_input.value), time_limit=float(self.limit_input.value) or None,
-                            recap_time=float(self.recap_input.value) or None,
-                            interface_lang=self.interface_input.value or "")
-
-    def create(self, deck: "str | Deck | None" = None, options: TableOptions | None = None,
-               seed: int | None = None) -> bool:
-        """Create the table from the form (or the given deck and :class:`TableOptions`); True on success."""
-        if self.state != "create":
-            return False
-        _ = self.tr.gettext
-        try:
-            require_teacher(self._typed_key, self.env)
-        except TeacherKeyRequired as exc:
-            return self._create_feedback(error_text(exc, self.lang))
-        saved_note = ""
-        if deck is None:
-            deck = self.deck_form.deck or self.deck_form.check()  # the form re-checks on every change
-            if deck is None:
-                return self._create_feedback(
-                    _("Fix the deck first (see the problems above).") if self.deck_form.problems
-                    else _("Choose a deck first: pick one, upload a file or paste a list."))
-        try:
-            table = Table.create(deck=deck, options=options or self.form_options(), store=self.store, seed=seed)
-        except DichotomyError as exc:
-            return self._create_feedback(error_text(exc, self.lang))
-        try:
-            saved_note = self.deck_form.save_current() if deck is self.deck_form.deck else ""
-        except DichotomyError as exc:  # the table exists; only the saving failed
-            log.warning("saving an uploaded deck failed: %s", exc.code)
-            saved_note = _("The deck was not saved: {reason}", reason=error_text(exc, self.lang))
-        assert table.host_token is not None
-        self.page_lang.knows(table.interface_lang)
-        self._show_host(table, table.host_token)
-        self.saved_note = saved_note
-        if saved_note:
-            note = W.HTML(f'<p class="dichotomy-saved-note" role="status">{html.escape(saved_note)}</p>')
-            self.children = [*self.children[:2], note, *self.children[2:]]
-        return True
-
-    def _create_feedback(self, text: str) -> bool:
-        self.message = text
-        self.feedback.value = text
-        return False
-
-    # -- hosting --------------------------------------------------------------------------------
-    def _show_host(self, table: Table, token: str) -> None:
-        _ = self.tr.gettext
-        self.table = table
-        self.host_token = token
-        self.state = "host"
-        self.message = ""
+    def _opened(self, language: str, title: str) -> None:
+        """The page's class or table is open: speak its ``language`` (unless ``?lang=`` chose) and
+        name the tab ``title``."""
+        self.page_lang.knows(language)
         self.url.lang = self.lang
-        self.url.query = urlencode(self.page_lang.query({"table": table.code, "host": token}))
-        self.url.title = page_title(_("Host · table {code}", code=table.code))
-        self.link = join_link(table.code, self.env)
-        self.projector_link = self.link.replace("seat.ipynb?", "projector.ipynb?", 1)
-        code = html.escape(table.code)
-        link = html.escape(self.link, quote=True)
-        warn = ""
-        if _is_loopback_link(self.link) and self.who.hub:
-            warn = warning_html(html.escape(_(
-                "This link points to this computer only (localhost). For students on other devices, open the hub "
-                "by its network name, or set {setting} in the hub's configuration.")).format(
-                setting="<code>c.JupyterHub.public_url</code>"))
-        elif _is_loopback_link(self.link):
-            warn = warning_html(html.escape(_(
-                "This link points to this computer only (localhost). For students on other devices, open this "
-                "page with the address {command} printed for the network, or start it with {option}.")).format(
-                command="<code>dichotomy serve</code>", option="<code>--public-url</code>"))
-        projector = (f'<a class="dichotomy-projector-link" href="{html.escape(self.projector_link, quote=True)}" '
-                     f'target="_blank" rel="noopener">' + html.escape(_("projector page")) + '</a>')
-        another = ('<a class="dichotomy-new-table" href="?" target="_blank" rel="noopener">'
-                   '' + html.escape(_("Create another table")) + '</a>')
-        qr_title = _("Join link QR code")
-        self.join_info = W.HTML(
-            '<div class="dichotomy-join-info" style="display:flex;gap:2em;align-items:center;flex-wrap:wrap">'
-            f'<div class="dichotomy-qr" style="flex:0 0 auto">{qr_svg(self.link, title=qr_title)}</div>'
-            f'<div style="flex:1 1 20em;min-width:0"><p style="margin:0">' + html.escape(_("Table code")) + f'</p>'
-            f'<p class="dichotomy-table-code" style="font-size:3em;font-weight:bold;letter-spacing:0.15em;'
-            f'margin:0;font-family:monospace">{code}</p>'
-            f'<p>' + html.escape(_("Join link:")) + f' <a class="dichotomy-join-link" href="{link}" target="_blank" '
-            f'rel="noopener">{html.escape(self.link)}</a></p>{warn}'
-            "<p>" + html.escape(_("Keep this page's address private: it lets you host this table. On the projector "
-                                  "show the {projector_page} instead (read-only, no key in its address). "
-                                  "{create_another} (for another group) in a new tab.")).format(
-                projector_page=projector, create_another=another)
-            + "</p></div></div>"
-        )
-        self.widget = game_widget("TableWidget", table, host=True,
-                                  lang=self.lang if self.page_lang.chosen else None)
-        from .bot_controls import BotControls  # "Add a bot" (issue 32)
+        self.url.title = page_title(title)
 
-        self.bots = BotControls(table, self.lang, secret=token)
-        self.children = [self.url, self.join_info, self.bots, self.widget]
-        self._frame()
-        self.who.remember(self.store, "table", "host", table.code, token)  # the hub start page's list
-        table.start_watching()
+
+KEYS = ("class", "student", "teacher", "table", "n")
+
+
+def class_query(query: str | None) -> dict[str, str]:
+    """``"class=AB&student=x"`` -> ``{"class": "AB", "student": "x"}``; first value wins, junk dropped."""
+    return parse_query(query, KEYS)
+
+
+def page_link(page: str, params: Mapping[str, str], env: Mapping[str, str] | None = None) -> str:
+    """The address of packaged page ``page`` (e.g. ``class.ipynb``) with ``params``.
+
+    Built like the table join link: beside ``$DICHOTOMY_SEAT_URL`` if set, else beside this page's own
+    address (``$VOILA_REQUEST_URL``), else relative.
+    """
+    env = os.environ if env is None else env
+    base = env.get(SEAT_URL_ENV, "").strip() or env.get("VOILA_REQUEST_URL", "").strip()
+    if base:
+        parts = urlsplit(base)
+        head = parts.path.rpartition("/")[0]
+        url = urlunsplit((parts.scheme, parts.netloc, f"{head}/{page}", "", ""))
+    else:
+        url = page
+    return f"{url}?{urlencode(dict(params))}" if params else url
+
+
+def esc(text: Any) -> str:
+    """``text`` as HTML text (quotes too)."""
+    return html.escape(str(text), quote=True)
+
+
+def trouble_banner() -> W.HTML:
+    """An empty slot for the store's trouble (full disk, read-only file); see :func:`show_trouble`."""
+    banner = W.HTML()
+    banner.add_class("dichotomy-store-trouble")
+    return banner
+
+
+def show_trouble(banner: W.HTML, room: Classroom, lang: str = "en") -> None:
+    """Put the class store's trouble in ``banner`` as an alert (escaped text, in ``lang``), or empty it."""
+    err = getattr(room, "store_trouble_error", None)
+    text = error_text(err, lang) if err is not None and room.store_trouble else room.store_trouble
+    value = trouble_html(text)
+    if banner.value != value:
+        banner.value = value
+
+
+def projector_link(env: Mapping[str, str] | None) -> Callable[[str, int], str]:
+    """The projector page address of a class's table (code, number), beside this page's address."""
+    return lambda code, number: page_link(PROJECTOR_PAGE, {"table": code, "n": number}, env)

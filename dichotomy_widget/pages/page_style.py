@@ -46,3 +46,16 @@ def link_html(href: str, text: str, css: str, new_tab: bool = True) -> str:
     target = ' target="_blank" rel="noopener"' if new_tab else ""
     return (f'<a class="{css}" href="{html.escape(href, quote=True)}"{target} style="{LINK_STYLE}">'
             f"{html.escape(text)}</a>")
+
+
+def qr_svg(data: str, scale: int = 6, title: str = "Join link QR code") -> str:
+    """An inline ``<svg>`` QR code of ``data`` (segno), with a white quiet zone and a ``title``."""
+    import io
+
+    import segno
+
+    qr = segno.make(data, error="m")
+    buf = io.BytesIO()
+    qr.save(buf, kind="svg", scale=scale, border=2, xmldecl=False, svgns=True, light="#fff", dark="#000",
+            title=title)
+    return buf.getvalue().decode("utf-8")

@@ -1,0 +1,62 @@
+"""The class projector (``classview.ipynb?class=CODE``): code, join link, QR code, tables and scores,
+live, from :func:`..class_mode.views.class_projector_view`. It holds no token and offers no action.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Mapping
+
+import ipywidgets as W
+
+from ..class_mode.classroom import Classroom
+from ..class_mode.views import class_projector_view
+from ..config import CLASS_PAGE
+from ..errors import DichotomyError
+from ..stores import TableStore
+from .class_html import join_html, overview_html, style_html
+from .page_base import ReadOnlyPage, class_query, esc, page_link, projector_link, show_trouble, trouble_banner
+from .page_lang import error_text
+
+__all__ = ["ClassViewPage", "class_view_page"]
+
+
+class ClassViewPage(ReadOnlyPage, W.VBox):
+    """The class projector: code, join link, QR code and the overview, live. No token, no action."""
+
+    def __init__(self, query: str | None = None, store: "TableStore | str | None" = None,
+                 env: Mapping[str, str] | None = None) -> None:
+        super().__init__(layout=W.Layout(width="100%"))
+        self.add_class("dichotomy-classview-page")
+        self._read_only(query, store, env)
+        try:
+            self.room: Classroom | None = Classroom.open(class_query(query).get("class", ""), self.store)
+        except DichotomyError as exc:
+            self.room = None
+            self._refuse(self.tr.gettext("No such class"), error_text(exc, self.lang))
+            return
+        room = self.room
+        self._opened(room.interface_lang, self.tr.gettext("Class {code}", code=room.code))
+        link = page_link(CLASS_PAGE, {"class": room.code}, self.env)
+        view = class_projector_view(room)
+        self.overview = W.HTML()
+        self.overview.add_class("dichotomy-overview-box")
+        self.trouble = trouble_banner()
+        self.children = [self.url, self.trouble,
+                         W.HTML(style_html() + f"<h2>{esc(view['name'])}</h2>" + join_html(view["class"], link, self.tr)),
+                         self.overview]
+        self._update()
+        room.subscribe(lambda _r: self._update())
+        room.start_watching()
+
+    def _update(self) -> None:
+        assert self.room is not None
+        show_trouble(self.trouble, self.room, self.page_lang.lang)
+        self.overview.value = overview_html(class_projector_view(self.room), self.page_lang.tr,
+                                            projector_link(self.env))
+
+
+def class_view_page(query: str | None = None, store: "TableStore | str | None" = None,
+                    env: Mapping[str, str] | None = None) -> ClassViewPage:
+    """The class projector page for ``query`` (default: ``$QUERY_STRING``)."""
+    return ClassViewPage(os.environ.get("QUERY_STRING", "") if query is None else query, store=store, env=env)
