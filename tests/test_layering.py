@@ -28,7 +28,7 @@ UI = ("widgets", "pages", "server")
 OUTER = ("stores", *UI, "table")
 #: Modules (or packages) that compute without a store, a widget, a kernel or a clock of their own.
 PURE = ("errors", "events", "config", "decks", "rules", "views", "words", "wordrel", "wordsdata",
-        "class_mode.views", "class_mode.cards", "class_mode.moves", "class_mode.seating", "class_mode.state",
+        "class_mode.views", "class_mode.cards", "class_mode.moves", "class_mode.decide", "class_mode.seating", "class_mode.state",
         "i18n", "message_format", "logs", "deck_targets",
         "bots.bot", "bots.knowledge", "bots.relations", "bots.simulate", "options")
 #: Everything else: the package's front door, stores, pages, tables, classes, the server, bot drivers.
