@@ -31,9 +31,9 @@ from ..errors import ClassNotFound, DichotomyError, SeatingError, SeatNotFound, 
 from ..events import ClassCreated, Event
 from . import moves as class_moves
 from .decide import MAX_JOINS_PER_DEVICE, MAX_STUDENTS, ClassAct, JoinClass, check, decide
-from ..i18n import interface_language, normalize_language
+from ..i18n import normalize_language
 from .cards import card_key, record_card
-from ..options import TableOptions
+from ..options import PlaysByOptions, TableOptions
 from .seating import MAX_PREFERRED, MIN_PREFERRED
 from .state import ClassState, ClassTable, Student, replay
 from ..stores import TableStore
@@ -78,7 +78,7 @@ class StudentTicket:
 
 
 # --- the aggregate -------------------------------------------------------------------------------
-class Classroom(Aggregate[ClassState]):
+class Classroom(PlaysByOptions, Aggregate[ClassState]):
     """One class of students seated at many :class:`Table` s, backed by a :class:`TableStore` (its
     stream is :func:`class_stream` of its code)."""
 
@@ -145,16 +145,6 @@ class Classroom(Aggregate[ClassState]):
         room.teacher_token = teacher_token
         announce(room.log_name, [created])
         return room
-
-    @property
-    def options(self) -> TableOptions:
-        """How the tables of this class play (cards per table, clue time limit, interface language)."""
-        return self.state.options
-
-    @property
-    def interface_lang(self) -> str:
-        """The language of this class's screens (and of the tables it starts)."""
-        return interface_language(self.state.interface_lang, self.state.lang)
 
     @classmethod
     def open(cls, code: str, store: "TableStore | str | None") -> "Classroom":
