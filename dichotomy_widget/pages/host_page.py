@@ -268,11 +268,10 @@ class HostPage(IdentityPage, TeacherGate, W.VBox):
                    '' + html.escape(_("Create another table")) + '</a>')
         qr_title = _("Join link QR code")
         self.join_info = W.HTML(
-            '<div class="dichotomy-join-info" style="display:flex;gap:2em;align-items:center;flex-wrap:wrap">'
-            f'<div class="dichotomy-qr" style="flex:0 0 auto">{qr_svg(self.link, title=qr_title)}</div>'
-            f'<div style="flex:1 1 20em;min-width:0"><p style="margin:0">' + html.escape(_("Table code")) + f'</p>'
-            f'<p class="dichotomy-table-code" style="font-size:3em;font-weight:bold;letter-spacing:0.15em;'
-            f'margin:0;font-family:monospace">{code}</p>'
+            '<div class="dichotomy-join-info">'
+            f'<div class="dichotomy-qr">{qr_svg(self.link, title=qr_title)}</div>'
+            '<div class="dichotomy-join-text"><p>' + html.escape(_("Table code")) + '</p>'
+            f'<p class="dichotomy-table-code">{code}</p>'
             f'<p>' + html.escape(_("Join link:")) + f' <a class="dichotomy-join-link" href="{link}" target="_blank" '
             f'rel="noopener">{html.escape(self.link)}</a></p>{warn}'
             "<p>" + html.escape(_("Keep this page's address private: it lets you host this table. On the projector "

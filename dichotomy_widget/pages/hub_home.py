@@ -69,9 +69,8 @@ class Navigator(anywidget.AnyWidget):
 
 
 def _link(href: str, text: str, css: str, button: bool = False) -> str:
-    style = ("display:inline-block;padding:0.5em 1.1em;margin:0 0.8em 0.6em 0;border-radius:4px;"
-             "background:#1565c0;color:#fff;text-decoration:none;font-weight:600") if button else ""
-    return (f'<a class="{css}" href="{html.escape(href, quote=True)}" style="{style}">'
+    classes = f"{css} dichotomy-button-link" if button else css
+    return (f'<a class="{classes}" href="{html.escape(href, quote=True)}">'
             f"{html.escape(text)}</a>")
 
 

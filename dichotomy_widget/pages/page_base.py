@@ -32,7 +32,7 @@ from .class_html import trouble_html
 from .identity import page_identity, PageIdentity
 from .page_key import page_key, PAGE_KEY_FIELD
 from .page_lang import error_text, PageLanguage, SpeaksPageLanguage
-from .page_style import COLOURS
+from .page_style import PAGE_CSS
 from .store_check import check_store_file
 
 __all__ = ["RefusingPage", "IdentityPage", "ReadOnlyPage", "UrlQuery", "code_box", "parse_query", "class_query",
@@ -121,15 +121,13 @@ def join_link(code: str, env: Mapping[str, str] | None = None) -> str:
 
 def message_box(title: str, body: str, kind: str = "error", link: tuple[str, str] | None = None) -> W.HTML:
     """A clear message, escaped (never HTML from users)."""
-    colour = COLOURS.get(kind, "inherit")
     extra = ""
     if link is not None:
         extra = f'<p><a href="{html.escape(link[0], quote=True)}">{html.escape(link[1])}</a></p>'
     return W.HTML(
         f'<div class="dichotomy-message dichotomy-{kind}" role="{"alert" if kind == "error" else "status"}" '
-        f'aria-live="polite" style="border-left:6px solid {colour};padding:0.6em 1em;margin:0.5em 0;font-size:1.1em">'
-        f'<h2 style="margin:0 0 0.3em 0;color:{colour}">{html.escape(title)}</h2>'
-        f'<p style="margin:0">{html.escape(body)}</p>{extra}</div>'
+        f'aria-live="polite"><h2>{html.escape(title)}</h2>'
+        f'<p class="dichotomy-message-body">{html.escape(body)}</p>{extra}</div>'
     )
 
 
@@ -214,6 +212,7 @@ class UrlQuery(anywidget.AnyWidget):
       }
     };
     """
+    _css = PAGE_CSS  # the page's stylesheet: every page holds this widget
     query = traitlets.Unicode("").tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
     lang = traitlets.Unicode("").tag(sync=True)
