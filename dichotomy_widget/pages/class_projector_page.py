@@ -12,11 +12,9 @@ import ipywidgets as W
 from ..class_mode.classroom import Classroom
 from ..class_mode.views import class_projector_view
 from ..config import CLASS_PAGE
-from ..errors import DichotomyError
 from ..stores import TableStore
 from .class_html import join_html, overview_html, style_html
-from .page_base import ReadOnlyPage, class_query, esc, page_link, projector_link, show_trouble, trouble_banner
-from .page_lang import error_text
+from .page_base import ReadOnlyPage, esc, page_link, projector_link, show_trouble, trouble_banner
 
 __all__ = ["ClassViewPage", "class_view_page"]
 
@@ -29,11 +27,8 @@ class ClassViewPage(ReadOnlyPage, W.VBox):
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("dichotomy-classview-page")
         self._read_only(query, store, env)
-        try:
-            self.room: Classroom | None = Classroom.open(class_query(query).get("class", ""), self.store)
-        except DichotomyError as exc:
-            self.room = None
-            self._refuse(self.tr.gettext("No such class"), error_text(exc, self.lang))
+        self.room: Classroom | None = self._open_class(query)
+        if self.room is None:
             return
         room = self.room
         self._opened(room.interface_lang, self.tr.gettext("Class {code}", code=room.code))

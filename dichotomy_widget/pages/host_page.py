@@ -206,18 +206,18 @@ class HostPage(IdentityPage, TeacherGate, W.VBox):
         try:
             require_teacher(self._typed_key, self.env)
         except TeacherKeyRequired as exc:
-            return self._create_feedback(error_text(exc, self.lang))
+            return self._say(error_text(exc, self.lang))
         saved_note = ""
         if deck is None:
             deck = self.deck_form.deck or self.deck_form.check()  # the form re-checks on every change
             if deck is None:
-                return self._create_feedback(
+                return self._say(
                     _("Fix the deck first (see the problems above).") if self.deck_form.problems
                     else _("Choose a deck first: pick one, upload a file or paste a list."))
         try:
             table = Table.create(deck=deck, options=options or self.form_options(), store=self.store, seed=seed)
         except DichotomyError as exc:
-            return self._create_feedback(error_text(exc, self.lang))
+            return self._say(error_text(exc, self.lang))
         try:
             saved_note = self.deck_form.save_current() if deck is self.deck_form.deck else ""
         except DichotomyError as exc:  # the table exists; only the saving failed
@@ -231,11 +231,6 @@ class HostPage(IdentityPage, TeacherGate, W.VBox):
             note = W.HTML(f'<p class="dichotomy-saved-note" role="status">{html.escape(saved_note)}</p>')
             self.children = [*self.children[:2], note, *self.children[2:]]
         return True
-
-    def _create_feedback(self, text: str) -> bool:
-        self.message = text
-        self.feedback.value = text
-        return False
 
     # -- hosting --------------------------------------------------------------------------------
     def _show_host(self, table: Table, token: str) -> None:

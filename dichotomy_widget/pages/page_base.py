@@ -23,7 +23,7 @@ import traitlets
 from ..class_mode.classroom import Classroom
 from ..config import PROJECTOR_PAGE, REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV
 from ..decks import Deck
-from ..errors import StoreError
+from ..errors import DichotomyError, StoreError
 from ..i18n import interface_language, LANGUAGE_NAMES, N_, Translator, translator
 from ..stores import default_store_path, open_store, TableStore
 from ..table import Table
@@ -278,6 +278,13 @@ class RefusingPage(SpeaksPageLanguage):
         """Where a refused reader can go next (address, label), or None."""
         return None
 
+    def _say(self, text: str) -> bool:
+        """Say why an action was refused under the page's form (its ``feedback`` label, text only);
+        False, for the action to return."""
+        self.message = text
+        self.feedback.value = text
+        return False
+
     def _refuse(self, title: str, body: str) -> None:
         self.state = "refused"
         self.message = body
@@ -318,6 +325,15 @@ class ReadOnlyPage(RefusingPage):
         self.url = UrlQuery(lang=self.page_lang.lang)
         self.state = "shown"
         self.message = ""
+
+    def _open_class(self, query: str | None) -> Classroom | None:
+        """The class its ``?class=`` names, or None after refusing with the reason (no such class, a
+        store in trouble)."""
+        try:
+            return Classroom.open(class_query(query).get("class", ""), self.store)
+        except DichotomyError as exc:
+            self._refuse(self.tr.gettext("No such class"), error_text(exc, self.lang))
+            return None
 
     def _opened(self, language: str, title: str) -> None:
         """The page's class or table is open: speak its ``language`` (unless ``?lang=`` chose) and

@@ -11,11 +11,9 @@ import ipywidgets as W
 
 from ..class_mode.classroom import Classroom
 from ..class_mode.views import class_projector_view, report, report_csv, report_json
-from ..errors import DichotomyError
 from ..stores import TableStore
 from .class_html import download_html, report_html, style_html
-from .page_base import ReadOnlyPage, class_query, esc, show_trouble, trouble_banner
-from .page_lang import error_text
+from .page_base import ReadOnlyPage, esc, show_trouble, trouble_banner
 
 __all__ = ["ReportPage", "report_page"]
 
@@ -29,11 +27,8 @@ class ReportPage(ReadOnlyPage, W.VBox):
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("dichotomy-report-page")
         self._read_only(query, store, env)
-        try:
-            self.room: Classroom | None = Classroom.open(class_query(query).get("class", ""), self.store)
-        except DichotomyError as exc:
-            self.room = None
-            self._refuse(self.tr.gettext("No such class"), error_text(exc, self.lang))
+        self.room: Classroom | None = self._open_class(query)
+        if self.room is None:
             return
         _ = self.tr.gettext
         self._opened(self.room.interface_lang, _("Report · class {code}", code=self.room.code))

@@ -267,9 +267,9 @@ class SeatPage(IdentityPage, W.VBox):
                                           page_device(self._env))  # wrong codes are throttled per device
             except DichotomyError as exc:
                 self.table = None
-                return self._feedback(error_text(exc, self.lang))
+                return self._say(error_text(exc, self.lang))
         if self.table is None:
-            return self._feedback(_("Type the table code first."))
+            return self._say(_("Type the table code first."))
         token = self.who.token("table", self.table.code)  # None: joining draws a random one
         if token is not None:
             try:  # the hub user's seat already exists (another device): take it back
@@ -280,11 +280,11 @@ class SeatPage(IdentityPage, W.VBox):
                 self._show_seat(seat, token)
                 return True
         if not self.who.hub and (not isinstance(name, str) or len(name) > 10 * MAX_NAME_LENGTH):
-            return self._feedback(self.tr.ngettext("Names are at most {n} character.",
+            return self._say(self.tr.ngettext("Names are at most {n} character.",
                                                    "Names are at most {n} characters.", MAX_NAME_LENGTH))
         names = self.who.names() if self.who.hub else [name]
         if not names:
-            return self._feedback(_("Your hub name cannot be used at a table; ask the host."))
+            return self._say(_("Your hub name cannot be used at a table; ask the host."))
         for seat_name in names:  # behind the hub: the display name, else the user name when it is taken
             try:
                 ticket = self.table.join(seat_name, token=token)
@@ -292,15 +292,10 @@ class SeatPage(IdentityPage, W.VBox):
                 last: DichotomyError = exc
                 continue
             except DichotomyError as exc:
-                return self._feedback(error_text(exc, self.lang))
+                return self._say(error_text(exc, self.lang))
             except Exception as err:  # noqa: BLE001 - never show a traceback to a student
                 log_failure(log, "joining a table failed", err)
-                return self._feedback(_("Something went wrong. Please try again."))
+                return self._say(_("Something went wrong. Please try again."))
             self._show_seat(ticket.seat, ticket.token)
             return True
-        return self._feedback(error_text(last, self.lang))
-
-    def _feedback(self, text: str) -> bool:
-        self.message = text
-        self.feedback.value = text
-        return False
+        return self._say(error_text(last, self.lang))

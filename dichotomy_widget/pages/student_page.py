@@ -204,11 +204,6 @@ class ClassPage(RefusingPage, W.VBox):
         refused(self.room.log_name, names[-1], refusal)
         return self._say(error_text(refusal, self.lang))
 
-    def _say(self, text: str) -> bool:
-        self.message = text
-        self.feedback.value = text
-        return False
-
     def _enter_title(self) -> None:
         assert self.room is not None and self.student is not None
         view = student_lobby_view(self.room, self.student)

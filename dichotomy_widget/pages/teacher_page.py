@@ -204,11 +204,6 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self._show_teacher(room, room.teacher_token)
         return True
 
-    def _say(self, text: str) -> bool:
-        self.message = text
-        self.feedback.value = text
-        return False
-
     # -- running the class ----------------------------------------------------------------------
     def _show_teacher(self, room: Classroom, token: str) -> None:
         _ = self.tr.gettext
