@@ -28,9 +28,9 @@ from ..stores import TableStore
 from ..table import Table
 from ..widgets.host_secrets import BrowserSecret, TeacherKeyBox
 from .deck_form import DeckForm
-from .page_base import (game_widget, IdentityPage, interface_menu, join_link, message_box, open_page_store,
-                        open_title, page_title, parse_query, refresh_interface_menu, UrlQuery)
-from .page_lang import error_text, PageLanguage
+from .page_base import (IdentityPage, UrlQuery, game_widget, interface_menu, join_link, message_box,
+                        open_page_store, open_title, page_title, parse_query, refresh_interface_menu)
+from .page_lang import PageLanguage, error_text
 from .page_style import feedback_label, link_html, qr_svg, warning_html
 from .teacher import key_required, require_teacher
 from .teacher_gate import TeacherGate

@@ -24,14 +24,14 @@ from ..class_mode.classroom import Classroom
 from ..config import PROJECTOR_PAGE, REQUEST_URL_ENV, SEAT_PAGE, SEAT_URL_ENV, STORE_ENV
 from ..decks import Deck
 from ..errors import DichotomyError, StoreError
-from ..i18n import interface_language, LANGUAGE_NAMES, N_, Translator, translator
-from ..stores import default_store_path, open_store, TableStore
+from ..i18n import LANGUAGE_NAMES, N_, Translator, interface_language, translator
+from ..stores import TableStore, default_store_path, open_store
 from ..table import Table
 from ..widgets.name_box import NameBox
 from .class_html import trouble_html
-from .identity import page_identity, PageIdentity
-from .page_key import page_key, PAGE_KEY_FIELD
-from .page_lang import error_text, PageLanguage, SpeaksPageLanguage
+from .identity import PageIdentity, page_identity
+from .page_key import PAGE_KEY_FIELD, page_key
+from .page_lang import PageLanguage, SpeaksPageLanguage, error_text
 from .page_style import PAGE_CSS
 from .store_check import check_store_file
 
@@ -343,6 +343,10 @@ class ReadOnlyPage(RefusingPage):
         self.url.title = page_title(title)
 
 
+# --------------------------------------------------------------------------------------------------
+# What the class pages share: their query, their links, the store's trouble banner
+
+#: The query keys the class pages read.
 KEYS = ("class", "student", "teacher", "table", "n")
 
 

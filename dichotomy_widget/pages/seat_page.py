@@ -31,9 +31,9 @@ from ..table import Table
 from ..widgets.name_box import NameBox
 from .device import page_device
 from .guess_throttle import guarded_open
-from .page_base import (code_box, game_widget, IdentityPage, open_page_store, open_title, page_title,
-                        parse_query, UrlQuery)
-from .page_lang import error_text, language_menu, PageLanguage
+from .page_base import (IdentityPage, UrlQuery, code_box, game_widget, open_page_store, open_title, page_title,
+                        parse_query)
+from .page_lang import PageLanguage, error_text, language_menu
 from .page_style import feedback_label
 
 __all__ = ["SeatPage"]

@@ -30,9 +30,9 @@ from .class_html import lobby_html, style_html
 from .device import page_device
 from .guess_throttle import guarded_open
 from .identity import page_identity
-from .page_base import (class_query, esc, game_widget, page_store, page_title, RefusingPage, show_trouble,
-                        trouble_banner, UrlQuery)
-from .page_lang import error_text, language_menu, PageLanguage
+from .page_base import (RefusingPage, UrlQuery, class_query, esc, game_widget, page_store, page_title,
+                        show_trouble, trouble_banner)
+from .page_lang import PageLanguage, error_text, language_menu
 from .page_style import feedback_label
 from .store_check import check_store_file
 

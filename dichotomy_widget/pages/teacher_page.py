@@ -35,10 +35,10 @@ from .class_html import dashboard_row_html, host_label, join_html, late_html, ro
 from .deck_form import DeckForm
 from .hub_history import remember_page
 from .identity import page_identity
-from .page_base import (class_query, esc, game_widget, interface_menu, page_link, page_store, page_title,
-                        projector_link, refresh_interface_menu, RefusingPage, show_trouble, trouble_banner,
-                        UrlQuery)
-from .page_lang import error_text, PageLanguage
+from .page_base import (RefusingPage, UrlQuery, class_query, esc, game_widget, interface_menu, page_link,
+                        page_store, page_title, projector_link, refresh_interface_menu, show_trouble,
+                        trouble_banner)
+from .page_lang import PageLanguage, error_text
 from .page_style import feedback_label, link_html
 from .store_check import check_store_file
 from .teacher import key_required, require_teacher
@@ -47,7 +47,6 @@ from .teacher_gate import TeacherGate
 __all__ = ["TeacherPage", "teacher_page"]
 
 log = logging.getLogger(__name__)
-
 
 DEFAULT_ROUNDS = 5
 #: Seconds between two redraws of the teacher's dashboard when nothing happens (alerts grow with time).
