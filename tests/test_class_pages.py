@@ -403,6 +403,10 @@ def test_a_class_speaks_the_language_the_teacher_picked(store):
     report = report_page(f"class={code}", store=store, env={})
     assert "(le même mot)" in report.body.value
     assert report.url.lang == "fr" and "<th>Manche</th>" in report.body.value and "<th>Round</th>" not in report.body.value
+    # the read-only pages speak the class's language from their first line (tab title, headings) on
+    assert "Compte rendu" in report.url.title and "Report" not in all_text(report)
+    assert "Classe" in class_view_page(f"class={code}", store=store, env={}).url.title
+    assert "Projecteur" in projector_page(f"table={table.code}", store=store).url.title
     spanish = report_page(f"class={code}&lang=es", store=store, env={})
     assert "<th>Ronda</th>" in spanish.body.value and "Descargar CSV" in spanish.downloads.value
     assert "(la misma palabra)" in spanish.body.value and "le même mot" not in spanish.body.value

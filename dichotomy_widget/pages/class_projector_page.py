@@ -31,7 +31,7 @@ class ClassViewPage(ReadOnlyPage, W.VBox):
         if self.room is None:
             return
         room = self.room
-        self._opened(room.interface_lang, self.tr.gettext("Class {code}", code=room.code))
+        self._opened(room.interface_lang, lambda tr: tr.gettext("Class {code}", code=room.code))
         link = page_link(CLASS_PAGE, {"class": room.code}, self.env)
         view = class_projector_view(room)
         self.overview = W.HTML()

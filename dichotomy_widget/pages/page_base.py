@@ -335,12 +335,12 @@ class ReadOnlyPage(RefusingPage):
             self._refuse(self.tr.gettext("No such class"), error_text(exc, self.lang))
             return None
 
-    def _opened(self, language: str, title: str) -> None:
-        """The page's class or table is open: speak its ``language`` (unless ``?lang=`` chose) and
-        name the tab ``title``."""
+    def _opened(self, language: str, title: Callable[[Translator], str]) -> None:
+        """The page's class or table is open: speak its ``language`` (unless ``?lang=`` chose), then
+        name the tab ``title(tr)`` in the language it now speaks."""
         self.page_lang.knows(language)
         self.url.lang = self.lang
-        self.url.title = page_title(title)
+        self.url.title = page_title(title(self.tr))
 
 
 # --------------------------------------------------------------------------------------------------

@@ -30,8 +30,9 @@ class ReportPage(ReadOnlyPage, W.VBox):
         self.room: Classroom | None = self._open_class(query)
         if self.room is None:
             return
-        _ = self.tr.gettext
-        self._opened(self.room.interface_lang, _("Report · class {code}", code=self.room.code))
+        code = self.room.code
+        self._opened(self.room.interface_lang, lambda tr: tr.gettext("Report · class {code}", code=code))
+        _ = self.tr.gettext  # in the class's language from here on
         self.downloads = W.HTML()
         self.downloads.add_class("dichotomy-downloads")
         self.body = W.HTML()

@@ -32,7 +32,7 @@ class ProjectorPage(ReadOnlyPage, W.VBox):
         except DichotomyError as exc:
             self._refuse(self.tr.gettext("No such table"), error_text(exc, self.lang))
             return
-        self._opened(table.interface_lang, self.tr.gettext("Projector · table {code}", code=table.code))
+        self._opened(table.interface_lang, lambda tr: tr.gettext("Projector · table {code}", code=table.code))
         self.widget = game_widget("TableWidget", table, host=False, lang=self.lang if self.page_lang.chosen else None)
         number = class_query(query).get("n", "")  # a class's table keeps the class's name (Table 2)
         if number.isdigit() and len(number) < 4:
