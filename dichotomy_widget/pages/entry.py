@@ -1,6 +1,7 @@
-"""What the page notebooks call: the seat or host page for this kernel (:mod:`.seat_page`, :mod:`.host_page`). Each page takes
-its identity strategy from the environment itself (:func:`.identity.page_identity`: the link's token,
-or the hub user when ``dichotomy hub-service`` runs behind JupyterHub); this module only finds the query.
+"""What the page notebooks call: the seat or host page for this kernel (:mod:`.seat_page`,
+:mod:`.host_page`). Each page takes its identity strategy from the environment itself
+(:func:`.identity.page_identity`: the link's token, or the hub user when ``dichotomy hub-service`` runs
+behind JupyterHub); this module only finds the query.
 
 The page's query comes from :func:`page_query`. A kernel voila started for a page request has it in
 ``$QUERY_STRING``. A kernel of voila's pre-heated pool (``dichotomy serve --expect N``; voila sets
@@ -133,6 +134,13 @@ def lost_request() -> "W.HTML":
     return message_box("This page could not start", "Reload the page to try again.")
 
 
+def _stylesheet() -> W.Widget:
+    """The pages' stylesheet for a message shown without a page (:data:`.page_style.PAGE_CSS`)."""
+    from .page_base import UrlQuery
+
+    return UrlQuery()
+
+
 #: What a pending page shows until its content comes (the template's CSS draws it; no words: the
 #: page's language is known only with the request).
 OPENING = '<div class="dichotomy-opening" aria-hidden="true"></div>'
@@ -180,7 +188,9 @@ class PendingPage(W.VBox):
                 log_failure(log, "a pre-started kernel could not build its page", err)
                 page = lost_request()
         self.page = page
-        opening, self.children = self.children, [page]
+        # a lost request's message takes the pages' stylesheet along (a page brings its own, in its UrlQuery)
+        shown = [page] if page is not None and hasattr(page, "url") else [_stylesheet(), page]
+        opening, self.children = self.children, shown
         for widget in opening:
             widget.close()  # the spinner's model, no longer shown
         return page
