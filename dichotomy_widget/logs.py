@@ -12,11 +12,12 @@ import logging
 import os
 import sys
 import traceback
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .errors import DichotomyError, where
 
-__all__ = ["failure", "log_failure", "TEACHER_LOG", "announce", "refused", "teacher_lines", "served_logging"]
+__all__ = ["failure", "log_failure", "TEACHER_LOG", "announce", "refused", "teacher_lines", "TEACHER_LINES",
+           "served_logging"]
 
 #: The teacher's lines: one per thing a teacher running ``dichotomy serve`` may need (a class created, a
 #: student joined or refused, tables made, a table started). Names, codes and numbers only: never a word.
@@ -45,31 +46,25 @@ def served_logging(env: "dict[str, str] | os._Environ[str] | None" = None) -> bo
     return True
 
 
+#: The teacher's line for each kind of class event (by its type), from the event and the class's log name.
+TEACHER_LINES: dict[str, Callable[[str, Any], str]] = {
+    "ClassCreated": lambda n, e: f"{n} created: {e.name!r}, tables of {e.table_size}, {e.options.rounds} rounds",
+    "StudentJoined": lambda n, e: f"{n}: {e.name!r} joined",
+    "StudentRemoved": lambda n, e: f"{n}: student {e.student} removed",
+    "TablesMade": lambda n, e: (f"{n}: tables made: {len(e.tables)} "
+                                f"(students at each: {', '.join(str(len(t)) for t in e.tables)})"),
+    "TableAdded": lambda n, e: f"{n}: table {e.number} added",
+    "StudentMoved": lambda n, e: f"{n}: student {e.student} seated at table {e.table}",
+    "TableStarted": lambda n, e: f"{n}: table {e.number} started (table code {e.code})",
+    "TablePlayedAgain": lambda n, e: f"{n}: table {e.number} plays again (table code {e.code})",
+    "ClassEnded": lambda n, e: f"{n} ended by the teacher",
+}
+
+
 def teacher_lines(log_name: str, events: Sequence[Any]) -> list[str]:
-    """The teacher's lines for ``events`` just appended to the stream ``log_name`` names (a class)."""
-    lines = []
-    for e in events:
-        kind = getattr(e, "type", "")
-        if kind == "ClassCreated":
-            lines.append(f"{log_name} created: {e.name!r}, tables of {e.table_size}, {e.options.rounds} rounds")
-        elif kind == "StudentJoined":
-            lines.append(f"{log_name}: {e.name!r} joined")
-        elif kind == "StudentRemoved":
-            lines.append(f"{log_name}: student {e.student} removed")
-        elif kind == "TablesMade":
-            sizes = ", ".join(str(len(t)) for t in e.tables)
-            lines.append(f"{log_name}: tables made: {len(e.tables)} (students at each: {sizes})")
-        elif kind == "TableAdded":
-            lines.append(f"{log_name}: table {e.number} added")
-        elif kind == "StudentMoved":
-            lines.append(f"{log_name}: student {e.student} seated at table {e.table}")
-        elif kind == "TableStarted":
-            lines.append(f"{log_name}: table {e.number} started (table code {e.code})")
-        elif kind == "TablePlayedAgain":
-            lines.append(f"{log_name}: table {e.number} plays again (table code {e.code})")
-        elif kind == "ClassEnded":
-            lines.append(f"{log_name} ended by the teacher")
-    return lines
+    """The teacher's lines for ``events`` just appended to the stream ``log_name`` names (a class): one
+    per event of a kind :data:`TEACHER_LINES` has (a table's events have none)."""
+    return [TEACHER_LINES[e.type](log_name, e) for e in events if getattr(e, "type", "") in TEACHER_LINES]
 
 
 def announce(log_name: str, events: Sequence[Any]) -> None:

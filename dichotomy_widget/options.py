@@ -10,12 +10,14 @@ and a class hands it to every table it starts.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
+
 from .config import DEFAULT_ROUNDS, MAX_TIME_LIMIT, MIN_RECAP_TIME, MIN_TIME_LIMIT
 from .decks import Deck
 from .errors import DeckError, DichotomyError, Plural
-from .i18n import INTERFACE_LANGUAGES, normalize_language
+from .i18n import INTERFACE_LANGUAGES, interface_language, normalize_language
 
-__all__ = ["TableOptions", "LEADERS"]
+__all__ = ["TableOptions", "LEADERS", "PlaysByOptions"]
 
 #: Who may lead a table, as its screens name them: a host (a table of its own) or the class's teacher.
 LEADERS = ("host", "teacher")
@@ -72,3 +74,21 @@ class TableOptions:
                        recap_time=float(self.recap_time) if self.recap_time else None,
                        interface_lang=normalize_language(self.interface_lang) or "",
                        fixed_guesser=bool(self.fixed_guesser))
+
+
+class PlaysByOptions:
+    """For an aggregate whose state holds ``options`` and its deck's ``lang`` (a table, a class): the
+    two properties its pages read, written once."""
+
+    state: Any
+
+    @property
+    def options(self) -> TableOptions:
+        """How this table plays, or how the tables of this class play (rounds, clue time limit,
+        interface language, fixed Guesser, recap countdown)."""
+        return self.state.options
+
+    @property
+    def interface_lang(self) -> str:
+        """The language the screens speak (a class's tables too) unless a student switches their own."""
+        return interface_language(self.state.interface_lang, self.state.lang)

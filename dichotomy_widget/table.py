@@ -21,8 +21,7 @@ from .config import DEFAULT_DECK, DEFAULT_ROUNDS
 from .decks import Deck, load_deck
 from .errors import DichotomyError, SeatNotFound, StaleAction, StoreError, TableNotFound
 from .events import Event, TableCreated
-from .i18n import interface_language
-from .options import TableOptions
+from .options import PlaysByOptions, TableOptions
 from .stores import TableStore
 from .stores.base import trouble_every
 from .views import seat_view, stage
@@ -74,7 +73,7 @@ def normalize_code(code: Any) -> str:
     return text
 
 
-class Table(Aggregate[rules.GameState]):
+class Table(PlaysByOptions, Aggregate[rules.GameState]):
     """One game table, backed by a :class:`TableStore` (its stream is its code)."""
 
     kind = "table"
@@ -137,16 +136,6 @@ class Table(Aggregate[rules.GameState]):
         table = cls(table_code, the_store)
         table.host_token = host_token
         return table
-
-    @property
-    def options(self) -> TableOptions:
-        """How this table plays (rounds, clue time limit, interface language, fixed Guesser, recap countdown)."""
-        return self.state.options
-
-    @property
-    def interface_lang(self) -> str:
-        """The language this table's screens speak unless a student switches their own."""
-        return interface_language(self.state.interface_lang, self.state.lang)
 
     @classmethod
     def open(cls, code: str, store: "TableStore | str | None") -> "Table":

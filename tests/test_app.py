@@ -1,4 +1,4 @@
-"""The voila page logic (dichotomy_widget.pages.table_pages) and the serve command line, without a browser."""
+"""The voila page logic (dichotomy_widget.pages: page_base, seat_page, host_page) and the serve command line, without a browser."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ import pytest
 from dichotomy_widget import Table
 from dichotomy_widget.widgets import game as widgets
 from dichotomy_widget.pages.entry import host_page, seat_page
-from dichotomy_widget.pages.table_pages import SeatPage, UrlQuery, join_link, parse_query, qr_svg
+from dichotomy_widget.pages.page_base import UrlQuery, join_link, parse_query
+from dichotomy_widget.pages.page_style import qr_svg
+from dichotomy_widget.pages.seat_page import SeatPage
 from dichotomy_widget.server.serve import build_parser, host_url, main
 from dichotomy_widget.server.voila_launch import voila_command
 from dichotomy_widget.options import TableOptions

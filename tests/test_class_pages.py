@@ -14,7 +14,13 @@ import pytest
 from dichotomy_widget.class_mode.classroom import Classroom
 from dichotomy_widget.i18n import translator
 from dichotomy_widget.stores import SqliteStore
-from dichotomy_widget.pages import class_pages as cp
+from dichotomy_widget.pages.student_page import class_page
+from dichotomy_widget.pages.class_projector_page import class_view_page
+from dichotomy_widget.pages.page_base import page_link
+from dichotomy_widget.pages.table_projector_page import projector_page
+from dichotomy_widget.pages.report_page import report_page
+from dichotomy_widget.pages.teacher_page import teacher_page
+import dichotomy_widget.pages.teacher_page as teacher_module
 from dichotomy_widget.widgets import game as widgets
 from dichotomy_widget.decks import Card, Deck, Pair
 from dichotomy_widget.options import TableOptions
@@ -56,7 +62,7 @@ def store(tmp_path):
 
 @pytest.fixture()
 def teacher(store):
-    page = cp.teacher_page("", store=store, env={})
+    page = teacher_page("", store=store, env={})
     assert page.state == "create"
     assert not page.create(name="  ")  # a clear message, nothing created
     assert "class name" in page.message
@@ -72,21 +78,21 @@ def test_teacher_creates_a_class_and_the_link_is_a_secret(teacher, store):
     assert "class.ipynb?class=" in text and "<svg" in text
     # the projector, class view and report links never carry the teacher token
     assert q["teacher"] not in teacher.view_link + teacher.report_link
-    forged = cp.teacher_page(f"class={q['class']}&teacher=forged", store=store, env={})
+    forged = teacher_page(f"class={q['class']}&teacher=forged", store=store, env={})
     assert forged.state == "refused" and "not valid" in all_text(forged)
-    assert cp.teacher_page("class=ZZZZZZ&teacher=x", store=store, env={}).state == "refused"
+    assert teacher_page("class=ZZZZZZ&teacher=x", store=store, env={}).state == "refused"
 
 
 def test_whole_class_flow(teacher, store):
     code = qs(teacher)["class"]
     students = {}
     for name in NAMES:
-        page = cp.class_page(f"class={code}", store=store)
+        page = class_page(f"class={code}", store=store)
         assert page.state == "form"
         assert page.join(name)
         assert page.state == "lobby" and "seated soon" in all_text(page)
         students[name] = page
-    dup = cp.class_page(f"class={code}", store=store)
+    dup = class_page(f"class={code}", store=store)
     assert not dup.join("kida") and "already called" in dup.message
     teacher.room.refresh()
     teacher.refresh_view()
@@ -110,9 +116,9 @@ def test_whole_class_flow(teacher, store):
         assert qs(page)["student"] == page.token  # no new link
     assert len(teacher.tables_box.children) == 3
     # a reload of a student link resumes their seat (a "restarted server": a new store object)
-    again = cp.class_page(students["KidC"].url.query, store=SqliteStore(store.path))
+    again = class_page(students["KidC"].url.query, store=SqliteStore(store.path))
     assert again.state == "seat" and again.widget.view["you"]["name"] == "KidC"
-    forged = cp.class_page(f"class={code}&student=forged", store=store)
+    forged = class_page(f"class={code}&student=forged", store=store)
     assert forged.state == "refused" and "not valid" in forged.message
     # play into the clue phase at table 1: no hidden word on the dashboard, class view, projector, report
     table = teacher.room.table(1)
@@ -122,9 +128,9 @@ def test_whole_class_flow(teacher, store):
     teacher.room.poll()
     teacher.refresh_view()
     hidden = [table.state.target, table.state.foil, clues[0]] + [w for p in table.state.current for w in p]
-    view = cp.class_view_page(f"class={code}", store=store)
-    projector = cp.projector_page(f"table={table.code}", store=store)
-    report = cp.report_page(f"class={code}", store=store)
+    view = class_view_page(f"class={code}", store=store)
+    projector = projector_page(f"table={table.code}", store=store)
+    report = report_page(f"class={code}", store=store)
     assert isinstance(projector.widget, widgets.TableWidget) and projector.widget.host is False
     for page in (teacher, view, projector, report):
         text = all_text(page).lower()
@@ -144,10 +150,10 @@ def test_whole_class_flow(teacher, store):
 
 
 def test_read_only_pages_refuse_unknown_codes(store):
-    assert "No such class" in all_text(cp.class_view_page("class=ZZZZZZ", store=store))
-    assert "No such table" in all_text(cp.projector_page("table=<b>", store=store))
-    assert "No such class" in all_text(cp.report_page("", store=store))
-    assert cp.class_page("class=ZZZZZZ", store=store).state == "refused"
+    assert "No such class" in all_text(class_view_page("class=ZZZZZZ", store=store))
+    assert "No such table" in all_text(projector_page("table=<b>", store=store))
+    assert "No such class" in all_text(report_page("", store=store))
+    assert class_page("class=ZZZZZZ", store=store).state == "refused"
 
 
 def test_late_joiner_sees_why_and_is_seated_at_a_new_table(store):
@@ -156,11 +162,11 @@ def test_late_joiner_sees_why_and_is_seated_at_a_new_table(store):
         room.join(name)
     room.make_tables()
     room.start_all()
-    late = [cp.class_page(f"class={room.code}", store=store) for _ in range(3)]
+    late = [class_page(f"class={room.code}", store=store) for _ in range(3)]
     for i, page in enumerate(late):
         assert page.join(f"Late{i}")
     assert "Every table has already started" in late[0].lobby.value
-    teacher = cp.teacher_page(f"class={room.code}&teacher={room.teacher_token}", store=store, env={})
+    teacher = teacher_page(f"class={room.code}&teacher={room.teacher_token}", store=store, env={})
     assert teacher.add_table()
     for i in range(3):
         assert teacher.move(f"Late{i}", 2)
@@ -172,18 +178,18 @@ def test_late_joiner_sees_why_and_is_seated_at_a_new_table(store):
 
 def test_page_link_follows_the_request_url():
     env = {"VOILA_REQUEST_URL": "http://10.0.0.5:8866/voila/render/teacher.ipynb?class=X&teacher=secret"}
-    assert cp.page_link("class.ipynb", {"class": "AB"}, env) == "http://10.0.0.5:8866/voila/render/class.ipynb?class=AB"
+    assert page_link("class.ipynb", {"class": "AB"}, env) == "http://10.0.0.5:8866/voila/render/class.ipynb?class=AB"
 
 
 def test_a_restarted_server_brings_class_dashboard_and_seats_back(tmp_path):
     path = tmp_path / "restart.sqlite3"
     first = SqliteStore(path)
-    teacher = cp.teacher_page("", store=first, env={})
+    teacher = teacher_page("", store=first, env={})
     assert teacher.create(name="Restart", deck=DECK, rounds=2, table_size=4)
     code = teacher.room.code
     links = {}
     for name in ("Ana", "Ben", "Cy", "Dee"):
-        page = cp.class_page(f"class={code}", store=first)
+        page = class_page(f"class={code}", store=first)
         assert page.join(name)
         links[name] = page.url.query
     assert teacher.make_tables() and teacher.start_all()
@@ -192,21 +198,21 @@ def test_a_restarted_server_brings_class_dashboard_and_seats_back(tmp_path):
     teacher_link = teacher.url.query
     first.close()  # the server stops; a new one opens the same file
     second = SqliteStore(path)
-    again = cp.teacher_page(teacher_link, store=second, env={})
+    again = teacher_page(teacher_link, store=second, env={})
     assert again.state == "teacher" and len(again.tables_box.children) == 1
     assert 'data-phase="clues"' in again.tables_box.children[0].children[0].value
     for name, query in links.items():
-        page = cp.class_page(query, store=second)
+        page = class_page(query, store=second)
         assert page.state == "seat" and page.widget.view["you"]["name"] == name
         assert page.widget.view["phase"] == "clues"
-    assert 'data-phase="clues"' in cp.class_view_page(f"class={code}", store=second).overview.value
+    assert 'data-phase="clues"' in class_view_page(f"class={code}", store=second).overview.value
 
 
 def test_dashboard_reaches_each_tables_host_controls(store):
     room = Classroom.create("C", deck=DECK, rounds=2, table_size=4, store=store)
     for name in ("Ana", "Ben", "Cy", "Dee", "Eve", "Fox"):
         room.join(name)
-    teacher = cp.teacher_page(f"class={room.code}&teacher={room.teacher_token}", store=store, env={})
+    teacher = teacher_page(f"class={room.code}&teacher={room.teacher_token}", store=store, env={})
     assert teacher.make_tables() and teacher.start_all()
     rows = teacher.tables_box.children
     assert len(rows) == 2
@@ -241,7 +247,7 @@ def test_the_single_table_host_page_links_a_read_only_projector(tmp_path):
     token = qs(host)["host"]
     assert host.projector_link == f"projector.ipynb?table={host.table.code}"
     assert 'class="dichotomy-projector-link"' in host.join_info.value and token not in host.projector_link
-    page = cp.projector_page(host.projector_link.split("?", 1)[1], store=store)
+    page = projector_page(host.projector_link.split("?", 1)[1], store=store)
     assert page.widget.host is False and token not in all_text(page)
 
 
@@ -249,7 +255,7 @@ def test_with_a_teacher_key_creating_a_class_needs_it(store):
     from dichotomy_widget.config import TEACHER_KEY_ENV
 
     env = {TEACHER_KEY_ENV: "owl-lantern-42"}
-    page = cp.teacher_page("", store=store, env=env)
+    page = teacher_page("", store=store, env=env)
     assert page.key_box is not None and page.form.layout.display == "none"
     assert not page.create(name="Year 9", deck=DECK, rounds=2) and "teacher key" in page.message
     assert not page.unlock("wrong-key") and page.state == "create"
@@ -258,7 +264,7 @@ def test_with_a_teacher_key_creating_a_class_needs_it(store):
     assert page.create(name="Year 9", deck=DECK, rounds=2, table_size=4) and page.state == "teacher"
     assert "owl-lantern-42" not in all_text(page) + page.url.query
     # the classes a teacher created are run with the class's own link, not the key
-    again = cp.teacher_page(page.url.query, store=store, env=env)
+    again = teacher_page(page.url.query, store=store, env=env)
     assert again.state == "teacher"
 
 
@@ -271,10 +277,10 @@ def test_behind_the_hub_only_hosts_may_run_a_class(store):
     base = {HUB_ENV: "1", HUB_SECRET_ENV: secret}
     student = {**base, HUB_IDENTITY_ENV: sign_identity(HubIdentity("kid", "Kid", host=False), secret.encode())}
     teacher = {**base, HUB_IDENTITY_ENV: sign_identity(HubIdentity("mrs", "Mrs T", host=True), secret.encode())}
-    assert cp.teacher_page("", store=store, env=base).state == "refused"  # no signed identity
-    refused = cp.teacher_page("", store=store, env=student)
+    assert teacher_page("", store=store, env=base).state == "refused"  # no signed identity
+    refused = teacher_page("", store=store, env=student)
     assert refused.state == "refused" and "for teachers" in all_text(refused)
-    running = cp.teacher_page("", store=store, env=teacher)
+    running = teacher_page("", store=store, env=teacher)
     assert running.state == "create" and not hasattr(running, "browser_secret")  # decks follow the hub account
     assert running.deck_form.library.stream == DeckLibrary.for_secret(
         store, hub_library_secret(secret.encode(), "mrs")).stream
@@ -285,7 +291,7 @@ def test_behind_the_hub_a_student_joins_as_their_hub_user_and_a_classmates_link_
     own hub user, and a classmate opening it sees nothing of that student's seat."""
     from dichotomy_widget.config import HUB_ENV, HUB_IDENTITY_ENV, HUB_SECRET_ENV
     from dichotomy_widget.pages.hub_identity import HubIdentity, hub_student_token, sign_identity
-    from dichotomy_widget.pages.table_pages import SeatPage
+    from dichotomy_widget.pages.seat_page import SeatPage
 
     secret = "s" * 32
     base = {HUB_ENV: "1", HUB_SECRET_ENV: secret}
@@ -294,22 +300,22 @@ def test_behind_the_hub_a_student_joins_as_their_hub_user_and_a_classmates_link_
         return {**base, HUB_IDENTITY_ENV: sign_identity(HubIdentity(user, display), secret.encode())}
 
     room = Classroom.create("9B", deck=DECK, rounds=1, table_size=4, store=store)
-    assert cp.class_page(f"class={room.code}", store=store, env=base).state == "refused"  # unsigned
-    ana = cp.class_page(f"class={room.code}", store=store, env=env("ana", "Ana Lima"))
+    assert class_page(f"class={room.code}", store=store, env=base).state == "refused"  # unsigned
+    ana = class_page(f"class={room.code}", store=store, env=env("ana", "Ana Lima"))
     assert ana.state == "form" and ana.name_input not in ana.children  # no name box: the hub says who
     assert ana.join_button.description == "Join as Ana Lima"
     assert "Signed in to the hub as <b>Ana Lima</b>" in all_text(ana)
     assert ana.join("Mallory") and ana.state == "lobby"  # a typed name is ignored behind the hub
     assert qs(ana)["student"] == hub_student_token(secret.encode(), room.code, "ana")
-    again = cp.class_page(f"class={room.code}", store=store, env=env("ana", "Ana Lima"))  # another device
+    again = class_page(f"class={room.code}", store=store, env=env("ana", "Ana Lima"))  # another device
     assert again.state == "lobby" and again.student == ana.student
-    twin = cp.class_page(f"class={room.code}", store=store, env=env("ana2", "Ana Lima"))  # the name is taken
+    twin = class_page(f"class={room.code}", store=store, env=env("ana2", "Ana Lima"))  # the name is taken
     assert twin.join() and twin.state == "lobby"
-    ben = cp.class_page(f"class={room.code}", store=store, env=env("ben", "Ben"))
+    ben = class_page(f"class={room.code}", store=store, env=env("ben", "Ben"))
     assert ben.join()
     room.refresh()
     assert [s.name for s in room.state.students] == ["Ana Lima", "ana2", "Ben"]
-    stolen = cp.class_page(ana.url.query, store=store, env=env("ben", "Ben"))
+    stolen = class_page(ana.url.query, store=store, env=env("ben", "Ben"))
     assert stolen.state == "refused" and "another student" in stolen.message
     assert "Ana" not in all_text(stolen) and stolen.widget is None
     assert f'href="?class={room.code}"' in all_text(stolen)  # the way to the class as himself
@@ -327,24 +333,24 @@ def test_behind_the_hub_a_student_joins_as_their_hub_user_and_a_classmates_link_
     users = {"Ana Lima": ("ana", "Ana Lima"), "ana2": ("ana2", "Ana Lima"), "Ben": ("ben", "Ben")}
     writer = next(n for n in users if n != table.state.name(table.state.guesser))
     link = f"class={room.code}&student={hub_student_token(secret.encode(), room.code, users[writer][0])}"
-    own = cp.class_page(link, store=store, env=env(*users[writer]))
+    own = class_page(link, store=store, env=env(*users[writer]))
     assert own.state == "seat" and shows(own)  # the writer's own page holds the Target: the check can fail
-    for query, page in ((link, cp.class_page), (f"table={table.code}&seat={parse_qs(link)['student'][0]}", SeatPage)):
+    for query, page in ((link, class_page), (f"table={table.code}&seat={parse_qs(link)['student'][0]}", SeatPage)):
         for other in (u for n, u in users.items() if n != writer):  # the class link, and as a seat link
             refused = page(query, store=store, env=env(*other))
             assert refused.state == "refused" and refused.widget is None
             assert shows(refused) == [], query
-    back = cp.class_page(ana.url.query, store=store, env=env("ana", "Ana Lima"))
+    back = class_page(ana.url.query, store=store, env=env("ana", "Ana Lima"))
     assert back.state == "seat" and back.widget is not None
 
 
 def test_the_class_name_boxes_send_exactly_what_was_typed(store):
     """Enter on the class join box and the create-class box sends the box's text with it (NameBox)."""
-    teacher = cp.teacher_page("", store=store, env={})
+    teacher = teacher_page("", store=store, env={})
     teacher.name_input.value = "Y"  # an earlier, shorter value the kernel heard
     teacher.name_input._on_box_msg(None, {"submit": "Yearninefrenchgroupb"}, None)
     assert teacher.state == "teacher" and teacher.room.state.name == "Yearninefrenchgroupb"
-    kid = cp.class_page(f"class={teacher.room.code}", store=store, env={})
+    kid = class_page(f"class={teacher.room.code}", store=store, env={})
     kid.name_input.value = "M"
     kid.name_input._on_box_msg(None, {"submit": "Maximilianoandresss"}, None)
     assert kid.state == "lobby"
@@ -353,7 +359,7 @@ def test_the_class_name_boxes_send_exactly_what_was_typed(store):
 
 # --- interface language (issue 14) --------------------------------------------------------------------
 def test_a_class_speaks_the_language_the_teacher_picked(store):
-    page = cp.teacher_page("", store=store, env={})
+    page = teacher_page("", store=store, env={})
     assert page.interface_input.description == "Interface language"
     page.interface_input.value = "fr"
     assert page.create(name="Année 9", deck=DECK, rounds=2, table_size=4)
@@ -363,7 +369,7 @@ def test_a_class_speaks_the_language_the_teacher_picked(store):
     code = qs(page)["class"]
     kids = []
     for name in NAMES[:4]:
-        kid = cp.class_page(f"class={code}", store=store, env={})
+        kid = class_page(f"class={code}", store=store, env={})
         assert kid.url.lang == "fr" and kid.join_button.description == "Rejoindre la classe"
         assert kid.join(name)
         kids.append(kid)
@@ -373,7 +379,7 @@ def test_a_class_speaks_the_language_the_teacher_picked(store):
     kids[0].lang_menu.value = "de"
     assert "Du bekommst gleich einen Platz" in kids[0].lobby.value and kids[0].url.lang == "de"
     assert qs(kids[0])["lang"] == "de" and qs(kids[0])["student"] == kids[0].token
-    reloaded = cp.class_page(kids[0].url.query, store=store, env={})
+    reloaded = class_page(kids[0].url.query, store=store, env={})
     assert reloaded.state == "lobby" and reloaded.lang == "de" and "Hallo" in reloaded.lobby.value
     assert Classroom.open(code, store).interface_lang == "fr"
     page.room.refresh()
@@ -394,38 +400,42 @@ def test_a_class_speaks_the_language_the_teacher_picked(store):
     for text in clues:
         table.act(table.state.current_writer, {"type": "clue", "text": text})
     table.act(table.state.guesser, {"type": "guess", "text": table.state.target})
-    report = cp.report_page(f"class={code}", store=store, env={})
+    report = report_page(f"class={code}", store=store, env={})
     assert "(le même mot)" in report.body.value
     assert report.url.lang == "fr" and "<th>Manche</th>" in report.body.value and "<th>Round</th>" not in report.body.value
-    spanish = cp.report_page(f"class={code}&lang=es", store=store, env={})
+    # the read-only pages speak the class's language from their first line (tab title, headings) on
+    assert "Compte rendu" in report.url.title and "Report" not in all_text(report)
+    assert "Classe" in class_view_page(f"class={code}", store=store, env={}).url.title
+    assert "Projecteur" in projector_page(f"table={table.code}", store=store).url.title
+    spanish = report_page(f"class={code}&lang=es", store=store, env={})
     assert "<th>Ronda</th>" in spanish.body.value and "Descargar CSV" in spanish.downloads.value
     assert "(la misma palabra)" in spanish.body.value and "le même mot" not in spanish.body.value
     href = re.search(r'class="dichotomy-csv" download="[^"]+" href="data:text/csv;charset=utf-8;base64,([^"]+)"',
                      spanish.downloads.value).group(1)
     rows = list(csv.DictReader(io.StringIO(base64.b64decode(href).decode("utf-8"))))
     assert {"clue", "outcome", "target"} <= set(rows[0]) and {r["outcome"] for r in rows} == {"correct"}
-    view = cp.class_view_page(f"class={code}", store=store, env={})
+    view = class_view_page(f"class={code}", store=store, env={})
     assert view.url.lang == "fr" and "<caption>Tables</caption>" in view.overview.value
     assert "Joueurs" in view.overview.value and "Players" not in view.overview.value
-    projector = cp.projector_page(f"table={table.code}&lang=de", store=store, env={})
+    projector = projector_page(f"table={table.code}&lang=de", store=store, env={})
     assert projector.url.lang == "de" and projector.url.title.startswith(f"Beamer · Tisch {table.code}")
 
 
 def test_class_pages_before_the_class_is_known(store):
-    german = cp.teacher_page("", store=store, env={"HTTP_ACCEPT_LANGUAGE": "de-AT,de;q=0.8"})
+    german = teacher_page("", store=store, env={"HTTP_ACCEPT_LANGUAGE": "de-AT,de;q=0.8"})
     assert german.url.lang == "de" and german.create_button.description == "Klasse erstellen"
     assert german.name_input.label == "Name der Klasse"
-    assert "Diese Klasse gibt es nicht" in all_text(cp.class_page("class=ZZZZZZ", store=store,
+    assert "Diese Klasse gibt es nicht" in all_text(class_page("class=ZZZZZZ", store=store,
                                                                    env={"HTTP_ACCEPT_LANGUAGE": "de"}))
-    assert "Esta clase no existe" in all_text(cp.report_page("class=ZZZZZZ&lang=es", store=store, env={}))
-    assert "No such class" in all_text(cp.class_view_page("class=ZZZZZZ&lang=zz", store=store, env={}))
+    assert "Esta clase no existe" in all_text(report_page("class=ZZZZZZ&lang=es", store=store, env={}))
+    assert "No such class" in all_text(class_view_page("class=ZZZZZZ&lang=zz", store=store, env={}))
 
 
 def test_the_store_trouble_banner_speaks_the_page_language(store, monkeypatch):
-    page = cp.teacher_page("", store=store, env={})
+    page = teacher_page("", store=store, env={})
     assert page.create(name="Klasse 9", deck=DECK, rounds=2, table_size=4, interface_lang="de")
     code = qs(page)["class"]
-    kid = cp.class_page(f"class={code}", store=store, env={})
+    kid = class_page(f"class={code}", store=store, env={})
     assert kid.join("Ana")
     full = store._full_error()
     monkeypatch.setattr(store, "write_trouble", lambda: full)  # what a full disk makes the store say
@@ -447,16 +457,16 @@ def test_the_report_says_why_a_clue_was_eliminated_in_the_page_language(store):
     table.act(table.state.current_writer, {"type": "clue", "text": "zebra"})
     table.act(table.state.current_writer, {"type": "clue", "text": "zebra"})
     table.act(table.state.guesser, {"type": "pass"})
-    report = cp.report_page(f"class={room.code}", store=store, env={})
+    report = report_page(f"class={room.code}", store=store, env={})
     assert report.url.lang == "de"
     assert "(dasselbe Wort)" in report.body.value and "the same word" not in report.body.value
 
 
 def test_the_teacher_removes_a_student_and_their_page_says_so(teacher, store):
     code = qs(teacher)["class"]
-    student = cp.class_page(f"class={code}", store=store)
+    student = class_page(f"class={code}", store=store)
     assert student.join("Trolly") and student.state == "lobby"
-    cp.class_page(f"class={code}", store=store).join("Ada")
+    class_page(f"class={code}", store=store).join("Ada")
     teacher.room.refresh()
     teacher.refresh_view()
     teacher.move_student.value = next(v for label, v in teacher.move_student.options if label.startswith("Trolly"))
@@ -465,7 +475,7 @@ def test_the_teacher_removes_a_student_and_their_page_says_so(teacher, store):
     assert 'data-student="Trolly"' not in teacher.roster.value
     student.room.refresh()  # its watch would do this; the page hears of it
     assert student.state == "refused" and "removed you" in all_text(student)
-    again = cp.class_page(f"class={code}&student={qs(student)['student']}", store=store)
+    again = class_page(f"class={code}&student={qs(student)['student']}", store=store)
     assert again.state == "refused"  # the link no longer opens
 
 
@@ -483,10 +493,10 @@ def test_the_dashboard_redraws_on_a_clock_and_shows_a_stuck_tables_alert(store, 
         room.join(name)
     room.make_tables()
     table = room.start_all()[0]
-    monkeypatch.setattr(cp, "CLOCK_EVERY", 0.05)
+    monkeypatch.setattr(teacher_module, "CLOCK_EVERY", 0.05)
 
     async def run() -> int:
-        teacher = cp.teacher_page(f"class={room.code}&teacher={room.teacher_token}", store=store, env={})
+        teacher = teacher_page(f"class={room.code}&teacher={room.teacher_token}", store=store, env={})
         redraws = []
         teacher.refresh_view = lambda: redraws.append(1)
         await asyncio.sleep(0.5)
@@ -507,7 +517,7 @@ def test_a_students_page_follows_its_table_into_the_next_game(store):
     room = Classroom.create("C", deck=DECK, rounds=1, table_size=4, store=store)
     for name in ("Ana", "Ben", "Cy"):
         room.join(name)
-    page = cp.class_page(f"class={room.code}", store=store)
+    page = class_page(f"class={room.code}", store=store)
     assert page.join("Dee")
     room.make_tables()
     first = room.start_all()[0]

@@ -16,8 +16,10 @@ import websockets
 
 from dichotomy_widget import Table
 from dichotomy_widget.pages import entry
-from dichotomy_widget.pages.table_pages import HostPage, SeatPage
-from dichotomy_widget.pages.class_pages import class_page
+from dichotomy_widget.pages.page_base import UrlQuery
+from dichotomy_widget.pages.host_page import HostPage
+from dichotomy_widget.pages.seat_page import SeatPage
+from dichotomy_widget.pages.student_page import class_page
 from dichotomy_widget.server.voila_launch import pool_env
 
 from pg_server import _free_port as free_port  # tests/pg_server.py
@@ -129,7 +131,8 @@ def test_a_pool_kernel_whose_request_never_comes_offers_a_reload(monkeypatch, tm
 
     page = asyncio.run(main())
     assert isinstance(page.page, W.HTML) and "This page could not start" in page.page.value
-    assert list(page.children) == [page.page]
+    assert list(page.children) == [page.children[0], page.page]  # the message, with the pages' stylesheet
+    assert isinstance(page.children[0], UrlQuery)
 
 
 def test_a_page_that_fails_to_build_is_logged_and_offers_a_reload(monkeypatch, tmp_path, caplog):
@@ -146,7 +149,7 @@ def test_a_page_that_fails_to_build_is_logged_and_offers_a_reload(monkeypatch, t
         return page
 
     page = asyncio.run(main())
-    assert "This page could not start" in page.page.value and list(page.children) == [page.page]
+    assert "This page could not start" in page.page.value and list(page.children)[1:] == [page.page]
     logged = [r.getMessage() for r in caplog.records if "could not build its page" in r.getMessage()]
     assert logged and "RuntimeError at test_entry.py" in logged[0]  # its class and frames, not its message
     assert "table=ABCDEF" not in logged[0]

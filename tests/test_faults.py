@@ -363,7 +363,9 @@ def test_every_seat_widget_syncs_the_store_trouble_and_no_hidden_word(small_disk
 
 def test_the_class_pages_show_the_store_trouble_too(small_disk):
     from dichotomy_widget import Classroom
-    from dichotomy_widget.pages import class_pages as cp
+    from dichotomy_widget.pages.student_page import class_page
+    from dichotomy_widget.pages.class_projector_page import class_view_page
+    from dichotomy_widget.pages.report_page import report_page
 
     path = small_disk / "tables.sqlite3"
     setup = SqliteStore(path)
@@ -374,9 +376,9 @@ def test_the_class_pages_show_the_store_trouble_too(small_disk):
 
     async def scenario() -> None:
         store = SqliteStore(path)
-        view = cp.class_view_page(f"class={code}", store=store)  # the class projector
-        lobby = cp.class_page(f"class={code}&student={ticket.token}", store=store)  # a waiting student
-        report = cp.report_page(f"class={code}", store=store)
+        view = class_view_page(f"class={code}", store=store)  # the class projector
+        lobby = class_page(f"class={code}&student={ticket.token}", store=store)  # a waiting student
+        report = report_page(f"class={code}", store=store)
         banners = [view.trouble, lobby.trouble, report.trouble]
         try:
             await asyncio.sleep(0.5)
@@ -399,7 +401,7 @@ def test_garbage_written_over_the_store_under_a_running_server_is_noticed_by_new
     """The running server's kernels keep the -wal and -shm files; a page opened after the file was
     overwritten in place must not read the write-ahead log and play on."""
     from dichotomy_widget.class_mode.classroom import Classroom
-    from dichotomy_widget.pages.class_pages import class_page
+    from dichotomy_widget.pages.student_page import class_page
 
     path = tmp_path / "tables.sqlite3"
     store = SqliteStore(path)  # a running kernel: its connection keeps the WAL alive

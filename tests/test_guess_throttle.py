@@ -7,8 +7,8 @@ import pytest
 from dichotomy_widget import Table
 from dichotomy_widget.class_mode.classroom import Classroom
 from dichotomy_widget.pages import guess_throttle
-from dichotomy_widget.pages.table_pages import SeatPage
-from dichotomy_widget.pages.class_pages import ClassPage
+from dichotomy_widget.pages.seat_page import SeatPage
+from dichotomy_widget.pages.student_page import ClassPage
 from dichotomy_widget.pages.device import DEVICE_ENV, device_tag
 from game_helpers import word_deck
 
@@ -83,7 +83,7 @@ def test_the_hub_join_boxes_are_throttled_per_device_like_the_other_code_boxes(s
     """The hub's landing page and hub seat page count wrong codes per device (per hub user)."""
     from dichotomy_widget.pages.hub_home import HomePage
     from dichotomy_widget.pages.hub_identity import IDENTITY_ENV, HubIdentity, sign_identity
-    from dichotomy_widget.pages.table_pages import SeatPage
+    from dichotomy_widget.pages.seat_page import SeatPage
 
     secret = "a-test-secret-of-enough-length"
 

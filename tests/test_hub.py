@@ -21,7 +21,8 @@ from dichotomy_widget.pages.entry import host_page, seat_page
 from dichotomy_widget.server.hub_auth import identity_from_hub_user, kernel_ids_in_path
 from dichotomy_widget.pages.hub_identity import (IDENTITY_ENV, HubIdentity, HubIdentityError, current_identity,
                                               hub_mode, hub_seat_token, sign_identity, verify_identity)
-from dichotomy_widget.pages.table_pages import HostPage, SeatPage
+from dichotomy_widget.pages.host_page import HostPage
+from dichotomy_widget.pages.seat_page import SeatPage
 from dichotomy_widget.options import TableOptions
 
 SECRET = "a-test-secret-of-enough-length"

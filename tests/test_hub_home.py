@@ -9,7 +9,8 @@ from dichotomy_widget.pages import hub_history
 from dichotomy_widget.pages.hub_history import remember, stream_id, visits
 from dichotomy_widget.pages.hub_home import HomePage, Navigator
 from dichotomy_widget.pages.hub_identity import IDENTITY_ENV, HubIdentity, sign_identity
-from dichotomy_widget.pages.table_pages import HostPage, SeatPage
+from dichotomy_widget.pages.host_page import HostPage
+from dichotomy_widget.pages.seat_page import SeatPage
 from dichotomy_widget.options import TableOptions
 
 SECRET = "a-test-secret-of-enough-length"
@@ -90,7 +91,8 @@ def test_a_visit_is_recorded_once_and_the_navigator_opens_only_sibling_pages(sto
 
 
 def test_a_class_shows_on_the_teachers_start_page_with_its_views_and_on_the_students_with_their_link(store):
-    from dichotomy_widget.pages.class_pages import ClassPage, TeacherPage
+    from dichotomy_widget.pages.student_page import ClassPage
+    from dichotomy_widget.pages.teacher_page import TeacherPage
 
     teacher = TeacherPage("", store=store, env=env_for(TEACHER))
     assert teacher.create(name="Period 3", deck="en", rounds=1), teacher.message

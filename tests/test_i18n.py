@@ -136,8 +136,8 @@ def test_the_vocabulary_check_notices_a_synonym_a_host_and_another_word(tool, mo
 
     template = Catalog(domain="pages")
     template.add("choosing a card", locations=[("dichotomy_widget/pages/table_view.py", 1)])
-    template.add("Ask the host to seat you.", locations=[("dichotomy_widget/pages/class_pages.py", 9)])
-    template.add("Ask the host to seat you.", locations=[("dichotomy_widget/pages/table_pages.py", 9)], context="table")
+    template.add("Ask the host to seat you.", locations=[("dichotomy_widget/pages/teacher_page.py", 9)])
+    template.add("Ask the host to seat you.", locations=[("dichotomy_widget/pages/host_page.py", 9)], context="table")
     found = tool.vocabulary_problems({"pages": template})
     assert found == ["en/pages: 'choosing a card' uses 'choosing a card' (banned synonym)",
                      "en/pages: 'Ask the host to seat you.' says 'host' on a class page (the glossary's word: teacher)"]

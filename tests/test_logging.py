@@ -243,6 +243,13 @@ def test_a_class_gives_the_teacher_one_line_per_thing_and_no_word(caplog):
     assert not any(w in line for w in words for line in lines if len(w) > 3)
 
 
+def test_every_class_event_and_no_other_has_a_teachers_line():
+    from dichotomy_widget.events import EVENT_TYPES
+    from dichotomy_widget.logs import TEACHER_LINES
+
+    assert set(TEACHER_LINES) == {name for name, cls in EVENT_TYPES.items() if cls.stream_kind == "class"}
+
+
 def test_the_teachers_lines_reach_the_servers_terminal_only_in_a_served_kernel(monkeypatch):
     import io
 

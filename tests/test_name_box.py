@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dichotomy_widget.pages.table_pages import code_box
+from dichotomy_widget.pages.page_base import code_box
 from dichotomy_widget.widgets.name_box import NameBox
 
 

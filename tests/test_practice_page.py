@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot_helpers import TinyRelations, deck_cards
 from dichotomy_widget import Classroom, MemoryStore
-from dichotomy_widget.pages.table_pages import HostPage
+from dichotomy_widget.pages.host_page import HostPage
 from dichotomy_widget.pages.bot_controls import BotControls
 from dichotomy_widget.pages.practice_page import PracticePage, practice_link_html, recap_html
 from dichotomy_widget.i18n import translator

@@ -6,16 +6,16 @@ from __future__ import annotations
 from dichotomy_widget import Table
 from dichotomy_widget.rules import rank_band
 from dichotomy_widget.stores import SqliteStore
-from dichotomy_widget.pages import class_pages as cp
+from dichotomy_widget.pages.table_projector_page import projector_page
 from dichotomy_widget.views import seat_view
 
 
 def test_the_projector_of_a_class_table_is_named_as_in_the_class(tmp_path):
     store = SqliteStore(tmp_path / "t.sqlite3")
     table = Table.create(deck="en", rounds=3, store=store)
-    named = cp.projector_page(f"table={table.code}&n=2", store=store, env={})
-    plain = cp.projector_page(f"table={table.code}", store=store, env={})
-    junk = cp.projector_page(f"table={table.code}&n=<b>", store=store, env={})
+    named = projector_page(f"table={table.code}&n=2", store=store, env={})
+    plain = projector_page(f"table={table.code}", store=store, env={})
+    junk = projector_page(f"table={table.code}&n=<b>", store=store, env={})
     assert named.widget.name == "2" and plain.widget.name == "" and junk.widget.name == ""
 
 

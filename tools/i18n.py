@@ -174,7 +174,9 @@ BANNED: dict[str, list[str]] = {
 CLASS_SOURCES = ("dichotomy_widget/class_mode/classroom.py", "dichotomy_widget/class_mode/views.py",
                  "dichotomy_widget/class_mode/cards.py", "dichotomy_widget/class_mode/seating.py",
                  "dichotomy_widget/class_mode/moves.py", "dichotomy_widget/class_mode/state.py",
-                 "dichotomy_widget/pages/class_pages.py", "dichotomy_widget/pages/class_html.py")
+                 "dichotomy_widget/pages/teacher_page.py", "dichotomy_widget/pages/student_page.py",
+                 "dichotomy_widget/pages/class_projector_page.py", "dichotomy_widget/pages/table_projector_page.py",
+                 "dichotomy_widget/pages/report_page.py", "dichotomy_widget/pages/class_html.py")
 HOST_WORDS = {"en": r"\bhosts?\b|\bhosting\b", "es": r"anfitri", "fr": r"\bhôtes?\b", "de": r"spielleitung"}
 
 

@@ -15,29 +15,26 @@ students in the draft's order and starts the game.
 
 from __future__ import annotations
 
-import hmac
 import logging
 import random
 import secrets
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from .. import words
 from ..decks import Card, Deck, load_deck
 from ..aggregate import Aggregate, as_store
 from ..logs import announce
-from ..errors import (ClassNotFound, NotAllowed, DichotomyError, InvalidAction, NameTaken, SeatingError, SeatNotFound,
-                     StoreError)
-from ..events import (ClassCreated, ClassEnded, Event, StudentJoined, StudentMoved, StudentRemoved, TableAdded,
-                     TablePlayedAgain, TablesMade, TableStarted)
+from ..errors import ClassNotFound, DichotomyError, SeatingError, SeatNotFound, StoreError
+from ..events import ClassCreated, Event
 from . import moves as class_moves
-from ..i18n import interface_language, normalize_language
+from .decide import MAX_JOINS_PER_DEVICE, MAX_STUDENTS, ClassAct, JoinClass, check, decide
+from ..i18n import normalize_language
 from .cards import card_key, record_card
-from ..options import TableOptions
-from ..rules import clean_name
-from .seating import MAX_PREFERRED, MIN_PREFERRED, split_roster
+from ..options import PlaysByOptions, TableOptions
+from .seating import MAX_PREFERRED, MIN_PREFERRED
 from .state import ClassState, ClassTable, Student, replay
 from ..stores import TableStore
 from ..table import CODE_ALPHABET, Table, hash_token, new_table_code
@@ -49,9 +46,6 @@ __all__ = ["Classroom", "StudentTicket", "ClassState", "Student", "ClassTable", 
 log = logging.getLogger(__name__)
 
 CLASS_PREFIX = "class-"
-MAX_STUDENTS = 200
-#: Names one device (a page's client address, where the server bounds devices) may join to a class.
-MAX_JOINS_PER_DEVICE = 3
 MAX_CLASS_NAME = 60
 
 
@@ -84,7 +78,7 @@ class StudentTicket:
 
 
 # --- the aggregate -------------------------------------------------------------------------------
-class Classroom(Aggregate[ClassState]):
+class Classroom(PlaysByOptions, Aggregate[ClassState]):
     """One class of students seated at many :class:`Table` s, backed by a :class:`TableStore` (its
     stream is :func:`class_stream` of its code)."""
 
@@ -152,16 +146,6 @@ class Classroom(Aggregate[ClassState]):
         announce(room.log_name, [created])
         return room
 
-    @property
-    def options(self) -> TableOptions:
-        """How the tables of this class play (cards per table, clue time limit, interface language)."""
-        return self.state.options
-
-    @property
-    def interface_lang(self) -> str:
-        """The language of this class's screens (and of the tables it starts)."""
-        return interface_language(self.state.interface_lang, self.state.lang)
-
     @classmethod
     def open(cls, code: str, store: "TableStore | str | None") -> "Classroom":
         """Open an existing class by its code; :class:`ClassNotFound` if there is none."""
@@ -208,29 +192,7 @@ class Classroom(Aggregate[ClassState]):
         token = token if token is not None else secrets.token_urlsafe(18)
         digest = hash_token(token)
 
-        def decide(s: ClassState) -> list[Event]:
-            if s.ended:
-                raise SeatingError("This class has ended.", code="class_ended")
-            if device and s.joins.count(device) >= MAX_JOINS_PER_DEVICE:
-                raise SeatingError("This device has already joined {most} students to this class. Each student "
-                                   "joins on their own device; ask the teacher if you need help.",
-                                   code="device_join_limit", params={"most": MAX_JOINS_PER_DEVICE})
-            if any(hmac.compare_digest(x.token_hash, digest) for x in s.students):
-                raise NotAllowed("You are already in this class.", code="already_joined")
-            clean = clean_name(name)
-            if words.mixes_scripts(clean):
-                raise InvalidAction("Write a name in one alphabet: {name} mixes letters of several.",
-                                    code="mixed_scripts", params={"name": clean})
-            if any(words.normalize(x.name) == words.normalize(clean) for x in s.students):
-                raise NameTaken("Someone in this class is already called {name}. Pick another name.",
-                                params={"name": clean})
-            if len(s.students) >= MAX_STUDENTS:
-                raise SeatingError("This class is full ({most} students).", code="class_full",
-                                   params={"most": MAX_STUDENTS})
-            new_id = max(s.next_id, max((x.id for x in s.students), default=-1) + 1)
-            return [StudentJoined(student=new_id, name=clean, token_hash=digest, device=device)]
-
-        event = self._execute(decide)[0]
+        event = self.execute(lambda s: decide(s, JoinClass(name, digest, device)))[0]
         return StudentTicket(student=event.student, name=event.name, token=token)  # type: ignore[attr-defined]
 
     def remove(self, who: "int | str | StudentTicket") -> None:
@@ -238,43 +200,33 @@ class Classroom(Aggregate[ClassState]):
         has not started (or its game is over); their class link stops working. Their device's joins
         still count."""
         student = self.student_id(who)
-        self._execute(lambda s: self._check(s, "remove", student) or [StudentRemoved(student=student)])
+        self._act("remove", student)
 
     def make_tables(self) -> list[list[str]]:
         """Split the whole roster into balanced tables (3-7, near the preferred size); names per table.
 
         Allowed until a table starts (pressing it again reshuffles everybody).
         """
-        def decide(s: ClassState) -> list[Event]:
-            self._check(s, "make_tables")
-            ids = [x.id for x in s.students]
-            random.Random(f"{s.seed}:seating:{s.version}").shuffle(ids)
-            return [TablesMade(tables=tuple(tuple(t) for t in split_roster(ids, s.table_size)))]
-
-        self._execute(decide)
+        self._act("make_tables")
         return [[self.state.student(m).name for m in t.members] for t in self.state.tables]  # type: ignore[union-attr]
 
     def add_table(self) -> int:
         """Add an empty table (students can be moved or seated there until it starts); returns its
         number. Refused while an added table is still empty."""
-        def decide(s: ClassState) -> list[Event]:
-            self._check(s, "add_table")
-            return [TableAdded(number=len(s.tables) + 1)]
-
-        return self._execute(decide)[0].number  # type: ignore[attr-defined]
+        return self._act("add_table")[0].number  # type: ignore[attr-defined]
 
     def move(self, who: "int | str | StudentTicket", table: int) -> None:
         """Move a student to table ``table`` (1-based), or seat a student without a table there (see
         :meth:`seat`); the student's table and ``table`` have not started, or their game is over."""
         student = self.student_id(who)
         kind = "move" if self.state.table_of(student) is not None else "seat"
-        self._execute(lambda s: self._check(s, kind, student, table) or [StudentMoved(student=student, table=table)])
+        self._act(kind, student, table)
 
     def seat(self, who: "int | str | StudentTicket", table: int) -> None:
         """Seat a student who has no table (who joined late) at table ``table``, which has a free place
         and has not started or finished its game (its next game, :meth:`play_again`, takes them)."""
         student = self.student_id(who)
-        self._execute(lambda s: self._check(s, "seat", student, table) or [StudentMoved(student=student, table=table)])
+        self._act("seat", student, table)
 
     def table_phases(self) -> dict[int, str]:
         """The phase of each started table's current game, by table number (after a refresh)."""
@@ -291,13 +243,20 @@ class Classroom(Aggregate[ClassState]):
         self.refresh()
         return class_moves.legal_moves(self.state, self.table_phases())
 
-    def _check(self, s: ClassState, kind: str, *args: Any, phases: dict[int, str] | None = None) -> None:
-        """Raise the class move table's refusal of ``kind`` with ``args`` (nothing when it is legal)."""
-        if phases is None:
-            phases = self.table_phases() if any(t.started for t in s.tables) else {}
-        refused = class_moves.refusal(s, phases, kind, *args)
-        if refused is not None:
-            raise refused()
+    def _phases(self, s: ClassState) -> dict[int, str]:
+        """The phases the move table needs: each started table's game (none to read before a start)."""
+        return self.table_phases() if any(t.started for t in s.tables) else {}
+
+    def _check(self, kind: str, *args: Any) -> None:
+        """Raise the class move table's refusal of ``kind`` with ``args`` now (nothing when it is legal)."""
+        check(self.state, self._phases(self.state), kind, *args)
+
+    def _act(self, kind: str, *args: Any, phases: dict[int, str] | None = None, game: str | None = None,
+             members: tuple = ()) -> list[Event]:
+        """Make move ``kind``: :func:`.decide.decide` against the newest class events, append, retry on
+        a conflict (:meth:`Aggregate.execute`)."""
+        return self.execute(lambda s: decide(s, ClassAct(kind, args, self._phases(s) if phases is None else phases,
+                                                         game, members)))
 
     #: What :meth:`do` calls for each kind of the class move table.
     _DO = {"make_tables": "make_tables", "start_all": "start_all", "start_table": "start_table",
@@ -307,20 +266,20 @@ class Classroom(Aggregate[ClassState]):
     def do(self, kind: str, *args: Any) -> Any:
         """Make move ``kind`` of the class move table with ``args`` (as :meth:`legal_moves` lists them)."""
         self.refresh()
-        self._check(self.state, str(kind), *args)  # the move table's word first (an unknown kind too)
+        self._check(str(kind), *args)  # the move table's word first (an unknown kind too)
         return getattr(self, self._DO[kind])(*args)
 
     def start_table(self, number: int) -> Table:
         """Start table ``number``: create its :class:`Table`, seat its students, deal. Returns the table."""
         self.refresh()  # listeners hear what changed, also if the start is refused
-        self._check(self.state, "start_table", number)
+        self._check("start_table", number)
         return self._open_game(number, again=False)
 
     def play_again(self, number: int) -> Table:
         """Table ``number``'s game is over: start its next game with its players (and any student seated
         there since) and the next cards. Returns the new table."""
         self.refresh()
-        self._check(self.state, "play_again", number)
+        self._check("play_again", number)
         return self._open_game(number, again=True)
 
     def _open_game(self, number: int, again: bool) -> Table:
@@ -337,18 +296,11 @@ class Classroom(Aggregate[ClassState]):
             table.join_hashed(student.name, student.token_hash)
         table.start()
 
-        def decide(s: ClassState) -> list[Event]:
-            current = s.table(number)
-            if current is None or current.code != t.code or current.members != t.members or s.ended:
-                raise SeatingError("Table {table} changed meanwhile; try again.", code="table_changed",
-                                   params={"table": number})
-            if again:
-                return [TablePlayedAgain(number=number, code=table.code)]
-            return [TableStarted(number=number, code=table.code)]
-
         self._adopt(table)  # before listeners hear of it: one Table object per code
         try:
-            self._execute(decide)
+            # a start reads no game phase; "play again" reads this table's (its game must be over)
+            self._act("play_again" if again else "start_table", number, game=table.code, members=t.members,
+                      phases=None if again else {})
         except SeatingError:
             del self._tables[table.code]
             table.act(None, {"type": "end"})  # the orphan table is ended, never played
@@ -359,7 +311,7 @@ class Classroom(Aggregate[ClassState]):
     def start_all(self) -> list[Table]:
         """Start every table that has students and has not started; all are checked before any starts."""
         self.refresh()  # listeners hear what changed, also if the start is refused
-        self._check(self.state, "start_all")
+        self._check("start_all")
         todo = [t for t in self.state.tables if not t.started and t.members]
         return [self.start_table(t.number) for t in todo]
 
@@ -367,7 +319,7 @@ class Classroom(Aggregate[ClassState]):
         """End the class: every game still in play ends (its resolved rounds stay in the report), and no
         student may join or be seated any more."""
         self.refresh()
-        self._check(self.state, "end_class")
+        self._check("end_class")
         for table in self.tables():
             table.refresh()
             if table.state.phase != "over":
@@ -375,7 +327,7 @@ class Classroom(Aggregate[ClassState]):
                     table.act(None, {"type": "end"})
                 except DichotomyError as exc:  # it ended meanwhile: nothing to do
                     log.info("class %s: table %s did not end: %s", self.code, table.code, exc.code)
-        self._execute(lambda s: self._check(s, "end_class", phases={}) or [ClassEnded()])
+        self._act("end_class", phases={})
 
     def _slice(self, number: int, game: int = 0) -> list:
         """Game ``game`` (0: the first) of table ``number``: its slice of the shuffled deck, as card JSON
@@ -439,10 +391,6 @@ class Classroom(Aggregate[ClassState]):
         dealable = set().union(*self.still_dealable().values())
         resolved = set().union(*self.resolved_cards().values())
         return resolved - dealable
-
-    def _execute(self, decide: Callable[[ClassState], list[Event]]) -> list[Event]:
-        """Decide against the newest class events and append (see :meth:`Aggregate.execute`)."""
-        return self.execute(decide)
 
     def table(self, which: "int | str") -> Table:
         """A started table of this class, by number or code (one :class:`Table` object per code)."""

@@ -1,8 +1,8 @@
 """A class's state and its fold: what a class's events add up to (pure, like the table's ``rules.evolve``).
 
-:func:`evolve` applies one class event, :func:`replay` folds a stream; the class aggregate
-(:mod:`.classroom`) decides which events to write, after the move table (:mod:`.moves`) said the move
-is legal now.
+:func:`evolve` applies one class event, :func:`replay` folds a stream; :func:`.decide.decide` says
+which events a command writes, after the move table (:mod:`.moves`) said the move is legal now, and the
+class aggregate (:mod:`.classroom`) executes them.
 """
 
 from __future__ import annotations

@@ -11,8 +11,7 @@ import html
 from typing import Any, Callable
 
 from ..i18n import N_, Translator, translator
-from .table_pages import qr_svg
-from .page_style import ERROR, LINK_STYLE, TB_ALT, TB_BORDER, TB_TH, link_html
+from .page_style import ERROR, LINK, TB_ALT, TB_BORDER, TB_TH, link_html, qr_svg
 
 __all__ = ["CLASS_CSS", "TABLE_CSS", "style_html", "join_html", "trouble_html", "roster_html", "seating_html",
            "summary_html", "overview_html", "report_html", "download_html", "lobby_html", "phase_text",
@@ -48,12 +47,6 @@ TABLE_CSS = f"""
 
 #: The class pages' styles (one ``<style>`` per page, see :func:`style_html`).
 CLASS_CSS = f"""
-.dichotomy-join-info {{ display: flex; gap: 2em; align-items: center; flex-wrap: wrap; }}
-.dichotomy-qr {{ flex: 0 0 auto; }}
-.dichotomy-join-text {{ flex: 1 1 20em; min-width: 0; }}
-.dichotomy-join-text > p:first-child {{ margin: 0; }}
-.dichotomy-class-code {{ font-size: 3em; font-weight: bold; letter-spacing: 0.15em; margin: 0;
-  font-family: monospace; }}
 .dichotomy-store-trouble-text {{ border: 2px solid {ERROR}; color: {ERROR}; font-weight: 600;
   padding: 0.4em 0.7em; border-radius: 6px; }}
 .dichotomy-roster {{ columns: 12em; }}
@@ -64,7 +57,7 @@ CLASS_CSS = f"""
 .dichotomy-report {{ border-collapse: collapse; width: 100%; margin-bottom: 1.2em; }}
 .dichotomy-report ul {{ margin: 0; padding-left: 1.2em; }}
 {TABLE_CSS}
-.dichotomy-downloads a {{ margin-right: 1.5em; }}
+body .dichotomy-downloads a {{ margin-right: 1.5em; color: {LINK}; text-decoration: underline; }}
 .dichotomy-teacher-head h2 {{ margin: 0.2em 0; font-size: 1.3em; }}
 .dichotomy-teacher-head .dichotomy-join-info {{ gap: 1em; }}
 .dichotomy-teacher-head .dichotomy-join-text p {{ margin: 0.1em 0; }}
@@ -267,8 +260,8 @@ def report_html(data: dict[str, Any], tr: Translator) -> str:
 def download_html(label: str, filename: str, mime: str, text: str, css: str) -> str:
     """A link that downloads ``text`` as ``filename`` (a data: address, no request)."""
     data = base64.b64encode(text.encode("utf-8")).decode("ascii")
-    return (f'<a class="{css}" download="{_esc(filename)}" href="data:{mime};charset=utf-8;base64,{data}" '
-            f'style="{LINK_STYLE}">{_esc(label)}</a>')
+    return (f'<a class="{css}" download="{_esc(filename)}" '
+            f'href="data:{mime};charset=utf-8;base64,{data}">{_esc(label)}</a>')
 
 
 def _lobby_body(view: dict[str, Any], tr: Translator) -> str:

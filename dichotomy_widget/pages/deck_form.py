@@ -31,7 +31,6 @@ from ..widgets.deck_upload import DeckUpload
 from .foil_picker import FoilPicker
 from ..widgets.name_box import NameBox
 from .page_lang import error_text
-from .page_style import ERROR
 from ..logs import log_failure
 
 __all__ = ["DeckForm", "LANGUAGE_NAMES", "PREVIEW_CARDS"]
@@ -352,10 +351,10 @@ class DeckForm(W.VBox):
             ask = ("<p><b>" + html.escape(_("Which language is this deck in?")) + "</b> "
                    + html.escape(_("Choose it under “Deck language”.")) + "</p>")
         self.problems_box.value = (
-            f'<div role="alert" style="border-left:6px solid {ERROR};padding:0.4em 1em;margin:0.5em 0">'
-            f'<p style="margin:0;color:{ERROR};font-weight:bold">{html.escape(headline)}</p>'
+            f'<div role="alert" class="dichotomy-deck-problems">'
+            f'<p class="dichotomy-deck-headline">{html.escape(headline)}</p>'
             f'{"<ul>" + items + "</ul>" if items else ""}{ask}'
-            '<p style="margin:0">' + html.escape(_("Nothing was created or saved. Fix the deck and try again."))
+            '<p>' + html.escape(_("Nothing was created or saved. Fix the deck and try again."))
             + "</p></div>")
         self.preview.value = ""
 
@@ -365,7 +364,7 @@ class DeckForm(W.VBox):
         rows = []
         for number, card in enumerate(deck.cards[:PREVIEW_CARDS], start=1):
             pairs = "".join(f"<li>{html.escape(p.target)} / {html.escape(p.foil)}</li>" for p in card.pairs)
-            rows.append('<li class="dichotomy-preview-card" style="break-inside:avoid">'
+            rows.append('<li class="dichotomy-preview-card">'
                         '' + html.escape(tr.gettext("Card {number}", number=number)) + f'<ol>{pairs}</ol></li>')
         more = len(deck) - PREVIEW_CARDS
         tail = ("<p>" + html.escape(tr.ngettext("... and {n} more card.", "... and {n} more cards.", more)) + "</p>"
@@ -377,7 +376,7 @@ class DeckForm(W.VBox):
         self.preview.value = (
             f'<details{opened} class="dichotomy-preview"><summary><span role="status">{summary}</span></summary>'
             "<p>" + html.escape(tr.gettext("Target / Foil pairs (keep them off a projected screen).")) + "</p>"
-            f'<ol class="dichotomy-preview-cards" style="columns:16em;list-style:none;padding:0">'
+            f'<ol class="dichotomy-preview-cards">'
             f'{"".join(rows)}</ol>{tail}</details>')
 
     # -- saving and deleting ------------------------------------------------------------------

@@ -1,6 +1,7 @@
-"""What the page notebooks call: the seat or host page for this kernel (:mod:`.app`). Each page takes
-its identity strategy from the environment itself (:func:`.identity.page_identity`: the link's token,
-or the hub user when ``dichotomy hub-service`` runs behind JupyterHub); this module only finds the query.
+"""What the page notebooks call: the seat or host page for this kernel (:mod:`.seat_page`,
+:mod:`.host_page`). Each page takes its identity strategy from the environment itself
+(:func:`.identity.page_identity`: the link's token, or the hub user when ``dichotomy hub-service`` runs
+behind JupyterHub); this module only finds the query.
 
 The page's query comes from :func:`page_query`. A kernel voila started for a page request has it in
 ``$QUERY_STRING``. A kernel of voila's pre-heated pool (``dichotomy serve --expect N``; voila sets
@@ -28,7 +29,8 @@ import ipywidgets as W
 from ..config import QUERY_ENV, REQUEST_URL_ENV
 from .device import DEVICE_ENV
 from .page_key import PAGE_KEY_ENV
-from .table_pages import HostPage, SeatPage
+from .host_page import HostPage
+from .seat_page import SeatPage
 from ..logs import log_failure
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,7 +57,7 @@ def warm_up(store: "TableStore | str | None" = None) -> None:
     them: warming all four would cost every waiting kernel 4 MB more)."""
     from ..i18n import DEFAULT_LANGUAGE, DOMAINS, translator
     from ..widgets import game  # noqa: F401 - loads the front end files once
-    from .table_pages import page_store
+    from .page_base import page_store
 
     for domain in DOMAINS:
         translator(DEFAULT_LANGUAGE, domain).catalog()
@@ -127,9 +129,16 @@ def wait_for_request(env: Mapping[str, str] | None = None) -> dict[str, str] | N
 
 def lost_request() -> "W.HTML":
     """What a pool kernel shows when its request never reached it: a clear retry."""
-    from .table_pages import message_box
+    from .page_base import message_box
 
     return message_box("This page could not start", "Reload the page to try again.")
+
+
+def _stylesheet() -> W.Widget:
+    """The pages' stylesheet for a message shown without a page (:data:`.page_style.PAGE_CSS`)."""
+    from .page_base import UrlQuery
+
+    return UrlQuery()
 
 
 #: What a pending page shows until its content comes (the template's CSS draws it; no words: the
@@ -179,7 +188,9 @@ class PendingPage(W.VBox):
                 log_failure(log, "a pre-started kernel could not build its page", err)
                 page = lost_request()
         self.page = page
-        opening, self.children = self.children, [page]
+        # a lost request's message takes the pages' stylesheet along (a page brings its own, in its UrlQuery)
+        shown = [page] if page is not None and hasattr(page, "url") else [_stylesheet(), page]
+        opening, self.children = self.children, shown
         for widget in opening:
             widget.close()  # the spinner's model, no longer shown
         return page

@@ -28,7 +28,7 @@ from ..class_mode.classroom import Classroom
 from ..config import CLASS_PAGE, CLASS_VIEW_PAGE, HOST_PAGE, REPORT_PAGE, SEAT_PAGE, TEACHER_PAGE
 from ..errors import ClassNotFound, DichotomyError, TableNotFound
 from ..table import Table
-from .table_pages import UrlQuery, code_box, message_box, page_store, page_title
+from .page_base import UrlQuery, code_box, message_box, page_store, page_title
 from .device import page_device
 from .guess_throttle import guarded_open
 from .hub_history import MAX_VISITS, Visit, visits
@@ -69,9 +69,8 @@ class Navigator(anywidget.AnyWidget):
 
 
 def _link(href: str, text: str, css: str, button: bool = False) -> str:
-    style = ("display:inline-block;padding:0.5em 1.1em;margin:0 0.8em 0.6em 0;border-radius:4px;"
-             "background:#1565c0;color:#fff;text-decoration:none;font-weight:600") if button else ""
-    return (f'<a class="{css}" href="{html.escape(href, quote=True)}" style="{style}">'
+    classes = f"{css} dichotomy-button-link" if button else css
+    return (f'<a class="{classes}" href="{html.escape(href, quote=True)}">'
             f"{html.escape(text)}</a>")
 
 

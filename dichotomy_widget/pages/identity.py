@@ -150,7 +150,7 @@ class HubUserIdentity:
         a classroom computer is often shared."""
         who = html.escape(self.user.display_name if self.user else tr.gettext("nobody"))
         logout = html.escape(self._prefix.rstrip("/") + "/logout", quote=True)
-        value = ('<p class="dichotomy-hub-user" style="margin:0 0 0.5em 0;font-size:0.95em">'
+        value = ('<p class="dichotomy-hub-user">'
                  + html.escape(tr.gettext("Signed in to the hub as {name}")).format(name=f"<b>{who}</b>")
                  + f' · <a href="{logout}">' + html.escape(tr.gettext("Sign out")) + "</a></p>")
         if self.bar.value != value:

@@ -22,7 +22,7 @@ from ..decks import Card, Deck, packaged_decks
 from ..errors import DichotomyError
 from ..i18n import Translator
 from ..options import TableOptions
-from .table_pages import RefusingPage, UrlQuery, game_widget, page_store, page_title
+from .page_base import RefusingPage, UrlQuery, game_widget, page_store, page_title
 from ..widgets.name_box import NameBox
 from .page_lang import PageLanguage, error_text
 from .page_style import feedback_label, link_html

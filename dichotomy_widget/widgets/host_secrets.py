@@ -34,7 +34,7 @@ class TeacherKeyBox(anywidget.AnyWidget):
       render({ model, el }) {
         el.classList.add("dichotomy-teacher-key");
         const form = document.createElement("form");
-        form.style.cssText = "display:flex;gap:0.5em;align-items:center;flex-wrap:wrap";
+        form.className = "dichotomy-teacher-key-form";  // styled by _css
         const label = document.createElement("label");
         const texts = model.get("texts") || {};
         label.textContent = texts.label || "Teacher key";
@@ -42,7 +42,6 @@ class TeacherKeyBox(anywidget.AnyWidget):
         input.type = "password";
         input.autocomplete = "current-password";
         input.className = "dichotomy-teacher-key-input";
-        input.style.cssText = "font-size:1em;padding:0.3em;min-width:12em";
         const id = "dichotomy-key-" + Math.random().toString(36).slice(2);
         input.id = id; label.htmlFor = id;
         const button = document.createElement("button");
@@ -52,7 +51,6 @@ class TeacherKeyBox(anywidget.AnyWidget):
         const status = document.createElement("p");
         status.className = "dichotomy-teacher-key-status";
         status.setAttribute("aria-live", "polite");
-        status.style.margin = "0.3em 0";
         form.append(label, input, button);
         el.append(form, status);
         const sync = () => {
@@ -74,6 +72,11 @@ class TeacherKeyBox(anywidget.AnyWidget):
         sync();
       }
     };
+    """
+    _css = """
+    .dichotomy-teacher-key-form { display: flex; gap: 0.5em; align-items: center; flex-wrap: wrap; }
+    .dichotomy-teacher-key-input { font-size: 1em; padding: 0.3em; min-width: 12em; }
+    .dichotomy-teacher-key-status { margin: 0.3em 0; }
     """
     status = traitlets.Unicode("").tag(sync=True)
     unlocked = traitlets.Bool(False).tag(sync=True)

@@ -42,8 +42,7 @@ class NameBox(anywidget.AnyWidget):
         input.maxLength = model.get("maxlength");
         input.placeholder = model.get("placeholder");
         input.value = model.get("value");
-        input.style.cssText = "font: inherit; font-size: max(16px, 1em); min-height: 44px; box-sizing: border-box; " +
-          "padding: 0.35em 0.5em; margin-left: 0.5em; max-width: 100%; width: 18em;";  // 16 px: no zoom on a phone
+        input.className = "dichotomy-name-input";  // styled by _css
         // Edits go out as messages, not as (throttled) state updates: see the module's docstring.
         const tell = (kind) => {
           const text = input.value;
@@ -65,6 +64,11 @@ class NameBox(anywidget.AnyWidget):
         el.append(label, input);
       }
     };
+    """
+    #: 16 px at least: a phone does not zoom into the box when it gets focus; 44 px: a finger's size.
+    _css = """
+    .dichotomy-name-input { font: inherit; font-size: max(16px, 1em); min-height: 44px; box-sizing: border-box;
+      padding: 0.35em 0.5em; margin-left: 0.5em; max-width: 100%; width: 18em; }
     """
     value = traitlets.Unicode("").tag(sync=True)
     label = traitlets.Unicode("Name").tag(sync=True)
