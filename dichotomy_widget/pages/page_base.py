@@ -179,7 +179,11 @@ class UrlQuery(anywidget.AnyWidget):
       if (!q) return;
       try {
         const url = new URL(window.location.href);
-        url.search = "?" + q;
+        const next = new URLSearchParams(q);
+        // the look chosen with voila's ?theme= stays with the page (a reload keeps it)
+        const theme = url.searchParams.get("theme");
+        if (theme !== null && !next.has("theme")) next.set("theme", theme);
+        url.search = "?" + next.toString();
         window.history.replaceState(window.history.state, "", url.toString());
       } catch (e) { /* a page without history API: the link shown on the page still works */ }
     }

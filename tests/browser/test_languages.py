@@ -428,8 +428,9 @@ def check_language(checker: Checker, opened: Opened, when_first_ready=lambda: No
         def screen(name: str, selector: str, label: str | None = None):
             page = pages[name]
             _show(page, selector)
-            if "theme=dark" in setup.urls[name]:  # the dark theme is really on
+            if "theme=dark" in setup.urls[name]:  # the dark theme is really on, and a reload keeps it
                 assert page.locator("body").get_attribute("data-jp-theme-light") == "false", name
+                assert "theme=dark" in page.url, f"{name}: the address lost ?theme=dark: {page.url}"
             checker.check(lang, label or name, page)
             return page
 
