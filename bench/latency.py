@@ -39,16 +39,35 @@ import tempfile
 import threading
 import time
 import urllib.request
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
+from typing import Iterator
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
+#: An existing PostgreSQL (a DSN) to measure on instead of starting a throwaway server (a test's own).
+PG_DSN_ENV = "DICHOTOMY_TEST_DSN"
+
+
+def _tree(argv: list[str]) -> Path:
+    """The checkout whose ``dichotomy_widget`` is measured: ``--tree DIR`` (used by ``--against``), else
+    this one. Read before the package is imported."""
+    for i, arg in enumerate(argv):
+        if arg == "--tree" and i + 1 < len(argv):
+            return Path(argv[i + 1]).resolve()
+        if arg.startswith("--tree="):
+            return Path(arg.split("=", 1)[1]).resolve()
+    return REPO
+
+
+TREE = _tree(sys.argv[1:])
+sys.path.insert(0, str(TREE))
+sys.path.insert(1, str(REPO / "tests"))
 
 from dichotomy_widget import Table  # noqa: E402
+from dichotomy_widget.pages.entry import packaged_pages  # noqa: E402
 from support import child_pids  # noqa: E402  (tests/support.py)
 
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p))
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(TREE), os.environ.get("PYTHONPATH", "")) if p))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -180,6 +199,12 @@ def _wrap(obj, name, step, when=lambda result: True):
             _stamps.append((step, _time.time()))
         return result
     setattr(obj, name, wrapped)
+def _wrap_entry(obj, name, step):
+    inner = getattr(obj, name)
+    def wrapped(*args, **kwargs):
+        _stamps.append((step, _time.time()))
+        return inner(*args, **kwargs)
+    setattr(obj, name, wrapped)
 def _wrap_async(obj, name, step):
     inner = getattr(obj, name)
     async def wrapped(*args, **kwargs):
@@ -197,33 +222,40 @@ _wrap(_t.store, "load", "read", when=bool)
 _wrap(_t, "fold", "fold")
 _wrap(_t, "view", "view")
 _wrap(_w, "_send", "sent")
+_wrap_entry(_w, "_send", "sync")
 """
 
 #: The breakdown's steps in the order they happen, each measured from the step before it.
-STEPS = ("commit", "wake", "trouble", "read", "fold", "view", "sent", "deliver")
+STEPS = ("commit", "wake", "trouble", "read", "fold", "view", "sync", "sent", "deliver")
 STEP_NAMES = {"commit": "commit (act: decide + append)", "wake": "wake (wait_for_change returns)",
               "trouble": "write-trouble check", "read": "read (store.load)", "fold": "fold",
-              "view": "view (Table.view)", "sent": "serialise + send (comm)", "deliver": "deliver (iopub)"}
+              "view": "view (Table.view)", "sync": "sync (traits set, state taken)",
+              "sent": "serialise + send (comm._send)", "deliver": "deliver (iopub to client)"}
+#: Stamps this long after the update arrived still count (``_send`` may return after the client
+#: already has the message: its stamp is then clamped to the arrival).
+LATE = 0.05
 
 
 def breakdown(windows: list[tuple[float, float, float]], stamps: list[tuple[str, float]]) -> dict[str, list[float]]:
     """Per step, its duration in each sample: ``windows`` are (act called, act returned, update
-    received); a step's time is the first stamp of it after the previous step in that window (a
-    wake before the act returned counts 0)."""
+    received); a step's time is from the previous step to the first stamp of it after that step in
+    that window (what happened before the act returned counts 0, a stamp after the arrival counts as
+    the arrival)."""
     out: dict[str, list[float]] = {step: [] for step in (*STEPS, "notice")}
     stamps = sorted(stamps, key=lambda item: item[1])
     for t0, committed, received in windows:
-        inside = [(step, at) for step, at in stamps if t0 <= at <= received]
+        inside = [(step, at) for step, at in stamps if t0 <= at <= received + LATE]
         out["commit"].append(committed - t0)
         last = committed
         notice = next((at for step, at in inside if step == "notice" and at >= t0), None)
         if notice is not None:
-            out["notice"].append(notice - committed)
+            out["notice"].append(min(notice, received) - committed)
         since = t0  # the other kernel may wake before the act has returned (PostgreSQL: NOTIFY at commit)
         for step in STEPS[1:-1]:
             at = next((at for name, at in inside if name == step and at >= since), None)
             if at is None:
                 break
+            at = min(at, received)
             out[step].append(max(0.0, at - last))  # what happened before the act returned counts 0
             since, last = at, max(at, last)
         else:
@@ -354,7 +386,7 @@ def _free_port() -> int:
 
 def voila_kernels(store: str, idle: float) -> dict[str, dict[str, float]]:
     work = Path(tempfile.mkdtemp(prefix="dichotomy-bench-"))
-    shutil.copy(REPO / "dichotomy_widget" / "pages" / "notebooks" / "seat.ipynb", work / "seat.ipynb")
+    shutil.copy(packaged_pages() / "seat.ipynb", work / "seat.ipynb")
     bare = json.loads((work / "seat.ipynb").read_text())
     bare["cells"][0]["source"] = ["1"]
     (work / "bare.ipynb").write_text(json.dumps(bare))
@@ -496,50 +528,62 @@ def print_breakdown(parts: dict[str, list[float]]) -> None:
         print(ms_row("  (of wake: inotify notice after commit)", parts["notice"]))
 
 
-def measure_store(label: str, store: str, args: argparse.Namespace) -> list[tuple[str, list[float]]]:
-    """The process and kernel paths on one store; prints the kernel path's breakdown."""
+def measure_store(label: str, store: str, args: argparse.Namespace,
+                  parts_out: dict[str, dict[str, list[float]]] | None = None) -> list[tuple[str, list[float]]]:
+    """The process and kernel paths on one store; prints the kernel path's breakdown (and keeps it in
+    ``parts_out[label]``)."""
     lat = [(f"{label}: process -> process (watch + views)", process_latency(store, args.samples))]
     totals, parts = kernel_latency(store, args.samples)
     lat.append((f"{label}: table.act -> seat kernel iopub", totals))
     print(f"\nWhere the time goes, {label}: table.act -> seat kernel iopub update, milliseconds")
     print_breakdown(parts)
+    if parts_out is not None:
+        parts_out[label] = parts
     return lat
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--samples", type=int, default=120)
-    ap.add_argument("--stores", default="sqlite,postgres", help="comma-separated: sqlite, postgres")
-    ap.add_argument("--browser", action="store_true", help="also measure click -> DOM change in Chromium")
-    ap.add_argument("--browser-samples", type=int, default=40)
-    ap.add_argument("--idle", type=float, default=10.0, help="seconds to measure idle CPU")
-    ap.add_argument("--skip-kernels", action="store_true", help="skip the voila memory / idle CPU part")
-    ap.add_argument("--smoke", action="store_true", help="a few samples per path (CI: checks that it runs)")
-    ap.add_argument("--fast", action="store_true", help="PostgreSQL with fsync and synchronous_commit off "
-                    "(the commit step without the WAL flush; default: durable)")
-    args = ap.parse_args(argv)
-    if args.smoke:
-        args.samples, args.browser_samples, args.idle = min(args.samples, 6), min(args.browser_samples, 3), 1.0
-    stores = [name.strip() for name in args.stores.split(",") if name.strip()]
-    unknown = set(stores) - {"sqlite", "postgres"}
-    if unknown:
-        ap.error(f"unknown store(s): {', '.join(sorted(unknown))}")
+@contextmanager
+def postgres(fast: bool) -> Iterator[tuple[str, str]]:
+    """(label, DSN) of the PostgreSQL to measure on: ``$DICHOTOMY_TEST_DSN`` if set (a server someone
+    else runs, e.g. a test's), else a throwaway server (tests/pg_server.py) for the ``with`` block."""
+    dsn = os.environ.get(PG_DSN_ENV)
+    if dsn:
+        yield "PostgreSQL", dsn
+        return
+    from pg_server import FAST_SETTINGS, PostgresServer, PostgresUnavailable  # tests/pg_server.py
 
+    try:
+        server = PostgresServer(settings=FAST_SETTINGS if fast else {}).start()
+    except PostgresUnavailable as exc:
+        raise SystemExit(f"latency.py: PostgreSQL: {exc} (or set ${PG_DSN_ENV}, or pass --stores sqlite)")
+    try:
+        yield ("PostgreSQL (fast)" if fast else "PostgreSQL"), server.create_database("bench")
+    finally:
+        server.stop()
+
+
+def load_average() -> float:
+    return os.getloadavg()[0]
+
+
+def measure(args: argparse.Namespace, stores: list[str]) -> dict:
+    """Every path asked for; prints the tables and returns the raw figures (seconds)."""
     tmp = Path(tempfile.mkdtemp(prefix="dichotomy-latency-"))
     store = str(tmp / "tables.sqlite3")
     lat: list[tuple[str, list[float]]] = []
+    parts: dict[str, dict[str, list[float]]] = {}
+    loads = [load_average()]
     try:
         if "sqlite" in stores:
-            lat += measure_store("SQLite", store, args)
+            lat += measure_store("SQLite", store, args, parts)
         if "postgres" in stores:
-            from pg_server import FAST_SETTINGS, PostgresServer  # tests/pg_server.py
-
-            with PostgresServer(settings=FAST_SETTINGS if args.fast else {}) as server:
-                label = "PostgreSQL (fast)" if args.fast else "PostgreSQL"
-                lat += measure_store(label, server.create_database("bench"), args)
+            with postgres(args.fast) as (label, dsn):
+                lat += measure_store(label, dsn, args, parts)
         if args.browser:
             lat.append(("SQLite: click -> DOM change, other page", browser_latency(store, args.browser_samples)))
-        print(f"\nLive-update latency ({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}), milliseconds")
+        loads.append(load_average())
+        print(f"\nLive-update latency ({os.cpu_count()} CPUs, load average {loads[0]:.1f} -> {loads[1]:.1f}), "
+              "milliseconds")
         print("| path                                     |    n |     p50 |     p95 |     max |")
         print("|------------------------------------------|------|---------|---------|---------|")
         for name, values in lat:
@@ -553,6 +597,99 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {name:<28} | {r['rss']:>7.1f} | {r['cpu']:>10.2f} |")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    return {"totals": dict(lat), "parts": parts, "loads": loads}
+
+
+# --------------------------------------------------------------------------------------------------
+# 5. before / after in one run
+
+
+def against(args: argparse.Namespace, stores: list[str]) -> None:
+    """Alternate runs of this bench on ``args.against`` (another checkout, e.g. a git worktree of the
+    base commit) and on this tree, ``args.rounds`` each, on one shared PostgreSQL; print both side by
+    side."""
+    base = Path(args.against).resolve()
+    per_run = max(2, args.samples // args.rounds)
+    results: dict[str, list[dict]] = {"base": [], "this": []}
+    with tempfile.TemporaryDirectory(prefix="dichotomy-latency-ab-") as tmp, \
+            (postgres(args.fast) if "postgres" in stores else nullcontext(("", ""))) as (_label, dsn):
+        env = dict(os.environ, **({PG_DSN_ENV: dsn} if dsn else {}))
+        for n in range(args.rounds):
+            for side, tree in (("base", base), ("this", TREE)) if n % 2 == 0 else (("this", TREE), ("base", base)):
+                out = Path(tmp) / f"{side}-{n}.json"
+                cmd = [sys.executable, str(Path(__file__).resolve()), "--tree", str(tree), "--stores", ",".join(stores),
+                       "--samples", str(per_run), "--skip-kernels", "--json", str(out)]
+                print(f"round {n + 1}/{args.rounds}: {side} ({tree}), load average {load_average():.1f}", flush=True)
+                subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+                results[side].append(json.loads(out.read_text()))
+
+    def merged(side: str, key: str) -> dict[str, list[float]]:
+        out: dict[str, list[float]] = {}
+        for run in results[side]:
+            for name, values in run[key].items():
+                if key == "parts":
+                    for step, v in values.items():
+                        out.setdefault(f"{name}|{step}", []).extend(v)
+                else:
+                    out.setdefault(name, []).extend(values)
+        return out
+
+    loads = [x for side in results.values() for run in side for x in run["loads"]]
+    print(f"\nBefore ({base}) / after ({TREE}), {args.rounds} alternating runs of {per_run} samples each, "
+          f"load average {min(loads):.1f}-{max(loads):.1f}; milliseconds, p50 / p95")
+    print("| path or step                                        | before p50 |  p95 | after p50 |  p95 |")
+    print("|-----------------------------------------------------|-----------:|-----:|----------:|-----:|")
+
+    def two(values: list[float]) -> str:
+        if not values:
+            return f"{'-':>10} | {'-':>4}"
+        ms = [x * 1000 for x in values]
+        return f"{statistics.median(ms):>10.1f} | {pct(ms, 95):>4.1f}"
+
+    def line(name: str, before: list[float], after: list[float]) -> None:
+        print(f"| {name:<51} | {two(before)} | {two(after)[1:]} |")
+
+    tb, ta = merged("base", "totals"), merged("this", "totals")
+    for name in sorted(tb.keys() | ta.keys(), key=lambda n: ("kernel" not in n, n)):
+        line(name, tb.get(name, []), ta.get(name, []))
+    pb, pa = merged("base", "parts"), merged("this", "parts")
+    for key in sorted(pb.keys() | pa.keys(), key=lambda k: (k.split("|")[0], (*STEPS, "notice").index(k.split("|")[1]))):
+        label, step = key.split("|")
+        line(f"  {label}: {STEP_NAMES.get(step, '(inotify notice - act returned)')}", pb.get(key, []), pa.get(key, []))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--samples", type=int, default=120)
+    ap.add_argument("--stores", default="sqlite,postgres", help="comma-separated: sqlite, postgres")
+    ap.add_argument("--browser", action="store_true", help="also measure click -> DOM change in Chromium")
+    ap.add_argument("--browser-samples", type=int, default=40)
+    ap.add_argument("--idle", type=float, default=10.0, help="seconds to measure idle CPU")
+    ap.add_argument("--skip-kernels", action="store_true", help="skip the voila memory / idle CPU part")
+    ap.add_argument("--smoke", action="store_true", help="a few samples per path (CI: checks that it runs)")
+    ap.add_argument("--fast", action="store_true", help="PostgreSQL with fsync and synchronous_commit off "
+                    "(the commit step without the WAL flush; default: durable)")
+    ap.add_argument("--against", metavar="DIR", help="also measure the checkout DIR (e.g. `git worktree add "
+                    "DIR <base commit>`): alternating runs of both, printed side by side (no browser, no idle part)")
+    ap.add_argument("--rounds", type=int, default=4, help="with --against: runs per tree (--samples split among them)")
+    ap.add_argument("--tree", metavar="DIR", help="measure the dichotomy_widget of checkout DIR (default: this one)")
+    ap.add_argument("--json", metavar="FILE", help="also write the raw figures (seconds) to FILE")
+    args = ap.parse_args(argv)
+    if args.smoke:
+        args.samples, args.browser_samples, args.idle = min(args.samples, 6), min(args.browser_samples, 3), 1.0
+        args.rounds = min(args.rounds, 2)
+    stores = [name.strip() for name in args.stores.split(",") if name.strip()]
+    unknown = set(stores) - {"sqlite", "postgres"}
+    if unknown:
+        ap.error(f"unknown store(s): {', '.join(sorted(unknown))}")
+    if args.against:
+        if not (Path(args.against) / "dichotomy_widget").is_dir():
+            ap.error(f"--against: no dichotomy_widget package in {args.against}")
+        against(args, stores)
+        return 0
+    figures = measure(args, stores)
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures))
     return 0
 
 
