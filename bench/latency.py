@@ -140,14 +140,14 @@ async def main():
             t.subscribe(told)
             t.start_watching()
             tables[code] = t
-            print(json.dumps({"code": code, "ready": True}), flush=True)
+            print(json.dumps({"code": code, "ready": True, "package": __import__("dichotomy_widget").__file__}), flush=True)
 asyncio.run(main())
 """
 
 
 def process_latency(store: str, samples: int) -> list[float]:
     proc = subprocess.Popen([sys.executable, "-c", WATCHER, store], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True, env=ENV)
+                            text=True, env=ENV, cwd=TREE)  # cwd: `python -c` imports from it first
     lines: "queue.Queue[dict]" = queue.Queue()
     threading.Thread(target=lambda: [lines.put(json.loads(x)) for x in proc.stdout], daemon=True).start()
     bot = Bot(store)
@@ -161,8 +161,9 @@ def process_latency(store: str, samples: int) -> list[float]:
             if bot.table.code not in watched:
                 proc.stdin.write(bot.table.code + "\n")
                 proc.stdin.flush()
-                while "ready" not in lines.get(timeout=30):
+                while "ready" not in (ready := lines.get(timeout=30)):
                     pass
+                assert ready["package"].startswith(str(TREE)), (ready["package"], TREE)  # the tree measured
                 watched.add(bot.table.code)
                 time.sleep(0.2)
                 while not lines.empty():
@@ -216,6 +217,9 @@ _t, _w = page.table, page.widget
 _watch = getattr(_t.store, "_watch", None)
 if _watch is not None and hasattr(_watch, "on_change"):
     _wrap(_watch, "on_change", "notice")
+_relay = getattr(_t.store, "_relay", None)  # PostgreSQL relayed by the server: the change file's watch
+if _relay is not None and hasattr(_relay, "watch"):
+    _wrap(_relay.watch, "on_change", "notice")
 _wrap_async(_t.store, "wait_for_change", "wake")
 _wrap(_t, "check_store", "trouble")
 _wrap(_t.store, "load", "read", when=bool)
@@ -263,12 +267,16 @@ def breakdown(windows: list[tuple[float, float, float]], stamps: list[tuple[str,
     return out
 
 
-def kernel_latency(store: str, samples: int) -> tuple[list[float], dict[str, list[float]]]:
+def kernel_latency(store: str, samples: int, env: dict[str, str] | None = None,
+                   gap: tuple[float, float] = (0.02, 0.12)) -> tuple[list[float], dict[str, list[float]]]:
+    """``samples`` times: an action in this process, then the seat kernel's update on iopub (total
+    seconds and the breakdown). ``env``: the kernel's environment (default :data:`ENV`); ``gap``: the
+    range of the random pause before each action (after the previous update has been drained)."""
     import jupyter_client
 
     bot = Bot(store, rounds=13)
     km = jupyter_client.KernelManager(kernel_name="python3")
-    km.start_kernel(env=ENV)
+    km.start_kernel(env=env or ENV, cwd=str(TREE))  # the kernel imports from its cwd first
     kc = km.client()
     kc.start_channels()
     out: list[float] = []
@@ -286,6 +294,7 @@ def kernel_latency(store: str, samples: int) -> tuple[list[float], dict[str, lis
             bot.table = t
             code_seat["q"] = f"table={t.code}&seat={ticket.token}"
             reply = kc.execute_interactive(
+                f"import dichotomy_widget\nassert dichotomy_widget.__file__.startswith({str(TREE)!r})\n"
                 "from dichotomy_widget.pages.entry import seat_page\n"
                 f"page = seat_page({code_seat['q']!r}, store={store!r})\nassert page.state == 'seat'",
                 timeout=60, output_hook=lambda m: None)
@@ -309,7 +318,7 @@ def kernel_latency(store: str, samples: int) -> tuple[list[float], dict[str, lis
             if bot.table.state.phase == "over":
                 open_seat()
                 warm = 2
-            time.sleep(random.uniform(0.02, 0.12))
+            time.sleep(random.uniform(*gap))
             t0 = time.time()
             bot.step()
             committed = time.time()
@@ -542,6 +551,34 @@ def measure_store(label: str, store: str, args: argparse.Namespace,
     return lat
 
 
+def relayed(label: str, dsn: str, args: argparse.Namespace,
+            parts_out: dict[str, dict[str, list[float]]]) -> list[tuple[str, list[float]]]:
+    """The kernel path on PostgreSQL as ``dichotomy serve`` runs it: the server's one LISTEN relays
+    changes through a file the kernel watches, and the kernel's connection lingers only
+    :data:`~dichotomy_widget.stores.postgres.LINGER` s after its last use. Measured with the usual short
+    pauses and with pauses longer than the linger (``--idle-gap``, fewer samples)."""
+    from dichotomy_widget.stores.pg_relay import start_server_relay
+    from dichotomy_widget.stores.postgres import LINGER
+
+    relay_env, stop = start_server_relay(dsn, pool=4)
+    lat = []
+    try:
+        env = dict(ENV, **relay_env)
+        runs = [(f"{label} relayed", args.samples, (0.02, 0.12))]
+        if args.idle_gap > 0:
+            gap = LINGER + args.idle_gap
+            runs.append((f"{label} relayed, {gap:.0f} s apart", args.gap_samples, (gap, gap + 0.1)))
+        for name, samples, gap_range in runs:
+            totals, parts = kernel_latency(dsn, samples, env=env, gap=gap_range)
+            lat.append((f"{name}: table.act -> seat kernel iopub", totals))
+            print(f"\nWhere the time goes, {name}: table.act -> seat kernel iopub update, milliseconds")
+            print_breakdown(parts)
+            parts_out[name] = parts
+    finally:
+        stop()
+    return lat
+
+
 @contextmanager
 def postgres(fast: bool) -> Iterator[tuple[str, str]]:
     """(label, DSN) of the PostgreSQL to measure on: ``$DICHOTOMY_TEST_DSN`` if set (a server someone
@@ -579,6 +616,7 @@ def measure(args: argparse.Namespace, stores: list[str]) -> dict:
         if "postgres" in stores:
             with postgres(args.fast) as (label, dsn):
                 lat += measure_store(label, dsn, args, parts)
+                lat += relayed(label, dsn, args, parts)
         if args.browser:
             lat.append(("SQLite: click -> DOM change, other page", browser_latency(store, args.browser_samples)))
         loads.append(load_average())
@@ -618,9 +656,10 @@ def against(args: argparse.Namespace, stores: list[str]) -> None:
             for side, tree in (("base", base), ("this", TREE)) if n % 2 == 0 else (("this", TREE), ("base", base)):
                 out = Path(tmp) / f"{side}-{n}.json"
                 cmd = [sys.executable, str(Path(__file__).resolve()), "--tree", str(tree), "--stores", ",".join(stores),
-                       "--samples", str(per_run), "--skip-kernels", "--json", str(out)]
+                       "--samples", str(per_run), "--skip-kernels", "--json", str(out), "--idle-gap", str(args.idle_gap),
+                       "--gap-samples", str(max(1, args.gap_samples // args.rounds))]
                 print(f"round {n + 1}/{args.rounds}: {side} ({tree}), load average {load_average():.1f}", flush=True)
-                subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+                subprocess.run(cmd, env=env, cwd=tree, check=True, stdout=subprocess.DEVNULL)
                 results[side].append(json.loads(out.read_text()))
 
     def merged(side: str, key: str) -> dict[str, list[float]]:
@@ -669,6 +708,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--smoke", action="store_true", help="a few samples per path (CI: checks that it runs)")
     ap.add_argument("--fast", action="store_true", help="PostgreSQL with fsync and synchronous_commit off "
                     "(the commit step without the WAL flush; default: durable)")
+    ap.add_argument("--idle-gap", type=float, default=1.0, help="PostgreSQL relayed: also measure actions "
+                    "LINGER + this many seconds apart (the kernel's connection closed meanwhile); 0: skip")
+    ap.add_argument("--gap-samples", type=int, default=12, help="samples of the --idle-gap measurement")
     ap.add_argument("--against", metavar="DIR", help="also measure the checkout DIR (e.g. `git worktree add "
                     "DIR <base commit>`): alternating runs of both, printed side by side (no browser, no idle part)")
     ap.add_argument("--rounds", type=int, default=4, help="with --against: runs per tree (--samples split among them)")
@@ -677,7 +719,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.smoke:
         args.samples, args.browser_samples, args.idle = min(args.samples, 6), min(args.browser_samples, 3), 1.0
-        args.rounds = min(args.rounds, 2)
+        args.rounds, args.gap_samples = min(args.rounds, 2), min(args.gap_samples, 2)
     stores = [name.strip() for name in args.stores.split(",") if name.strip()]
     unknown = set(stores) - {"sqlite", "postgres"}
     if unknown:
