@@ -7,21 +7,27 @@ Measures, on this machine:
    other process's listener having the new views.
 2. ``kernel``: the same, but the other side is a real ipykernel running the seat page
    (``seat_page(...)``, a ``SeatWidget``); time until the widget's new state arrives on iopub (what
-   voila forwards to the browser). The kernel's steps are time-stamped (functions wrapped from the
-   outside, in the kernel) and printed as a breakdown: ``commit`` (the act: decide + append, in the
-   acting process), ``wake`` (until the seat kernel's ``wait_for_change`` returns; SQLite: ``notice``
-   is when inotify told the kernel's watch thread), ``trouble`` (the write-trouble check on every
-   wake), ``read`` (``store.load``), ``fold``, ``view`` (``Table.view`` of the seat), ``serialise+send``
-   (the widget's comm message) and ``deliver`` (iopub to this client).
+   voila forwards to the browser). On PostgreSQL also *relayed*, as ``dichotomy serve`` runs its
+   kernels (the server LISTENs and appends each change to a file the kernels watch; a kernel's
+   connection lingers after use), once with short pauses and once with ``--idle-gap`` s between moves.
+   The kernel's steps are time-stamped (functions wrapped from the outside, in the kernel) and printed
+   as a breakdown: ``commit`` (the act: decide + append, in the acting process), ``wake`` (until the
+   seat kernel's ``wait_for_change`` returns; ``notice`` is when inotify told the kernel's watch
+   thread), ``trouble`` (the write-trouble check on every wake), ``read`` (``store.load``), ``fold``,
+   ``view`` (``Table.view`` of the seat), ``sync`` (the traits set, until the widget's ``_send``),
+   ``serialise + send`` (``_send``) and ``deliver`` (iopub to this client).
 3. ``browser`` (``--browser``, needs voila + Chromium): ``dichotomy serve`` with three seat pages;
    time from a click (or Enter) on one page to the first DOM change on another page.
 4. Memory (RSS) of an idle seat kernel next to a bare voila kernel, and the CPU both burn while idle.
 
     python bench/latency.py [--samples 120] [--stores sqlite,postgres] [--browser] [--browser-samples 40]
-                            [--idle 10] [--skip-kernels] [--smoke]
+                            [--idle 10] [--skip-kernels] [--idle-gap 8] [--smoke]
+    python bench/latency.py --against DIR [--rounds 4] ...   # before/after: DIR is a checkout of the base,
+                                                             # e.g. git worktree add DIR <commit>
 
-PostgreSQL is a throwaway server (tests/pg_server.py; durable defaults, ``--fast``: no WAL flush). Actions are spaced 20-120 ms
-apart (random). ``--smoke`` (CI): 6 samples per path and store, 1 s of idle measurement.
+PostgreSQL is a throwaway server (tests/pg_server.py; durable defaults, ``--fast``: no WAL flush), or the
+one ``$DICHOTOMY_TEST_DSN`` names (e.g. a test's). Actions are spaced 20-120 ms apart (random).
+``--smoke`` (CI): 6 samples per path and store (one after a 2 s pause), 1 s of idle measurement.
 """
 
 from __future__ import annotations
@@ -554,11 +560,10 @@ def measure_store(label: str, store: str, args: argparse.Namespace,
 def relayed(label: str, dsn: str, args: argparse.Namespace,
             parts_out: dict[str, dict[str, list[float]]]) -> list[tuple[str, list[float]]]:
     """The kernel path on PostgreSQL as ``dichotomy serve`` runs it: the server's one LISTEN relays
-    changes through a file the kernel watches, and the kernel's connection lingers only
+    changes through a file the kernel watches, and the kernel's connection lingers
     :data:`~dichotomy_widget.stores.postgres.LINGER` s after its last use. Measured with the usual short
-    pauses and with pauses longer than the linger (``--idle-gap``, fewer samples)."""
+    pauses and with ``--idle-gap`` s between actions (fewer samples): a pause between moves."""
     from dichotomy_widget.stores.pg_relay import start_server_relay
-    from dichotomy_widget.stores.postgres import LINGER
 
     relay_env, stop = start_server_relay(dsn, pool=4)
     lat = []
@@ -566,8 +571,8 @@ def relayed(label: str, dsn: str, args: argparse.Namespace,
         env = dict(ENV, **relay_env)
         runs = [(f"{label} relayed", args.samples, (0.02, 0.12))]
         if args.idle_gap > 0:
-            gap = LINGER + args.idle_gap
-            runs.append((f"{label} relayed, {gap:.0f} s apart", args.gap_samples, (gap, gap + 0.1)))
+            gap = args.idle_gap
+            runs.append((f"{label} relayed, {gap:g} s apart", args.gap_samples, (gap, gap + 0.1)))
         for name, samples, gap_range in runs:
             totals, parts = kernel_latency(dsn, samples, env=env, gap=gap_range)
             lat.append((f"{name}: table.act -> seat kernel iopub", totals))
@@ -708,8 +713,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--smoke", action="store_true", help="a few samples per path (CI: checks that it runs)")
     ap.add_argument("--fast", action="store_true", help="PostgreSQL with fsync and synchronous_commit off "
                     "(the commit step without the WAL flush; default: durable)")
-    ap.add_argument("--idle-gap", type=float, default=1.0, help="PostgreSQL relayed: also measure actions "
-                    "LINGER + this many seconds apart (the kernel's connection closed meanwhile); 0: skip")
+    ap.add_argument("--idle-gap", type=float, default=8.0, help="PostgreSQL relayed: also measure actions this "
+                    "many seconds apart (a pause between moves; longer than the kernel's connection lingered "
+                    "before, 5 s); 0: skip")
     ap.add_argument("--gap-samples", type=int, default=12, help="samples of the --idle-gap measurement")
     ap.add_argument("--against", metavar="DIR", help="also measure the checkout DIR (e.g. `git worktree add "
                     "DIR <base commit>`): alternating runs of both, printed side by side (no browser, no idle part)")
@@ -719,7 +725,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.smoke:
         args.samples, args.browser_samples, args.idle = min(args.samples, 6), min(args.browser_samples, 3), 1.0
-        args.rounds, args.gap_samples = min(args.rounds, 2), min(args.gap_samples, 2)
+        args.rounds, args.gap_samples, args.idle_gap = min(args.rounds, 2), 1, min(args.idle_gap, 2.0)
     stores = [name.strip() for name in args.stores.split(",") if name.strip()]
     unknown = set(stores) - {"sqlite", "postgres"}
     if unknown:
