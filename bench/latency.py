@@ -681,6 +681,9 @@ def against(args: argparse.Namespace, stores: list[str]) -> None:
     loads = [x for side in results.values() for run in side for x in run["loads"]]
     print(f"\nBefore ({base}) / after ({TREE}), {args.rounds} alternating runs of {per_run} samples each, "
           f"load average {min(loads):.1f}-{max(loads):.1f}; milliseconds, p50 / p95")
+    for side in ("base", "this"):
+        print(f"  load average at start/end of each {'before' if side == 'base' else 'after'} run: "
+              + ", ".join(f"{a:.1f}/{b:.1f}" for a, b in (run["loads"] for run in results[side])))
     print("| path or step                                        | before p50 |  p95 | after p50 |  p95 |")
     print("|-----------------------------------------------------|-----------:|-----:|----------:|-----:|")
 
