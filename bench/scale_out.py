@@ -51,7 +51,8 @@ def table_of(host: int, local: int, servers: int) -> str:
 
 def tables_for(seats: int) -> list[str]:
     return [f"{TABLE}{i}" for i in range((seats + TABLE_SIZE - 1) // TABLE_SIZE)]
-from dichotomy_widget.stores.postgres import LINGER  # noqa: E402
+#: The seats' connection linger here: short, so the idle count below need not wait out the default (60 s).
+LINGER = 5.0
 
 
 # --- a "server": seats following one table -------------------------------------------------------------
@@ -67,7 +68,7 @@ def seat_host(dsn: str, mode: str, seats: int, pool: int, host: int, servers: in
     if mode.startswith("after"):  # "after" or "after-N": N slots instead of --pool
         env, stop_relay = start_server_relay(dsn, int(mode.split("-")[1]) if "-" in mode else pool)
         relay_dir = next(iter(env.values()))
-    stores = [PostgresStore(dsn, relay_dir=relay_dir) for _ in range(seats)]
+    stores = [PostgresStore(dsn, relay_dir=relay_dir, linger=LINGER) for _ in range(seats)]
     out = threading.Lock()
 
     def say(text: str) -> None:

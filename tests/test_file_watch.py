@@ -52,6 +52,36 @@ def test_another_process_write_wakes_a_waiter_with_polling_and_recheck_off(tmp_p
     store.close()
 
 
+def test_a_write_while_another_settles_wakes_the_waiter_at_once(tmp_path: Path, monkeypatch) -> None:
+    """Within the settle time after a write (a busy class file, quick moves), the next write's notice
+    wakes the waiter: the re-read step (here 60 s) is only its timeout, not a sleep."""
+    for name, value in (("WATCHED_RECHECK", 60.0), ("SETTLE_TIME", 120.0), ("SETTLE_FIRST", 60.0),
+                        ("SETTLE_STEP", 60.0)):
+        monkeypatch.setattr(sqlite_module, name, value)
+    path = tmp_path / "tables.sqlite3"
+    store = SqliteStore(path, poll_interval=60.0)
+    store.create_table("T1", {})
+
+    async def scenario() -> tuple[object, object, float]:
+        marker = store.change_marker()
+        first = asyncio.create_task(store.wait_for_change(marker, timeout=30.0))
+        await asyncio.sleep(0.3)
+        await asyncio.to_thread(_append_in_another_process, path, "T1")
+        marker = await first  # the first write was noticed: the store now settles for 120 s
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        second = asyncio.create_task(store.wait_for_change(marker, timeout=30.0))
+        await asyncio.sleep(0.3)
+        await asyncio.to_thread(_append_in_another_process, path, "T1")
+        return marker, await second, loop.time() - start
+
+    marker, new, elapsed = asyncio.run(scenario())
+    assert new != marker
+    assert elapsed < 25.0  # the notice, not the 30 s timeout (generous for a loaded CI)
+    assert store.last_seq("T1") == 2
+    store.close()
+
+
 def test_an_idle_waiter_does_not_read_the_store(tmp_path: Path, monkeypatch) -> None:
     """Idle costs nothing: while nothing changes, the marker is read once, not polled."""
     monkeypatch.setattr(sqlite_module, "WATCHED_RECHECK", 60.0)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 
-__all__ = ["ConnectionSlots", "make_slots", "SLOT_PREFIX", "CHANGES_FILE", "EVERYTHING", "CREATED", "POOLER"]
+__all__ = ["ConnectionSlots", "make_slots", "SLOT_PREFIX", "CHANGES_FILE", "EVERYTHING", "CREATED", "POOLER", "WANTED"]
 
 SLOT_PREFIX = "slot-"
 #: The relay folder's change file (written by :mod:`.pg_relay`, watched by the kernels' stores).

@@ -96,8 +96,10 @@ RECHECK_EVERY = 30.0
 
 #: Relayed: seconds a kernel keeps its connection (and its slot) after the last use while no other
 #: kernel of the server waits for a slot (then it goes back after the current query): a kernel in play
-#: keeps it between moves (a new connection costs ~15 ms of authentication here), an idle page lets it go.
-LINGER = 5.0
+#: keeps it between moves (a new connection costs ~15 ms of authentication here, which a change after a
+#: longer pause paid on top of its wake: moves are often 5-60 s apart), an idle page lets it go. Holding
+#: costs no wake-ups: the kernel sleeps until the linger is over or a kernel asks for a slot.
+LINGER = 60.0
 #: Relayed: seconds idle after which a connection goes back at once if another kernel waits for a slot.
 CONTENDED_IDLE = 0.1
 
@@ -711,7 +713,7 @@ class _RelayFeed:
 
     def __init__(self, store: PostgresStore, folder: str | os.PathLike[str]) -> None:
         from .file_watch import FileWatch
-        from .pg_slots import CHANGES_FILE, POOLER, ConnectionSlots
+        from .pg_slots import CHANGES_FILE, POOLER, WANTED, ConnectionSlots
 
         self.store = store
         self.path = os.path.join(os.fspath(folder), CHANGES_FILE)
@@ -721,7 +723,7 @@ class _RelayFeed:
         self.offset = self._size()  # older lines are news to nobody
         self.last_used = 0.0
         self.idle = threading.Condition(store._lock)
-        self.watch = FileWatch(folder, {CHANGES_FILE}, self._on_notice)
+        self.watch = FileWatch(folder, {CHANGES_FILE, WANTED}, self._on_notice)  # WANTED: a kernel waits for a slot
 
     def start(self) -> bool:
         if not self.slots.size:
@@ -746,6 +748,8 @@ class _RelayFeed:
     def _on_notice(self, _written: bool) -> None:
         with self.store._lock:
             self.read()
+            if self.store._conn is not None and self.slots.contended():
+                self.idle.notify_all()  # the idle thread gives the slot back if this kernel is idle
 
     def read(self) -> None:
         """Read the relay's new lines; bump the store's marker if one concerns a followed table
@@ -799,15 +803,16 @@ class _RelayFeed:
 
     def reap_loop(self) -> None:
         """Daemon thread: close the connection once it has been idle for ``linger`` s, or for
-        :data:`CONTENDED_IDLE` s while another kernel waits for a slot (looked at every
-        :data:`CONTENDED_IDLE` s, only while this kernel holds a connection)."""
+        :data:`CONTENDED_IDLE` s while another kernel waits for a slot. Sleeps until the linger is over
+        or the file watch sees a kernel ask for a slot (no polling while nobody waits)."""
         with self.idle:
             while not self.store._closed:
                 if self.store._conn is None:
                     self.idle.wait()
                     continue
                 idle = time.monotonic() - self.last_used
-                if idle >= self.store.linger or (idle >= CONTENDED_IDLE and self.slots.contended()):
+                contended = self.slots.contended()
+                if idle >= self.store.linger or (idle >= CONTENDED_IDLE and contended):
                     self._close_connection()
                     continue
-                self.idle.wait(min(CONTENDED_IDLE, self.store.linger - idle))
+                self.idle.wait(CONTENDED_IDLE - idle if contended else self.store.linger - idle)

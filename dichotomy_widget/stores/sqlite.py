@@ -59,7 +59,8 @@ POLLED_TROUBLE_EVERY = 2.0
 
 #: After a file notice that did not yet change the marker (the writer is mid-commit), re-read after
 #: SETTLE_FIRST s, then twice as long each time up to SETTLE_STEP (a commit usually lands within a
-#: millisecond of its WAL write: the first re-reads catch it, and the re-reads stay about as few) ...
+#: millisecond of its WAL write: the first re-reads catch it, and the re-reads stay about as few); a
+#: newer notice wakes the reader at once and starts again from SETTLE_FIRST ...
 SETTLE_FIRST = 0.001
 SETTLE_STEP = 0.01
 #: ... for this long.
@@ -121,6 +122,7 @@ class SqliteStore(ClosingStore):
         self._waiters = ChangeWaiters()
         self._watch: FileWatch | None = None
         self._last_notice = 0.0  # time.monotonic() of the last file notice of a write
+        self._notices = 0  # file notices so far (writes and announcements): a waiter wakes when it moves
         self._announcements = 0  # metadata-only notices (an announcement, a chmod) seen by the watch
 
     def __repr__(self) -> str:
@@ -411,8 +413,9 @@ class SqliteStore(ClosingStore):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(0.0, timeout)
         watched = self._ensure_watch()
-        step = SETTLE_FIRST
+        step, settling = SETTLE_FIRST, -1
         while True:
+            key = self._wake_key()  # before the marker: a notice or own write after this wakes the wait
             current = self.change_marker()
             remaining = deadline - loop.time()
             if current != marker or remaining <= 0:
@@ -420,11 +423,17 @@ class SqliteStore(ClosingStore):
             if not watched:
                 await asyncio.sleep(min(self.poll_interval, remaining))
             elif time.monotonic() - self._last_notice < SETTLE_TIME:
-                await asyncio.sleep(min(step, remaining))
+                # a write was noticed and may not have landed yet: re-read soon, or at the next notice
+                if key != settling:
+                    step, settling = SETTLE_FIRST, key
+                await self._waiters.wait(self._lock, self._wake_key, key, min(step, remaining))
                 step = min(step * 2, SETTLE_STEP)
             else:
-                step = SETTLE_FIRST  # the next notice settles from the short step again
-                await self._waiters.wait(self._lock, self.change_marker, marker, min(WATCHED_RECHECK, remaining))
+                await self._waiters.wait(self._lock, self._wake_key, key, min(WATCHED_RECHECK, remaining))
+
+    def _wake_key(self) -> tuple[int, int]:
+        """Moves with every file notice and own commit: what wakes a waiter."""
+        return self._notices, self._writes
 
     def _ensure_watch(self) -> bool:
         """Start the file watch on first use; False where it cannot run (then the store polls)."""
@@ -447,6 +456,7 @@ class SqliteStore(ClosingStore):
                 self._last_notice = time.monotonic()
             else:
                 self._announcements += 1
+            self._notices += 1
             self._waiters.wake_all()
 
     def close(self) -> None:
