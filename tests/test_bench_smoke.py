@@ -51,7 +51,7 @@ def smoke_runs(request: pytest.FixtureRequest) -> dict[str, tuple[int, str, floa
     """The ``--smoke`` run of every bench whose test was selected (``-k 'not latency'`` leaves one
     out): exit code, output, seconds (two at a time)."""
     selected = sorted({item.callspec.params["name"] for item in request.session.items
-                       if item.module is request.module and hasattr(item, "callspec")})
+                       if getattr(item, "module", None) is request.module and hasattr(item, "callspec")})
     with ThreadPoolExecutor(max_workers=2) as pool:
         return dict(zip(selected, pool.map(_run, selected)))
 
