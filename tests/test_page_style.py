@@ -88,7 +88,7 @@ def test_every_screen_names_classes_and_carries_the_page_stylesheet(tmp_path):
     teacher.refresh_view()
     screens += [teacher, student, class_view_page(f"class={code}", store=store, env={}),
                 report_page(f"class={code}", store=store, env={}), report_page("class=NOSUCH", store=store, env={})]
-    assert "dichotomy-deck-problems" in host.deck_form.problems_box.value
+    assert "dichotomy-deck-alert" in host.deck_form.problems_box.value
     assert "dichotomy-join-info" in "".join(page_html(hosting))
     for screen in screens:
         html = page_html(screen)
@@ -96,5 +96,5 @@ def test_every_screen_names_classes_and_carries_the_page_stylesheet(tmp_path):
         assert isinstance(screen.url, UrlQuery) and screen.url in screen.children  # the stylesheet comes along
     assert UrlQuery._css == PAGE_CSS
     for css in ("dichotomy-message", "dichotomy-link", "dichotomy-join-info", "dichotomy-table-code",
-                "dichotomy-deck-problems", "dichotomy-hub-user", "dichotomy-button-link", "dichotomy-alert-text"):
+                "dichotomy-deck-alert", "dichotomy-hub-user", "dichotomy-button-link", "dichotomy-alert-text"):
         assert f".{css}" in PAGE_CSS

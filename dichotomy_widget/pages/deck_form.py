@@ -351,7 +351,7 @@ class DeckForm(W.VBox):
             ask = ("<p><b>" + html.escape(_("Which language is this deck in?")) + "</b> "
                    + html.escape(_("Choose it under “Deck language”.")) + "</p>")
         self.problems_box.value = (
-            f'<div role="alert" class="dichotomy-deck-problems">'
+            f'<div role="alert" class="dichotomy-deck-alert">'
             f'<p class="dichotomy-deck-headline">{html.escape(headline)}</p>'
             f'{"<ul>" + items + "</ul>" if items else ""}{ask}'
             '<p>' + html.escape(_("Nothing was created or saved. Fix the deck and try again."))

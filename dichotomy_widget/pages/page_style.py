@@ -41,9 +41,9 @@ body a.dichotomy-link, body a.dichotomy-link:link, body a.dichotomy-link:visited
 .dichotomy-join-text > p:first-child {{ margin: 0; }}
 .dichotomy-class-code, .dichotomy-table-code {{ font-size: 3em; font-weight: bold; letter-spacing: 0.15em;
   margin: 0; font-family: monospace; }}
-.dichotomy-deck-problems {{ border-left: 6px solid {ERROR}; padding: 0.4em 1em; margin: 0.5em 0; }}
-.dichotomy-deck-problems > p:first-child, .dichotomy-deck-problems > p:last-child {{ margin: 0; }}
-.dichotomy-deck-problems > p.dichotomy-deck-headline {{ color: {ERROR}; font-weight: bold; }}
+.dichotomy-deck-alert {{ border-left: 6px solid {ERROR}; padding: 0.4em 1em; margin: 0.5em 0; }}
+.dichotomy-deck-alert > p:first-child, .dichotomy-deck-alert > p:last-child {{ margin: 0; }}
+.dichotomy-deck-alert > p.dichotomy-deck-headline {{ color: {ERROR}; font-weight: bold; }}
 .dichotomy-preview-cards {{ columns: 16em; list-style: none; padding: 0; }}
 .dichotomy-preview-card {{ break-inside: avoid; }}
 body a.dichotomy-button-link, body a.dichotomy-button-link:link, body a.dichotomy-button-link:visited {{
