@@ -17,8 +17,6 @@ from pathlib import Path
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 WORDSDATA = Path("dichotomy_widget") / "wordsdata"
-LANGUAGES = ("en", "es", "fr", "de", "it", "pt")
-
 
 def _table_build(root: Path):
     path = root / WORDSDATA / "table_build.py"
@@ -39,7 +37,7 @@ class WordTablesHook(BuildHookInterface):
         folder = root / WORDSDATA
         build = _table_build(root)
         self._tmp = tempfile.TemporaryDirectory(prefix="dichotomy-wordsdata-")
-        for lang in LANGUAGES:
+        for lang in build.LANGUAGES:
             target = WORDSDATA / f"{lang}.sqlite"
             if build.source_files(lang, folder):
                 built = build.build_table(lang, Path(self._tmp.name) / f"{lang}.sqlite", folder)

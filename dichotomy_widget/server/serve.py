@@ -233,7 +233,7 @@ def _prepare_word_tables() -> None:
         print(f"dichotomy serve: preparing the word tables ({', '.join(todo)}; first start only, under a "
               "minute)...", flush=True)
     try:
-        tables.prepare()
+        tables.prepare(todo)  # the others are built already
     except DependencyMissing as exc:
         raise SystemExit(exc.message) from None
 

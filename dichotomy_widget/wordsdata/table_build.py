@@ -17,11 +17,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-__all__ = ["FORMAT", "Lexicon", "build_table", "digest", "family_sets", "read_sources", "source_files", "stamp",
+__all__ = ["FORMAT", "LANGUAGES", "Lexicon", "build_table", "digest", "family_sets", "read_sources", "source_files", "stamp",
            "write_forms", "write_links", "write_table"]
 
 log = logging.getLogger(__name__)
 
+#: The languages with a lexicon table.
+LANGUAGES = ("en", "es", "fr", "de", "it", "pt")
 #: The table layout and build; a table built by another version is built again.
 FORMAT = "1"
 #: Weak (derivation) links followed when a family is gathered; strong ones up to three times.

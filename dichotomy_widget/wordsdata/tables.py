@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..errors import DependencyMissing
 from ..logs import failure, log_failure
-from .table_build import FORMAT, build_table, digest, source_files, stamp
+from .table_build import LANGUAGES, build_table, digest, source_files, stamp
 
 __all__ = ["LANGUAGES", "SOURCES_DIR", "prepare", "stale", "table_path"]
 
@@ -26,7 +26,6 @@ log = logging.getLogger(__name__)
 
 #: Where the text sources (and, in a source checkout, the built tables) live.
 SOURCES_DIR = Path(__file__).parent  # absolute already (no resolve(): a syscall per part, on every kernel)
-LANGUAGES = ("en", "es", "fr", "de", "it", "pt")
 #: Seconds a process waits for another one building the same table.
 LOCK_TIMEOUT = 900
 
@@ -68,6 +67,15 @@ def _cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("dichotomy_widget")) / "wordsdata"
 
 
+def _built(lang: str, folder: Path, files: list[Path], known: list[str]) -> Path | None:
+    """The table of ``lang`` already built from ``files``: beside them, else in the cache; None if neither."""
+    shipped = folder / f"{lang}.sqlite"
+    if _current(shipped, files, known):
+        return shipped
+    cached = _cache_dir() / f"{lang}.sqlite"  # (platformdirs is imported only here)
+    return cached if _current(cached, files, known) else None
+
+
 def table_path(lang: str, folder: Path | None = None) -> Path:
     """The table of ``lang`` built from the current sources, building it first if needed.
 
@@ -84,12 +92,10 @@ def table_path(lang: str, folder: Path | None = None) -> Path:
                                 "clues cannot be compared. Reinstall dichotomy_widget.",
                                 params={"lang": lang, "file": shipped.name})
     known: list[str] = []
-    if _current(shipped, files, known):
-        return shipped
-    cached = _cache_dir() / f"{lang}.sqlite"  # (platformdirs is imported only here)
-    if _current(cached, files, known):
-        return cached
-    target = shipped if os.access(folder, os.W_OK) else cached
+    built = _built(lang, folder, files, known)
+    if built is not None:
+        return built
+    target = shipped if os.access(folder, os.W_OK) else _cache_dir() / f"{lang}.sqlite"
     from filelock import FileLock, Timeout
 
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -111,8 +117,8 @@ def stale(langs: Iterable[str] = LANGUAGES, folder: Path | None = None) -> list[
     folder = SOURCES_DIR if folder is None else folder
     out = []
     for lang in langs:
-        files, known = source_files(lang, folder), []
-        if files and not any(_current(p, files, known) for p in (folder / f"{lang}.sqlite", _cache_dir() / f"{lang}.sqlite")):
+        files = source_files(lang, folder)
+        if files and _built(lang, folder, files, []) is None:
             out.append(lang)
     return out
 
