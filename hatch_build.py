@@ -39,13 +39,10 @@ class WordTablesHook(BuildHookInterface):
         self._tmp = tempfile.TemporaryDirectory(prefix="dichotomy-wordsdata-")
         for lang in build.LANGUAGES:
             target = WORDSDATA / f"{lang}.sqlite"
-            if build.source_files(lang, folder):
-                built = build.build_table(lang, Path(self._tmp.name) / f"{lang}.sqlite", folder)
-                build_data["force_include"][str(built)] = str(target)
-            elif (folder / f"{lang}.sqlite").is_file():  # a language still kept as a table in git
-                build_data["force_include"][str(folder / f"{lang}.sqlite")] = str(target)
-            else:
-                raise RuntimeError(f"no word data for {lang}: neither text sources nor a table in {folder}")
+            if not build.source_files(lang, folder):
+                raise RuntimeError(f"no word data for {lang}: no text sources in {folder}")
+            built = build.build_table(lang, Path(self._tmp.name) / f"{lang}.sqlite", folder)
+            build_data["force_include"][str(built)] = str(target)
 
     def finalize(self, version: str, build_data: dict, artifact_path: str) -> None:
         tmp = getattr(self, "_tmp", None)

@@ -39,6 +39,26 @@ def wait_until_ready(page, timeout_ms: float, reload_once: bool = True) -> None:
         marker.wait_for(state="attached", timeout=timeout_ms)
 
 
+def show_or_reload(page, selector: str, timeout_ms: float) -> None:
+    """Wait until ``selector`` shows on ``page``. On a loaded machine a page opened together with others
+    can miss its kernel's first message; such a page is reloaded once (what a user would do), and the
+    page's text before and after is kept in the error if it still fails."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.locator(selector).first.wait_for(timeout=timeout_ms)
+        return
+    except PlaywrightTimeout:
+        before = page.locator("body").inner_text(timeout=10_000)[:500]
+    page.reload(wait_until="commit", timeout=timeout_ms)
+    try:
+        page.locator(selector).first.wait_for(timeout=timeout_ms)
+    except PlaywrightTimeout as exc:
+        after = page.locator("body").inner_text(timeout=10_000)[:500]
+        raise AssertionError(f"{selector} never showed on {page.url}; before the reload:\n{before}\n"
+                             f"after it:\n{after}") from exc
+
+
 def conftest_helpers() -> ModuleType:
     """tests/browser/conftest.py as a module (``ServerProcess``, ``free_port``, ``server_env``, ...)."""
     return sibling("conftest.py")

@@ -42,7 +42,7 @@ from pathlib import Path
 
 import pytest
 from browser_support import conftest_helpers as _shared
-from browser_support import wait_until_ready
+from browser_support import show_or_reload, wait_until_ready
 
 from dichotomy_widget import SqliteStore, Table
 from dichotomy_widget.class_mode.classroom import Classroom
@@ -367,20 +367,9 @@ def _ready(page) -> None:
 
 
 def _show(page, selector: str) -> None:
-    """Wait until ``selector`` shows on a page opened earlier and its kernel answers. On a loaded
-    machine a page opened together with a dozen others can miss its kernel's first message; such a
-    page is reloaded once (what a user would do), and the page's text is kept if it still fails."""
-    try:
-        page.locator(selector).first.wait_for(timeout=RENDER)
-    except playwright_api.TimeoutError:
-        before = page.locator("body").inner_text(timeout=10_000)[:500]
-        page.reload(wait_until="commit", timeout=RENDER)
-        try:
-            page.locator(selector).first.wait_for(timeout=RENDER)
-        except playwright_api.TimeoutError as exc:
-            after = page.locator("body").inner_text(timeout=10_000)[:500]
-            raise AssertionError(f"{selector} never showed on {page.url}; before the reload:\n{before}\n"
-                                 f"after it:\n{after}") from exc
+    """Wait until ``selector`` shows on a page opened earlier (reloaded once if it never does) and its
+    kernel answers."""
+    show_or_reload(page, selector, RENDER)
     _ready(page)
 
 

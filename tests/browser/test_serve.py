@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from browser_support import conftest_helpers as _shared
-from browser_support import hidden_from
+from browser_support import hidden_from, show_or_reload
 
 from dichotomy_widget.widgets.widget_code import ROUTE
 
@@ -97,7 +97,7 @@ def click_until(page, button_selector: str, done_selector: str, tries: int = 6) 
 def create_table(context, serve, rounds: int = 2):
     host = context.new_page()
     host.goto(serve.host_url, wait_until="commit", timeout=RENDER_TIMEOUT)
-    host.locator("button.dichotomy-create").wait_for(timeout=RENDER_TIMEOUT)
+    show_or_reload(host, "button.dichotomy-create", RENDER_TIMEOUT)
     ready(host)
     expect(host.get_by_text("Language: English")).to_be_visible()
     rounds_box = host.locator(".dichotomy-rounds input")
@@ -119,7 +119,7 @@ def create_table(context, serve, rounds: int = 2):
 def join_seat(context, link: str, name: str, keyboard: bool = False):
     page = context.new_page()
     page.goto(link, wait_until="commit", timeout=RENDER_TIMEOUT)
-    page.locator(".dichotomy-name input").wait_for(timeout=RENDER_TIMEOUT)
+    show_or_reload(page, ".dichotomy-name input", RENDER_TIMEOUT)
     ready(page)
     page.locator(".dichotomy-name input").fill(name)
     if keyboard:  # Enter in the name box joins, like the button
