@@ -60,6 +60,12 @@ def _release() -> str:
         return ""
 
 
+def _cards(deck: Deck) -> tuple:
+    """A deck's cards as a :class:`TableCreated` holds them once read back from a store: a tuple per
+    card of ``(target, foil)`` tuples."""
+    return tuple(tuple((p.target, p.foil) for p in card.pairs) for card in deck.cards)
+
+
 def new_table_code() -> str:
     """A short, unambiguous, random table code such as ``K7QX2M``."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -79,11 +85,17 @@ class Table(PlaysByOptions, Aggregate[rules.GameState]):
     kind = "table"
     noun = "table"
 
-    def __init__(self, code: str, store: TableStore) -> None:
+    def __init__(self, code: str, store: TableStore, created: "tuple[TableCreated, float] | None" = None) -> None:
+        """Follow table ``code`` of ``store``, its stored events folded in. ``created``: the table's first
+        event as just appended, with its store time (:meth:`create` folds it as it was written instead of
+        reading it back: the whole deck)."""
         self.code = code
         self.events: list[Event] = []
         self.host_token: str | None = None
         super().__init__(code, store)
+        if created is not None:
+            self.fold([created[0]], 1)
+            self.last_event_at = created[1]
         self.refresh()
 
     def initial_state(self) -> rules.GameState:
@@ -130,10 +142,9 @@ class Table(PlaysByOptions, Aggregate[rules.GameState]):
                 "lang": the_deck.lang}
         the_store.create_table(table_code, meta)
         created = TableCreated(seed=int(seed), lang=the_deck.lang, deck_name=the_deck.name,
-                               cards=tuple(c.to_json() for c in the_deck.cards), options=options,
-                               created_with=_release())
-        the_store.append(table_code, 0, [(created.type, created.payload())])
-        table = cls(table_code, the_store)
+                               cards=_cards(the_deck), options=options, created_with=_release())
+        [record] = the_store.append(table_code, 0, [(created.type, created.payload())])
+        table = cls(table_code, the_store, (created, record.created_at))
         table.host_token = host_token
         return table
 
