@@ -60,12 +60,6 @@ def _release() -> str:
         return ""
 
 
-def _cards(deck: Deck) -> tuple:
-    """A deck's cards as a :class:`TableCreated` holds them once read back from a store: a tuple per
-    card of ``(target, foil)`` tuples."""
-    return tuple(tuple((p.target, p.foil) for p in card.pairs) for card in deck.cards)
-
-
 def new_table_code() -> str:
     """A short, unambiguous, random table code such as ``K7QX2M``."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -142,8 +136,8 @@ class Table(PlaysByOptions, Aggregate[rules.GameState]):
                 "lang": the_deck.lang}
         the_store.create_table(table_code, meta)
         created = TableCreated(seed=int(seed), lang=the_deck.lang, deck_name=the_deck.name,
-                               cards=_cards(the_deck), options=options, created_with=_release())
-        [record] = the_store.append(table_code, 0, [(created.type, created.payload())])
+                               cards=the_deck.card_pairs, options=options, created_with=_release())
+        [record] = the_store.append(table_code, 0, [(created.type, created.stored_payload())])
         table = cls(table_code, the_store, (created, record.created_at))
         table.host_token = host_token
         return table
