@@ -43,10 +43,16 @@ def _built(cls: type, values: dict[str, Any]) -> Any:
     """An instance of the frozen dataclass ``cls`` from ``values`` (every field, checked by the caller):
     what its ``__init__`` makes, without one ``object.__setattr__`` per field (the hot path makes one
     per action, clue and event)."""
-    assert len(values) == len(cls.__dataclass_fields__), (cls, values)  # every field, no more
+    assert len(values) == _field_count(cls), (cls, values)  # every field, no more
     obj = object.__new__(cls)
     object.__setattr__(obj, "__dict__", values)
     return obj
+
+
+@lru_cache(maxsize=None)
+def _field_count(cls: type) -> int:
+    """How many fields ``cls`` has (its class variables, such as an event's ``type``, are not fields)."""
+    return len(fields(cls))
 
 
 @dataclass(frozen=True)
@@ -593,7 +599,7 @@ def _remove(state: GameState, cmd: Act) -> list[Event]:
 
 
 def _pick(state: GameState, cmd: Act) -> list[Event]:
-    return [PairLocked(pair=cmd.args["pair"] - 1, by=cmd.seat, at=cmd.now)]
+    return [_built(PairLocked, {"pair": cmd.args["pair"] - 1, "by": cmd.seat, "random": False, "at": cmd.now})]
 
 
 def _random_pick(state: GameState, cmd: Act) -> list[Event]:
@@ -602,7 +608,7 @@ def _random_pick(state: GameState, cmd: Act) -> list[Event]:
 
 
 def _clue_events(state: GameState, seat: int, text: str | None, cause: str, now: float) -> list[Event]:
-    events: list[Event] = [ClueSubmitted(seat=seat, text=text, cause=cause, at=now)]
+    events: list[Event] = [_built(ClueSubmitted, {"seat": seat, "text": text, "cause": cause, "at": now})]
     if len(state.clues) + 1 == len(state.writers):
         clues = state.clues + (_clue_result(seat, text, cause),)
         events.append(CluesPurged(eliminated=tuple(tuple(r) for r in purge(clues, state.lang))))
@@ -674,7 +680,7 @@ def _pass(state: GameState, cmd: Act) -> list[Event]:
 
 
 def _continue(state: GameState, cmd: Act) -> list[Event]:
-    return [RecapConfirmed(seats=(cmd.seat,))]
+    return [_built(RecapConfirmed, {"seats": (cmd.seat,), "by_host": False, "timed": False})]
 
 
 def _confirm_absent(state: GameState, cmd: Act) -> list[Event]:
