@@ -433,10 +433,11 @@ def _wrong_phase(state: GameState) -> WrongPhase:
 
 def decide(state: GameState, command: Command) -> list[Event]:
     """Check ``command`` against the rules; return its events or raise a RuleViolation."""
-    if type(command) is not Act and isinstance(command, Join):
-        return _decide_join(state, command)
-    if not isinstance(command, Act):
-        raise InvalidAction("Unknown command.")
+    if type(command) is not Act:  # an action is the common case: one type test
+        if isinstance(command, Join):
+            return _decide_join(state, command)
+        if not isinstance(command, Act):
+            raise InvalidAction("Unknown command.")
     if command.seat is not None and state.seat_record(command.seat) is None:
         raise NotAllowed("That seat is not at this table.", code="unknown_seat")
     move = MOVES.get(command.kind)
@@ -800,10 +801,12 @@ def _with(state: GameState, **changes: Any) -> GameState:
     return new
 
 
-def _draw(state: GameState) -> GameState:
-    if not state.round_deck:
-        return _with(state, current=None, pair_index=None)
-    return _with(state, current=state.round_deck[0], round_deck=state.round_deck[1:], pair_index=None)
+def _drawn(round_deck: tuple) -> dict[str, Any]:
+    """The changes that draw the next card of ``round_deck`` (none left: no card in play), for the
+    same :func:`_with` as the event's other changes (one state copy, not two)."""
+    if not round_deck:
+        return {"current": None, "pair_index": None, "round_deck": round_deck}
+    return {"current": round_deck[0], "round_deck": round_deck[1:], "pair_index": None}
 
 
 def evolve(state: GameState, event: Event) -> GameState:
@@ -835,9 +838,8 @@ def _on_reordered(s: GameState, e: SeatsReordered) -> GameState:
 
 def _on_started(s: GameState, e: GameStarted) -> GameState:
     deck = tuple(map(_as_card, e.round_deck))
-    s = _with(s, phase="reveal", round=1, dealt=len(deck), round_deck=deck, guesser=e.first_guesser,
-                clues=(), confirmed=frozenset())
-    return _draw(s)
+    return _with(s, phase="reveal", round=1, dealt=len(deck), guesser=e.first_guesser, clues=(),
+                 confirmed=frozenset(), **_drawn(deck))
 
 
 def _on_locked(s: GameState, e: PairLocked) -> GameState:
@@ -881,20 +883,19 @@ def _on_judged(s: GameState, e: GuessJudged) -> GameState:
         target=s.target, foil=s.foil, clues=s.clues, guess=e.guess, outcome=e.outcome, reason=e.reason,
         cause=e.cause, penalty_discarded=penalty, score_card_removed=removed, score=len(score),
         discard=len(discard), deck_left=len(deck)))
-    s = _with(s, phase="recap", score_pile=score, discard_pile=discard, round_deck=deck, recap=record,
-                history=s.history + (record,), recap_since=e.at,
-                guesser=s.guesser if s.fixed_guesser else left_of(s.order, s.guesser), confirmed=frozenset())
-    return _draw(s)
+    return _with(s, phase="recap", score_pile=score, discard_pile=discard, recap=record,
+                 history=s.history + (record,), recap_since=e.at,
+                 guesser=s.guesser if s.fixed_guesser else left_of(s.order, s.guesser), confirmed=frozenset(),
+                 **_drawn(deck))
 
 
 def _on_confirmed(s: GameState, e: RecapConfirmed) -> GameState:
     confirmed = s.confirmed | frozenset(e.seats)
-    s = _with(s, confirmed=confirmed)
     if s.phase == "recap" and confirmed.issuperset(s.order):
         if s.current is None:
-            return _with(s, phase="over")
+            return _with(s, phase="over", confirmed=confirmed)
         return _with(s, phase="reveal", round=s.round + 1, recap=None, confirmed=frozenset(), clues=())
-    return s
+    return _with(s, confirmed=confirmed)
 
 
 def _on_ended(s: GameState, e: GameEnded) -> GameState:
