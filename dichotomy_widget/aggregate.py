@@ -173,7 +173,7 @@ class Aggregate(Generic[S]):
                     return events
                 self.prepare_append()
                 try:
-                    records = self.store.append(self.stream, self.seq, [(e.type, e.payload()) for e in events])
+                    records = self.store.append(self.stream, self.seq, [(e.type, e.stored_payload()) for e in events])
                 except VersionConflict:
                     continue
                 self.fold(events, records[-1].seq if records else self.seq)

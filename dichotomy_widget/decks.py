@@ -47,6 +47,7 @@ import sys
 import unicodedata
 import warnings
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
@@ -120,6 +121,12 @@ class Deck:
 
     def __len__(self) -> int:
         return len(self.cards)
+
+    @cached_property
+    def card_pairs(self) -> tuple:
+        """Every card as a tuple of ``(target, foil)`` tuples, as a table's first event holds the deck
+        (made once per deck: a deck never changes)."""
+        return tuple(tuple((p.target, p.foil) for p in card.pairs) for card in self.cards)
 
     @classmethod
     def from_targets(cls, targets, lang: str | None = None, foils=None, name: str = "") -> "Deck":

@@ -43,10 +43,16 @@ def _built(cls: type, values: dict[str, Any]) -> Any:
     """An instance of the frozen dataclass ``cls`` from ``values`` (every field, checked by the caller):
     what its ``__init__`` makes, without one ``object.__setattr__`` per field (the hot path makes one
     per action, clue and event)."""
-    assert len(values) == len(cls.__dataclass_fields__), (cls, values)  # every field, no more
+    assert len(values) == _field_count(cls), (cls, values)  # every field, no more
     obj = object.__new__(cls)
     object.__setattr__(obj, "__dict__", values)
     return obj
+
+
+@lru_cache(maxsize=None)
+def _field_count(cls: type) -> int:
+    """How many fields ``cls`` has (its class variables, such as an event's ``type``, are not fields)."""
+    return len(fields(cls))
 
 
 @dataclass(frozen=True)
@@ -427,10 +433,11 @@ def _wrong_phase(state: GameState) -> WrongPhase:
 
 def decide(state: GameState, command: Command) -> list[Event]:
     """Check ``command`` against the rules; return its events or raise a RuleViolation."""
-    if type(command) is not Act and isinstance(command, Join):
-        return _decide_join(state, command)
-    if not isinstance(command, Act):
-        raise InvalidAction("Unknown command.")
+    if type(command) is not Act:  # an action is the common case: one type test
+        if isinstance(command, Join):
+            return _decide_join(state, command)
+        if not isinstance(command, Act):
+            raise InvalidAction("Unknown command.")
     if command.seat is not None and state.seat_record(command.seat) is None:
         raise NotAllowed("That seat is not at this table.", code="unknown_seat")
     move = MOVES.get(command.kind)
@@ -593,7 +600,7 @@ def _remove(state: GameState, cmd: Act) -> list[Event]:
 
 
 def _pick(state: GameState, cmd: Act) -> list[Event]:
-    return [PairLocked(pair=cmd.args["pair"] - 1, by=cmd.seat, at=cmd.now)]
+    return [_built(PairLocked, {"pair": cmd.args["pair"] - 1, "by": cmd.seat, "random": False, "at": cmd.now})]
 
 
 def _random_pick(state: GameState, cmd: Act) -> list[Event]:
@@ -602,7 +609,7 @@ def _random_pick(state: GameState, cmd: Act) -> list[Event]:
 
 
 def _clue_events(state: GameState, seat: int, text: str | None, cause: str, now: float) -> list[Event]:
-    events: list[Event] = [ClueSubmitted(seat=seat, text=text, cause=cause, at=now)]
+    events: list[Event] = [_built(ClueSubmitted, {"seat": seat, "text": text, "cause": cause, "at": now})]
     if len(state.clues) + 1 == len(state.writers):
         clues = state.clues + (_clue_result(seat, text, cause),)
         events.append(CluesPurged(eliminated=tuple(tuple(r) for r in purge(clues, state.lang))))
@@ -674,7 +681,7 @@ def _pass(state: GameState, cmd: Act) -> list[Event]:
 
 
 def _continue(state: GameState, cmd: Act) -> list[Event]:
-    return [RecapConfirmed(seats=(cmd.seat,))]
+    return [_built(RecapConfirmed, {"seats": (cmd.seat,), "by_host": False, "timed": False})]
 
 
 def _confirm_absent(state: GameState, cmd: Act) -> list[Event]:
@@ -772,8 +779,11 @@ def _as_card(raw: Any) -> Pairs:
 
 _FIELD_COUNT = len(fields(GameState))
 #: What a state remembers about itself (``_derived`` values, :func:`allowed_actions`, :func:`legal_moves`):
-#: never copied to the next state.
-_DERIVED = ("writers", "drawer", "current_writer", "_actions", "_moves")
+#: never copied to the next state...
+_DERIVED = ("current_writer", "_actions", "_moves")
+#: ...except the writing order and the Drawer, which follow from ``order`` and ``guesser`` alone: they
+#: are kept while neither changes (one look-up fewer per event).
+_SEATING = ("writers", "drawer")
 
 
 def _with(state: GameState, **changes: Any) -> GameState:
@@ -784,14 +794,19 @@ def _with(state: GameState, **changes: Any) -> GameState:
     if len(values) > _FIELD_COUNT:
         for name in _DERIVED:
             values.pop(name, None)
+        if "order" in changes or "guesser" in changes:
+            for name in _SEATING:
+                values.pop(name, None)
     object.__setattr__(new, "__dict__", values)
     return new
 
 
-def _draw(state: GameState) -> GameState:
-    if not state.round_deck:
-        return _with(state, current=None, pair_index=None)
-    return _with(state, current=state.round_deck[0], round_deck=state.round_deck[1:], pair_index=None)
+def _drawn(round_deck: tuple) -> dict[str, Any]:
+    """The changes that draw the next card of ``round_deck`` (none left: no card in play), for the
+    same :func:`_with` as the event's other changes (one state copy, not two)."""
+    if not round_deck:
+        return {"current": None, "pair_index": None, "round_deck": round_deck}
+    return {"current": round_deck[0], "round_deck": round_deck[1:], "pair_index": None}
 
 
 def evolve(state: GameState, event: Event) -> GameState:
@@ -823,9 +838,8 @@ def _on_reordered(s: GameState, e: SeatsReordered) -> GameState:
 
 def _on_started(s: GameState, e: GameStarted) -> GameState:
     deck = tuple(map(_as_card, e.round_deck))
-    s = _with(s, phase="reveal", round=1, dealt=len(deck), round_deck=deck, guesser=e.first_guesser,
-                clues=(), confirmed=frozenset())
-    return _draw(s)
+    return _with(s, phase="reveal", round=1, dealt=len(deck), guesser=e.first_guesser, clues=(),
+                 confirmed=frozenset(), **_drawn(deck))
 
 
 def _on_locked(s: GameState, e: PairLocked) -> GameState:
@@ -869,20 +883,19 @@ def _on_judged(s: GameState, e: GuessJudged) -> GameState:
         target=s.target, foil=s.foil, clues=s.clues, guess=e.guess, outcome=e.outcome, reason=e.reason,
         cause=e.cause, penalty_discarded=penalty, score_card_removed=removed, score=len(score),
         discard=len(discard), deck_left=len(deck)))
-    s = _with(s, phase="recap", score_pile=score, discard_pile=discard, round_deck=deck, recap=record,
-                history=s.history + (record,), recap_since=e.at,
-                guesser=s.guesser if s.fixed_guesser else left_of(s.order, s.guesser), confirmed=frozenset())
-    return _draw(s)
+    return _with(s, phase="recap", score_pile=score, discard_pile=discard, recap=record,
+                 history=s.history + (record,), recap_since=e.at,
+                 guesser=s.guesser if s.fixed_guesser else left_of(s.order, s.guesser), confirmed=frozenset(),
+                 **_drawn(deck))
 
 
 def _on_confirmed(s: GameState, e: RecapConfirmed) -> GameState:
     confirmed = s.confirmed | frozenset(e.seats)
-    s = _with(s, confirmed=confirmed)
     if s.phase == "recap" and confirmed.issuperset(s.order):
         if s.current is None:
-            return _with(s, phase="over")
+            return _with(s, phase="over", confirmed=confirmed)
         return _with(s, phase="reveal", round=s.round + 1, recap=None, confirmed=frozenset(), clues=())
-    return s
+    return _with(s, confirmed=confirmed)
 
 
 def _on_ended(s: GameState, e: GameEnded) -> GameState:

@@ -79,11 +79,17 @@ class Table(PlaysByOptions, Aggregate[rules.GameState]):
     kind = "table"
     noun = "table"
 
-    def __init__(self, code: str, store: TableStore) -> None:
+    def __init__(self, code: str, store: TableStore, created: "tuple[TableCreated, float] | None" = None) -> None:
+        """Follow table ``code`` of ``store``, its stored events folded in. ``created``: the table's first
+        event as just appended, with its store time (:meth:`create` folds it as it was written instead of
+        reading it back: the whole deck)."""
         self.code = code
         self.events: list[Event] = []
         self.host_token: str | None = None
         super().__init__(code, store)
+        if created is not None:
+            self.fold([created[0]], 1)
+            self.last_event_at = created[1]
         self.refresh()
 
     def initial_state(self) -> rules.GameState:
@@ -130,10 +136,9 @@ class Table(PlaysByOptions, Aggregate[rules.GameState]):
                 "lang": the_deck.lang}
         the_store.create_table(table_code, meta)
         created = TableCreated(seed=int(seed), lang=the_deck.lang, deck_name=the_deck.name,
-                               cards=tuple(c.to_json() for c in the_deck.cards), options=options,
-                               created_with=_release())
-        the_store.append(table_code, 0, [(created.type, created.payload())])
-        table = cls(table_code, the_store)
+                               cards=the_deck.card_pairs, options=options, created_with=_release())
+        [record] = the_store.append(table_code, 0, [(created.type, created.stored_payload())])
+        table = cls(table_code, the_store, (created, record.created_at))
         table.host_token = host_token
         return table
 

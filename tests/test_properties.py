@@ -20,6 +20,7 @@ from dichotomy_widget import rules
 from dichotomy_widget.errors import RuleViolation
 from dichotomy_widget.events import GameStarted, SeatJoined, TableCreated, event_from_dict
 from dichotomy_widget.options import TableOptions
+from dichotomy_widget.stores.base import to_json
 from dichotomy_widget.views import seat_view
 
 #: Random games per property in CI (about a minute on a loaded two-core machine); a deeper search:
@@ -58,6 +59,7 @@ class Game:
         for event in events:
             self.state = rules.evolve(self.state, event)
             payload = json.loads(json.dumps(event.payload()))
+            assert to_json(event.stored_payload(), "event") == to_json(event.payload(), "event")  # what stores write
             self.mirror = rules.evolve(self.mirror, event_from_dict(event.type, payload))
             self.events.append(event)
             self.check()

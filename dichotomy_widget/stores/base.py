@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import asyncio
 
 __all__ = [
-    "Record", "TableStore", "ClosingStore", "ChangeWaiters", "SCHEMA_VERSION",
+    "Record", "JsonRecord", "TableStore", "ClosingStore", "ChangeWaiters", "SCHEMA_VERSION",
     "is_utf8", "check_table_id", "check_seq", "to_json", "encode_events", "decode_record",
     "conflict_error", "not_found_error", "exists_error", "write_trouble_text", "write_trouble_error",
 ]
@@ -47,6 +47,34 @@ class Record:
     type: str  # event type name
     payload: dict  # JSON-ready; a fresh dict on every load
     created_at: float  # unix seconds
+
+
+class JsonRecord(Record):
+    """A :class:`Record` made from the JSON text its own store wrote (so it cannot be corrupt): the
+    payload is decoded on first read, a fresh dict per record. A record nobody reads the payload of
+    (the table layer reads only ``seq`` and ``created_at`` of what it appended) is never decoded.
+    Equal to a :class:`Record` with the same fields."""
+
+    def __init__(self, table_id: str, seq: int, type: str, payload_json: str, created_at: float) -> None:
+        values = self.__dict__  # frozen: fill the fields without ``__setattr__``
+        values["table_id"], values["seq"], values["type"] = table_id, seq, type
+        values["created_at"], values["_json"] = created_at, payload_json
+
+    @property  # type: ignore[override]
+    def payload(self) -> dict:  # noqa: D102 - see Record.payload
+        values = self.__dict__
+        payload = values.get("_payload")
+        if payload is None:
+            payload = values["_payload"] = json.loads(values["_json"])
+        return payload
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Record):
+            return NotImplemented
+        return ((self.table_id, self.seq, self.type, self.payload, self.created_at)
+                == (other.table_id, other.seq, other.type, other.payload, other.created_at))
+
+    __hash__ = None  # type: ignore[assignment] - a payload is a dict, as in Record
 
 
 @runtime_checkable

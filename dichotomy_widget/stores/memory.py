@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import StoreError
-from .base import (ChangeWaiters, ClosingStore, Record, check_seq, check_table_id, conflict_error,
+from .base import (ChangeWaiters, ClosingStore, JsonRecord, Record, check_seq, check_table_id, conflict_error,
                    encode_events, exists_error, not_found_error, to_json)
 
 __all__ = ["MemoryStore"]
@@ -78,8 +78,8 @@ class MemoryStore(ClosingStore):
             table.events.extend((event_type, payload, now) for event_type, payload in encoded)
             if encoded:
                 self._changed()
-        return [
-            Record(table_id, expected_seq + i, event_type, json.loads(payload), now)
+        return [  # decoded only when read: the table layer reads only their seq
+            JsonRecord(table_id, expected_seq + i, event_type, payload, now)
             for i, (event_type, payload) in enumerate(encoded, start=1)
         ]
 
@@ -88,8 +88,10 @@ class MemoryStore(ClosingStore):
         check_seq(after_seq, "after_seq")
         with self._lock:
             rows = self._table(table_id).events[after_seq:]
+        if not rows:  # nothing new: a table's every refresh before it acts
+            return []
         return [
-            Record(table_id, seq, event_type, json.loads(payload), at)
+            JsonRecord(table_id, seq, event_type, payload, at)
             for seq, (event_type, payload, at) in enumerate(rows, start=after_seq + 1)
         ]
 

@@ -44,7 +44,6 @@ psycopg is imported when a store is created, never when this module or the packa
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -61,6 +60,7 @@ from .base import (
     SCHEMA_VERSION,
     ChangeWaiters,
     ClosingStore,
+    JsonRecord,
     Record,
     check_seq,
     check_table_id,
@@ -528,7 +528,8 @@ class PostgresStore(ClosingStore):
         if inserted != len(encoded):
             raise conflict_error(table_id, expected_seq, self.last_seq(table_id) if last is None else last)
         return [
-            Record(table_id, expected_seq + i, t, json.loads(p), at) for i, (t, p) in enumerate(encoded, start=1)
+            JsonRecord(table_id, expected_seq + i, t, p, at)  # decoded when read
+            for i, (t, p) in enumerate(encoded, start=1)
         ]
 
     def load(self, table_id: str, after_seq: int = 0) -> list[Record]:

@@ -15,7 +15,6 @@ their own to show a full disk within seconds.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sqlite3
@@ -30,6 +29,7 @@ from .base import (
     SCHEMA_VERSION,
     ChangeWaiters,
     ClosingStore,
+    JsonRecord,
     Record,
     check_seq,
     check_table_id,
@@ -359,7 +359,7 @@ class SqliteStore(ClosingStore):
                 )
             except sqlite3.IntegrityError:  # impossible under BEGIN IMMEDIATE; never duplicate a seq
                 raise conflict_error(table_id, expected_seq, -1) from None
-        return [Record(table_id, seq, t, json.loads(p), now) for _, seq, t, p, now in rows]
+        return [JsonRecord(table_id, seq, t, p, now) for _, seq, t, p, now in rows]  # decoded when read
 
     def load(self, table_id: str, after_seq: int = 0) -> list[Record]:
         """Events with ``seq > after_seq`` in order; :class:`TableNotFound` if missing."""

@@ -76,6 +76,8 @@ def fold(text: str) -> str:
 
 def mixes_scripts(word: str) -> bool:
     """True if ``word``'s letters come from scripts that no one language writes together."""
+    if word.isascii():  # ASCII letters are all Latin, its digits common to every script
+        return False
     scripts = {categories.alias(ch) for ch in word if unicodedata.category(ch)[0] in "LN"} - _NEUTRAL
     if len(scripts) <= 1:
         return False
