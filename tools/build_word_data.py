@@ -2,6 +2,7 @@
 """Build the word data's text sources in ``dichotomy_widget/wordsdata/`` from the upstream dictionaries.
 
     apt-get install wordnet-base hunspell-fr hunspell-es   # WordNet 3.0, French and Spanish dictionaries
+    apt-get install mythes-es mythes-fr mythes-de          # thesauri: the sense check of es/fr/de links
     pip install -e ".[wordsdata]"          # simplemma 2.0.0, lemminflect 0.2.3, spylls 0.1.7
     python tools/build_word_data.py       # writes dichotomy_widget/wordsdata/<lang>.forms.tsv and .links.tsv
     python tools/build_word_data.py --langs it,pt   # only those two (apt-get install hunspell-pt-pt)
@@ -22,9 +23,11 @@ lemminflect 0.2.3 (MIT; NIH SPECIALIST Lexicon), Princeton WordNet 3.0 (WordNet 
 the French (Grammalecte/Dicollecte, MPL 2.0), Spanish (RLA-ES, used under MPL 1.1+) and European
 Portuguese (pt_PT, used under MPL 1.1+) hunspell dictionaries, whose entries are expanded with
 their suffix classes (read with spylls): inflections become forms of the headword, Spanish and
-Portuguese derivation classes become family links.  Italian and Portuguese regular verb forms
-are left out where the matcher's rule finds them again (``prune_rule_verbs``).
-See ``dichotomy_widget/wordsdata/README.md``.  Nothing here reads the project's dev pairs.
+Portuguese derivation classes become family links.  For es, fr and de the LibreOffice thesauri
+(mythes) drop rule links whose two words' senses conflict (``drop_sense_conflicts``).  Italian
+and Portuguese regular verb forms are left out where the matcher's rule finds them again
+(``prune_rule_verbs``).  See ``dichotomy_widget/wordsdata/README.md``.  Nothing here reads the
+project's dev pairs (one threshold, ``MIN_SENSE_SYNONYMS``, was chosen by measuring on them).
 """
 
 from __future__ import annotations
@@ -458,6 +461,101 @@ def add_rule_links(lex: Lexicon, lang: str) -> None:
                     lex.add_link(word, target, strong)
 
 
+# LibreOffice thesauri (Debian mythes-*; MyThes format: "word|n", then n lines "(pos)|syn|syn...").
+# A build-time input only, like hunspell: nothing reads them at run time.
+MYTHES = Path("/usr/share/mythes")
+THESAURI = {"en": "th_en_US_v2", "es": "th_es_ES_v2", "fr": "thes_fr", "de": "th_de_DE_v2",
+            "it": "th_it_IT_v2", "pt": "th_pt_PT_v2"}
+THESAURUS_PACKAGES = {"en": "mythes-en-us", "es": "mythes-es", "fr": "mythes-fr", "de": "mythes-de",
+                      "it": "mythes-it", "pt": "mythes-pt-pt"}
+# Tuned on the dev pairs and tests/data/false_friends.tsv only: 8 keeps every language's dev F1
+# within 0.005 (fr loses fanfare/fanfaron) and separates 49 of 102 false friends; 16 separates 44.
+# it, pt and en are not checked yet (no false-friend pairs to tune on).
+MIN_SENSE_SYNONYMS = 8
+SENSE_CHECK_LANGS = ("es", "fr", "de")
+
+
+def load_thesaurus(lang: str) -> dict[str, frozenset[str]]:
+    """Each thesaurus headword (folded) -> its synonyms over all its senses (folded, without the
+    bracketed notes such as "(término genérico)")."""
+    path = MYTHES / f"{THESAURI[lang]}.dat"
+    if not path.is_file():
+        raise SystemExit(f"{lang} thesaurus not found: apt-get install {THESAURUS_PACKAGES[lang]}")
+    with open(path, "rb") as f:
+        encoding = f.readline().decode("ascii").strip().replace("ISO8859-1", "latin-1")
+    lines = path.read_text(encoding=encoding).splitlines()[1:]
+    out: dict[str, set[str]] = defaultdict(set)
+    i = 0
+    while i < len(lines):
+        head, _bar, count = lines[i].rpartition("|")
+        word, n = fold(head), int(count)
+        for line in lines[i + 1 : i + 1 + n]:
+            for synonym in line.split("|")[1:]:
+                synonym = fold(re.sub(r"\(.*?\)", "", synonym))
+                if synonym and synonym != word:
+                    out[word].add(synonym)
+        i += 1 + n
+    return {word: frozenset(synonyms) for word, synonyms in out.items()}
+
+
+INFINITIVE_ENDINGS = {"es": ("ar", "er", "ir"), "fr": ("er", "ir"), "de": ("en", "n")}
+
+
+def is_conversion(verb: str, word: str, lang: str) -> bool:
+    """``verb`` is ``word`` plus an infinitive ending, its last letter maybe doubled (détail ->
+    détailler, Fisch -> fischen): a verb made from the word by conversion, no suffix."""
+    for ending in INFINITIVE_ENDINGS.get(lang, ()):
+        stem = verb[: len(verb) - len(ending)]
+        if verb.endswith(ending) and (stem == word or stem == word + word[-1:]):
+            return True
+    return False
+
+
+def drop_sense_conflicts(lex: Lexicon, origins: Origins, lang: str) -> int:
+    """Drop a weak suffix link made by an affix rule (``rule:affixes``; both words share their
+    first two letters) when the two words' senses conflict: both have rich thesaurus entries
+    (``MIN_SENSE_SYNONYMS`` synonyms or more, so a thin entry is no evidence), they share no
+    synonym, and no synonym of one (or a word of a multi-word synonym) is, or is linked to, a
+    word of the other's family or of its synonyms' families (couleur/couler, pasión/pasar).
+    A pair the thesaurus knows too little about keeps its link, and so does a verb made from a
+    word by conversion (détail/détailler), which no synonym list can relate.  The family graph is read before
+    any link is dropped, so the order of the links does not matter."""
+    thesaurus = load_thesaurus(lang)
+    neighbours: dict[str, set[str]] = defaultdict(set)
+    for table in (lex.strong, lex.weak):
+        for a, others in table.items():
+            neighbours[a] |= others
+
+    def family(word: str) -> set[str]:
+        return {word} | neighbours.get(word, set())
+
+    def wider(word: str) -> set[str]:
+        """The word's synonyms, the words of its multi-word synonyms, and their linked words."""
+        synonyms = set(thesaurus[word])
+        synonyms |= {token for s in thesaurus[word] for token in s.split() if len(token) > 2}
+        return synonyms.union(*(neighbours.get(s, ()) for s in synonyms))
+
+    def conflict(a: str, b: str) -> bool:
+        if is_conversion(a, b, lang) or is_conversion(b, a, lang):
+            return False  # a noun and its verb: a thesaurus lists synonyms within one part of speech
+        if len(thesaurus.get(a, ())) < MIN_SENSE_SYNONYMS or len(thesaurus.get(b, ())) < MIN_SENSE_SYNONYMS:
+            return False
+        if thesaurus[a] & thesaurus[b]:
+            return False
+        wide_a, wide_b = wider(a), wider(b)
+        return not (wide_a & family(b) or wide_b & family(a) or wide_a & wide_b)
+
+    drop = [
+        (a, b) for (a, b, kind), source in origins.links.items()
+        if kind == "weak" and source == "rule:affixes" and b in lex.weak.get(a, ())
+        and rules.strip_accents(a[:2]) == rules.strip_accents(b[:2]) and conflict(a, b)
+    ]
+    for a, b in drop:
+        lex.weak[a].discard(b)
+        lex.weak[b].discard(a)
+    return len(drop)
+
+
 PT_CLITIC_STUBS = ("mo", "rde", "árei", "érei", "írei", "ávei", "ívei")
 
 
@@ -545,6 +643,8 @@ def build(lang: str, out: Path = OUT, sqlite_dir: Path | None = None) -> list[Pa
     if lang == "de":
         origins.step(lex, "rule:de-participles", add_de_participles, lex)
     origins.step(lex, "rule:affixes", add_rule_links, lex, lang)
+    if lang in SENSE_CHECK_LANGS:
+        print(f"{lang}: {drop_sense_conflicts(lex, origins, lang)} rule links dropped (senses conflict)")
     if lang == "pt":
         print(f"pt: {drop_pt_clitic_stubs(lex)} clitic stubs dropped")
     if lang in RULE_VERB_LANGS:
