@@ -125,6 +125,7 @@ def test_followers_read_each_change_from_the_relay_without_a_connection(pg: Post
         assert client_connections(pg.dsn(), _db(dsn)) <= 2 + 1 + 1  # the pool and the relay (+ one closing)
         # a second read without a new wake, a stale seat's conflict and its own write go to PostgreSQL
         assert [r.seq for r in followers[0].load("T1")] == [1, 2, 3, 4]
+        assert followers[0]._relay.hits == 4
         with pytest.raises(StoreError) as conflict:
             followers[1].append("T1", 2, [("tick", {})])
         assert conflict.value.code == "version_conflict"

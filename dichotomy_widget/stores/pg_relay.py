@@ -138,7 +138,16 @@ class ChangeRelay:
         for table in dict.fromkeys(t for _, t in batch):
             if table == EVERYTHING or table.startswith(CREATED):
                 continue
-            rows = conn.execute(_NEWS, {"t": table, "a": self._seen.get(table, 0), "n": FAN_OUT_MAX}).fetchall()
+            try:
+                rows = conn.execute(_NEWS, {"t": table, "a": self._seen.get(table, 0), "n": FAN_OUT_MAX}).fetchall()
+            except Exception as exc:  # noqa: BLE001 - psycopg's errors: the wake still goes out
+                if conn.broken or conn.closed:
+                    raise
+                log_failure(log, "relay: cannot read the new events of %r; its kernels read them themselves",
+                            exc, table)
+                self._seen.pop(table, None)
+                lines.append(EVENT_LINE + json.dumps([table]))  # "a gap": kernels forget its events
+                continue
             for seq, kind, payload, at in reversed(rows):
                 lines.append(EVENT_LINE + json.dumps([table, seq, kind, payload, at]))  # ASCII: one line
             if rows:

@@ -34,7 +34,7 @@ POOLER = "through-pooler"
 #: which may be waiting for that table to appear.
 CREATED = "+"
 #: The start of a change-file line that carries one event: ``"= " + JSON [table, seq, type, payload, at]``
-#: (``payload`` as the stored JSON text).
+#: (``payload`` as the stored JSON text), or ``[table]`` alone: the relay could not read its events.
 EVENT_LINE = "= "
 #: Touched by a kernel waiting for a slot.
 WANTED = "wanted"

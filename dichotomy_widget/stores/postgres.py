@@ -822,8 +822,14 @@ class _RelayFeed:
     def _take(self, line: str) -> None:
         """Keep one relayed event of a followed table. Lock held."""
         try:
-            table, seq, kind, payload, at = json.loads(line[len(EVENT_LINE):])
-        except ValueError as exc:
+            item = json.loads(line[len(EVENT_LINE):])
+            table = item[0]
+            if len(item) == 1:  # the relay could not read this table's events: read them from PostgreSQL
+                self.events.pop(table, None)
+                self.news.discard(table)
+                return
+            _, seq, kind, payload, at = item
+        except (ValueError, TypeError, IndexError) as exc:
             log.warning("a bad line in the change relay %s (%s)", self.path, failure(exc))
             return
         if table not in self.tables:
