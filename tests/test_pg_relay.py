@@ -132,6 +132,14 @@ def test_followers_read_each_change_from_the_relay_without_a_connection(pg: Post
         assert [r.seq for r in followers[1].load("T1", after_seq=2)] == [3, 4]
         followers[2].append("T1", 4, [("tick", {"i": 4})])
         assert [r.payload for r in followers[2].load("T1", after_seq=4)] == [{"i": 4}]
+        # the relay could not read a table's events: its "= [table]" line sends the kernels to PostgreSQL
+        seat = followers[3]
+        marker = seat.change_marker()
+        with open(Path(folder) / CHANGES_FILE, "a") as fh:
+            fh.write('= ["T1"]\n0 T1\n')
+        assert asyncio.run(seat.wait_for_change(marker, 30)) != marker
+        assert [r.seq for r in seat.load("T1", after_seq=3)] == [4, 5]
+        assert seat._relay.hits == 4
     finally:
         for s in seats:
             s.close()
