@@ -9,13 +9,15 @@ the proxy. One run prints, each beside its baseline measured in the same run:
 * **Change latency**, seat on server A -> seats on server B (p50 / p95), beside seats on server A
   itself: from the writer's commit to a follower having read the new event (the store's part of the
   shared wake -> read -> fold -> view path), today vs after. Both models run at once on two databases,
-  their writes alternating, so both see the same load on a shared machine.
+  their writes alternating, so both see the same load on a shared machine. Each line also counts the
+  follower reads served from the events the relay passed on and the connections the seats opened.
 * **Pages per second** through HAProxy vs directly to a server (real ``dichotomy serve`` processes, a
   PostgreSQL store): the cheap page list (``/voila/tree``) and the seat page with its kernel.
 
 A "server" in the first two parts is a process holding that many seat stores, each following its
 table on its own asyncio task, as the seat kernels of one ``dichotomy serve`` do (without voila: 60
-real kernels would need 5 GB). Six seats follow each table (five students and the teacher's
+real kernels would need 5 GB; the writer writes in a thread, as a seat kernel is its own process and
+its wait for a slot stalls no other seat). Six seats follow each table (five students and the teacher's
 dashboard), dealt to the servers in turn, so every table has seats on both; the writes go round the
 tables from a seat on server A. ``--smoke``: the same in a few seconds with small numbers (for CI).
 
@@ -104,11 +106,16 @@ def seat_host(dsn: str, mode: str, seats: int, pool: int, host: int, servers: in
                 return
             table = line.split()[1]
             writer = writers[table]
-            writer.append(table, writer.last_seq(table), [("tick", {"t": time.time()})])
+            # in a thread, as a seat kernel is its own process: a writer waiting for a slot must not
+            # stall this host's followers
+            await loop.run_in_executor(None, lambda: writer.append(table, writer.last_seq(table),
+                                                                   [("tick", {"t": time.time()})]))
 
     try:
         asyncio.run(main())
     finally:
+        relayed = sum(getattr(getattr(s, "_relay", None), "hits", 0) for s in stores)
+        say(f"counts {sum(getattr(s, 'connects', 0) for s in stores)} {relayed}")
         for store in stores:
             store.close()
         stop_relay()
@@ -122,6 +129,7 @@ class Host:
                                       str(host), str(servers)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.latencies: list[float] = []
+        self.counts = (0, 0)  # connections the seats opened, reads served from the relay's events
         self.ready = threading.Event()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -133,6 +141,8 @@ class Host:
                 self.ready.set()
             elif line.startswith("lat "):
                 self.latencies.append(float(line.split()[1]))
+            elif line.startswith("counts "):
+                self.counts = (int(line.split()[1]), int(line.split()[2]))
 
     def write(self, table: str) -> None:
         assert self.proc.stdin is not None
@@ -148,6 +158,7 @@ class Host:
         except (OSError, subprocess.TimeoutExpired):
             self.proc.kill()
             self.proc.wait()
+        self._reader.join(5)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -199,8 +210,13 @@ def scenario(pg, dsns: dict[str, str], servers: int, seats: int, pool: int, writ
             time.sleep(0.05)
         sampling.set()
         sampler.join()
+        for group in hosts.values():
+            for host in group:
+                host.stop()
         return {mode: {"idle": idle[mode], "busy": max(peak[mode]), "same": group[0].latencies,
-                       "cross": group[1].latencies if servers > 1 else []} for mode, group in hosts.items()}
+                       "cross": group[1].latencies if servers > 1 else [],
+                       "connects": sum(h.counts[0] for h in group), "relayed": sum(h.counts[1] for h in group)}
+                for mode, group in hosts.items()}
     finally:
         for group in hosts.values():
             for host in group:
@@ -320,7 +336,8 @@ def main() -> None:
         for mode in ("today", "after", wide):
             same, cross = latencies[mode]["same"], latencies[mode]["cross"]
             print(f"{mode:>8} | {pct(same, 50) * 1e3:>15.1f} {pct(same, 95) * 1e3:>7.1f} | "
-                  f"{pct(cross, 50) * 1e3:>10.1f} {pct(cross, 95) * 1e3:>7.1f}   ({len(same)}+{len(cross)} reads)")
+                  f"{pct(cross, 50) * 1e3:>10.1f} {pct(cross, 95) * 1e3:>7.1f}   ({len(same)}+{len(cross)} reads; "
+                  f"{latencies[mode]['relayed']} from the relay, {latencies[mode]['connects']} connections opened)")
         print(f"\nEvents per second one table takes, appended one at a time by one seat (load + append each)")
         for mode in ("today", "after"):
             print(f"  {mode}: {table_rate(pg, mode, 50 if args.smoke else 500, args.pool):7.0f} events/s")

@@ -15,7 +15,7 @@ from pg_server import PostgresServer
 from scale_out_support import PgBouncer, client_connections
 
 from dichotomy_widget.errors import StoreError
-from dichotomy_widget.stores.pg_relay import CHANGES_FILE, ChangeRelay, is_postgres, start_server_relay
+from dichotomy_widget.stores.pg_relay import APPLICATION_NAME, CHANGES_FILE, ChangeRelay, is_postgres, start_server_relay
 from dichotomy_widget.stores.pg_slots import ConnectionSlots, make_slots
 from dichotomy_widget.stores.postgres import PostgresStore
 
@@ -99,6 +99,53 @@ def test_a_server_of_many_seats_holds_its_pool_and_one_listener(pg: PostgresServ
         seats[0].change_marker()  # relayed: no round trip, still refused once closed
 
 
+def test_followers_read_each_change_from_the_relay_without_a_connection(pg: PostgresServer) -> None:
+    """More seats than slots on one server: the relay passes each change's events on with its wake, so
+    a follower's read after the wake opens no PostgreSQL connection (no slot to wait for), and the
+    server stays within its pool and its one listener."""
+    dsn = pg.create_database()
+    env, stop = start_server_relay(dsn, 2)
+    folder = next(iter(env.values()))
+    seats = [PostgresStore(dsn, relay_dir=folder) for _ in range(6)]
+    writer, followers = seats[0], seats[1:]
+    try:
+        writer.create_table("T1", {})
+        for s in followers:
+            assert s.load("T1") == []  # from PostgreSQL: nothing relayed yet
+        opened = [s.connects for s in followers]
+        text = "line\u2028separators\nand a lone \udc80 surrogate"
+        for i in range(4):
+            markers = [s.change_marker() for s in followers]
+            writer.append("T1", i, [("tick", {"i": i, "text": text})])
+            for s, marker in zip(followers, markers):
+                assert asyncio.run(s.wait_for_change(marker, 30)) != marker
+                assert [(r.seq, r.payload) for r in s.load("T1", after_seq=i)] == [(i + 1, {"i": i, "text": text})]
+        assert [s.connects for s in followers] == opened  # no follower connected again
+        assert [s._relay.hits for s in followers] == [4] * len(followers)
+        assert client_connections(pg.dsn(), _db(dsn)) <= 2 + 1 + 1  # the pool and the relay (+ one closing)
+        # a second read without a new wake, a stale seat's conflict and its own write go to PostgreSQL
+        assert [r.seq for r in followers[0].load("T1")] == [1, 2, 3, 4]
+        assert followers[0]._relay.hits == 4
+        with pytest.raises(StoreError) as conflict:
+            followers[1].append("T1", 2, [("tick", {})])
+        assert conflict.value.code == "version_conflict"
+        assert [r.seq for r in followers[1].load("T1", after_seq=2)] == [3, 4]
+        followers[2].append("T1", 4, [("tick", {"i": 4})])
+        assert [r.payload for r in followers[2].load("T1", after_seq=4)] == [{"i": 4}]
+        # the relay could not read a table's events: its "= [table]" line sends the kernels to PostgreSQL
+        seat = followers[3]
+        marker = seat.change_marker()
+        with open(Path(folder) / CHANGES_FILE, "a") as fh:
+            fh.write('= ["T1"]\n0 T1\n')
+        assert asyncio.run(seat.wait_for_change(marker, 30)) != marker
+        assert [r.seq for r in seat.load("T1", after_seq=3)] == [4, 5]
+        assert seat._relay.hits == 4
+    finally:
+        for s in seats:
+            s.close()
+        stop()
+
+
 def test_the_relay_wakes_followers_and_survives_a_lost_connection(pg: PostgresServer, tmp_path: Path) -> None:
     dsn = pg.create_database()
     make_slots(tmp_path, 2)
@@ -131,7 +178,7 @@ def test_the_relay_wakes_followers_and_survives_a_lost_connection(pg: PostgresSe
         relayed(4)
         assert follower.change_marker() == marker
         # the relay's backend is terminated: it reconnects and says "reload everything"
-        pg.admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' "
+        pg.admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '{APPLICATION_NAME}' "
                  f"AND datname = '{_db(dsn)}'")
         marker = other.change_marker()
         assert asyncio.run(wait(other, marker, 30)) != marker

@@ -3,7 +3,10 @@ and passes them to its own kernels through a file, so kernels need no connection
 
 :class:`ChangeRelay` holds one PostgreSQL connection that ``LISTEN``\\ s on the store's channel. A
 daemon thread sleeps in ``select`` on its socket; for each notification it appends one line
-``"<backend pid> <table code>\\n"`` (``+code`` for a new table) to ``changes`` in the relay folder. Each kernel's
+``"<backend pid> <table code>\\n"`` (``+code`` for a new table) to ``changes`` in the relay folder,
+after the table's new events, which it reads on the same connection (one line each, ``"= " + JSON``:
+:data:`~.pg_slots.EVENT_LINE`), so that a kernel woken by that line reads them there, without a
+PostgreSQL connection of its own (at most :data:`FAN_OUT_MAX` events per table at once). Each kernel's
 :class:`~.postgres.PostgresStore` watches that file with :class:`~.file_watch.FileWatch` (inotify: no
 polling), reads the new lines and wakes only the tables it follows. After a lost connection the relay
 writes ``"0 *"`` (everything may have changed) and reconnects with a growing pause; every
@@ -17,6 +20,7 @@ transaction mode, give the relay the direct address and the kernels PgBouncer's.
 from __future__ import annotations
 
 import logging
+import json
 import os
 import select
 import selectors
@@ -28,12 +32,24 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import StoreError
-from .pg_slots import CHANGES_FILE, CREATED, EVERYTHING, POOLER
+from .pg_slots import CHANGES_FILE, CREATED, EVENT_LINE, EVERYTHING, POOLER
 from ..logs import log_failure
 
-__all__ = ["ChangeRelay", "CHANGES_FILE", "CREATED", "EVERYTHING", "is_postgres", "start_server_relay"]
+__all__ = ["APPLICATION_NAME", "ChangeRelay", "CHANGES_FILE", "CREATED", "EVERYTHING", "FAN_OUT_MAX", "is_postgres",
+           "start_server_relay"]
 
 log = logging.getLogger(__name__)
+
+#: The relay connection's ``application_name`` (unless the URL gives one).
+APPLICATION_NAME = "dichotomy-relay"
+
+#: The most events of one table the relay passes on for one notification (the newest ones; a kernel
+#: that misses older ones reads them from PostgreSQL).
+FAN_OUT_MAX = 200
+
+#: The events of one table after a sequence number, newest first (``FAN_OUT_MAX`` of them at most).
+_NEWS = ("SELECT seq, type, payload, EXTRACT(EPOCH FROM created_at)::float8 FROM dichotomy_events"
+         " WHERE table_id = %(t)s AND seq > %(a)s::bigint ORDER BY seq DESC LIMIT %(n)s")
 
 class ChangeRelay:
     """LISTEN once for a whole server and append each change to ``folder/changes``."""
@@ -50,6 +66,8 @@ class ChangeRelay:
         self.connect_timeout = connect_timeout
         self.path = self.folder / CHANGES_FILE
         self.notices = 0  # notifications relayed (for benches and tests)
+        self.fanned = 0  # events passed on with them
+        self._seen: dict[str, int] = {}  # per table, the last seq passed on
         self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
         self._stop_r, self._stop_w = socket.socketpair()
         self._conn = None
@@ -89,6 +107,8 @@ class ChangeRelay:
         from .postgres import CHANNEL, redact
 
         kwargs = {"autocommit": True}
+        if "application_name" not in self._dsn:
+            kwargs["application_name"] = APPLICATION_NAME  # how pg_stat_activity names it
         if "connect_timeout" not in self._dsn:
             kwargs["connect_timeout"] = max(1, int(round(self.connect_timeout)))
         try:
@@ -101,11 +121,41 @@ class ChangeRelay:
         return conn
 
     def _write(self, pid: int, table: str) -> None:
-        line = f"{pid} {table}\n".encode("utf-8", "replace")
-        if os.fstat(self._fd).st_size + len(line) > self.max_bytes:
-            os.ftruncate(self._fd, 0)  # readers see the file shrink and reload everything
-        os.write(self._fd, line)  # O_APPEND, one short write: readers never see half a line
+        self._write_lines([f"{pid} {table}"])
         self.notices += 1
+
+    def _write_lines(self, lines: list[str]) -> None:
+        data = "".join(f"{line}\n" for line in lines).encode("utf-8", "replace")
+        if os.fstat(self._fd).st_size + len(data) > self.max_bytes:
+            os.ftruncate(self._fd, 0)  # readers see the file shrink and reload everything
+        while data:  # O_APPEND; readers take whole lines only, so a split write is never half read
+            data = data[os.write(self._fd, data):]
+
+    def _pass_on(self, conn, batch: list[tuple[int, str]]) -> None:  # type: ignore[no-untyped-def]
+        """Write the new events of the tables named in ``batch`` (read on ``conn``), then one wake line
+        per notification: a kernel woken by a line finds the events before it."""
+        lines: list[str] = []
+        for table in dict.fromkeys(t for _, t in batch):
+            if table == EVERYTHING or table.startswith(CREATED):
+                continue
+            try:
+                rows = conn.execute(_NEWS, {"t": table, "a": self._seen.get(table, 0), "n": FAN_OUT_MAX}).fetchall()
+            except Exception as exc:  # noqa: BLE001 - psycopg's errors: the wake still goes out
+                if conn.broken or conn.closed:
+                    raise
+                log_failure(log, "relay: cannot read the new events of %r; its kernels read them themselves",
+                            exc, table)
+                self._seen.pop(table, None)
+                lines.append(EVENT_LINE + json.dumps([table]))  # "a gap": kernels forget its events
+                continue
+            for seq, kind, payload, at in reversed(rows):
+                lines.append(EVENT_LINE + json.dumps([table, seq, kind, payload, at]))  # ASCII: one line
+            if rows:
+                self._seen[table] = rows[0][0]
+                self.fanned += len(rows)
+        lines.extend(f"{pid} {table}" for pid, table in batch)
+        self._write_lines(lines)
+        self.notices += len(batch)
 
     def _run(self) -> None:
         pause = 0.5
@@ -141,6 +191,8 @@ class ChangeRelay:
     def _relay(self, conn) -> bool:  # type: ignore[no-untyped-def]
         """Relay until stopped (True) or the connection fails (an exception)."""
         selector = selectors.DefaultSelector()
+        pending: list[tuple[int, str]] = []  # notifications not yet passed on
+        conn.add_notify_handler(lambda n: pending.append((n.pid, n.payload)))  # those read during a query
         try:
             selector.register(self._stop_r, selectors.EVENT_READ)
             selector.register(conn.fileno(), selectors.EVENT_READ)
@@ -153,7 +205,11 @@ class ChangeRelay:
                 pgconn = conn.pgconn
                 pgconn.consume_input()
                 while (notify := pgconn.notifies()) is not None:
-                    self._write(notify.be_pid, notify.extra.decode("utf-8", "replace"))
+                    pending.append((notify.be_pid, notify.extra.decode("utf-8", "replace")))
+                while pending:  # reading the events may bring more notifications
+                    batch = pending[:]
+                    del pending[:]
+                    self._pass_on(conn, batch)
                 if conn.broken or conn.closed:
                     raise ConnectionError("the connection to PostgreSQL was closed")
         finally:

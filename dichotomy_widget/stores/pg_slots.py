@@ -19,7 +19,8 @@ from pathlib import Path
 
 from ..errors import StoreError
 
-__all__ = ["ConnectionSlots", "make_slots", "SLOT_PREFIX", "CHANGES_FILE", "EVERYTHING", "CREATED", "POOLER", "WANTED"]
+__all__ = ["ConnectionSlots", "make_slots", "SLOT_PREFIX", "CHANGES_FILE", "EVERYTHING", "CREATED", "EVENT_LINE",
+           "POOLER", "WANTED"]
 
 SLOT_PREFIX = "slot-"
 #: The relay folder's change file (written by :mod:`.pg_relay`, watched by the kernels' stores).
@@ -32,6 +33,9 @@ POOLER = "through-pooler"
 #: The prefix of a notification for a new table (the store's ``create_table``): news to every kernel,
 #: which may be waiting for that table to appear.
 CREATED = "+"
+#: The start of a change-file line that carries one event: ``"= " + JSON [table, seq, type, payload, at]``
+#: (``payload`` as the stored JSON text), or ``[table]`` alone: the relay could not read its events.
+EVENT_LINE = "= "
 #: Touched by a kernel waiting for a slot.
 WANTED = "wanted"
 #: Seconds a touch of ``wanted`` asks holders to give their slots back.

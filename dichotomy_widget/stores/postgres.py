@@ -29,7 +29,10 @@ Two connection models:
 * **Relayed** (``relay_dir``: the kernels of ``dichotomy serve``): the server process LISTENs once
   (:mod:`.pg_relay`) and appends each change to a file the store watches (inotify); the store's
   connection is opened only while it is used, under one of the server's connection slots
-  (:mod:`.pg_slots`), and closed after ``linger`` s idle or at once when another kernel waits for a slot. PostgreSQL then sees at most ``servers ×
+  (:mod:`.pg_slots`), and closed after ``linger`` s idle or at once when another kernel waits for a slot.
+  The relay also passes on the new events themselves: a kernel's first read of a table after the
+  relay told it of a change is served from those (no connection, no slot), unless the kernel knows of
+  a later event (its own write, a conflict) that the relay has not passed on yet. PostgreSQL then sees at most ``servers ×
   pool`` kernel connections plus one per server, whatever the number of seats, and the store works
   through PgBouncer in transaction mode (no session state; no named prepared statements when the
   server was told of the pooler with ``--pg-listen-url``).
@@ -72,6 +75,7 @@ from .base import (
     to_json,
 )
 from ..logs import failure, log_failure
+from .pg_slots import EVENT_LINE
 
 log = logging.getLogger(__name__)
 
@@ -251,6 +255,7 @@ class PostgresStore(ClosingStore):
         self._dsn = _normalize_dsn(dsn)
         self.url = _describe(self._dsn)  # safe to show: no password
         self.connect_timeout = connect_timeout
+        self.connects = 0  # connections opened (for benches and tests)
         self._lock = threading.RLock()
         self._conn: psycopg.Connection | None = None
         self._pid = 0  # backend pid of our connection: its own notifications are not news
@@ -341,6 +346,7 @@ class PostgresStore(ClosingStore):
             raise self._error("open", exc) from None
         self._conn = conn
         self._pid = conn.info.backend_pid
+        self.connects += 1
         if relay is not None:
             relay.opened()
         else:
@@ -526,7 +532,10 @@ class PostgresStore(ClosingStore):
         if not found:
             raise not_found_error(table_id)
         if inserted != len(encoded):
-            raise conflict_error(table_id, expected_seq, self.last_seq(table_id) if last is None else last)
+            actual = self.last_seq(table_id) if last is None else int(last)
+            self._known(table_id, actual)
+            raise conflict_error(table_id, expected_seq, actual)
+        self._known(table_id, expected_seq + len(encoded))
         return [
             JsonRecord(table_id, expected_seq + i, t, p, at)  # decoded when read
             for i, (t, p) in enumerate(encoded, start=1)
@@ -537,6 +546,10 @@ class PostgresStore(ClosingStore):
         check_table_id(table_id)
         self._follow(table_id)
         check_seq(after_seq, "after_seq")
+        if self._relay is not None:
+            relayed = self._relay.relayed(table_id, after_seq)
+            if relayed is not None:
+                return [Record(table_id, seq, t, self._decode(p, table_id), at) for seq, t, p, at in relayed]
         rows = self._read(
             "load events",
             "SELECT seq, type, payload, EXTRACT(EPOCH FROM created_at)::float8 FROM dichotomy_events"
@@ -546,6 +559,8 @@ class PostgresStore(ClosingStore):
         )
         if not rows and not self.table_exists(table_id):
             raise not_found_error(table_id)
+        if rows:
+            self._known(table_id, rows[-1][0])
         return [Record(table_id, seq, t, self._decode(p, table_id), at) for seq, t, p, at in rows]
 
     def last_seq(self, table_id: str) -> int:
@@ -555,6 +570,7 @@ class PostgresStore(ClosingStore):
         found, last = self._read("read a table", _STATE, {"t": table_id})
         if not found:
             raise not_found_error(table_id)
+        self._known(table_id, int(last))
         return int(last)
 
     def change_marker(self) -> object:
@@ -631,6 +647,11 @@ class PostgresStore(ClosingStore):
         """Relayed: wake this store's waiters for changes to ``table_id`` from now on."""
         if self._relay is not None:
             self._relay.follow(table_id)
+
+    def _known(self, table_id: str, seq: int) -> None:
+        """Relayed: ``table_id`` has events up to ``seq`` (read or written here)."""
+        if self._relay is not None:
+            self._relay.known(table_id, seq)
 
     def _changed(self) -> None:
         """Bump the marker and wake every waiter, on whatever loop it waits. Lock held."""
@@ -709,8 +730,18 @@ class PostgresStore(ClosingStore):
 
 
 
+#: Relayed: the most events of one table a kernel keeps from the relay's file.
+_RELAYED_KEEP = 1000
+
+
 class _RelayFeed:
-    """The relayed half of a :class:`PostgresStore`: the change file, the slot, the idle close."""
+    """The relayed half of a :class:`PostgresStore`: the change file and the events it carries, the
+    slot, the idle close."""
+
+    #: The last seq of each (relay folder, table) this process has read or written through PostgreSQL,
+    #: shared by its stores: events the relay may not have passed on yet.
+    _known: dict[tuple[str, str], int] = {}
+    _known_lock = threading.Lock()
 
     def __init__(self, store: PostgresStore, folder: str | os.PathLike[str]) -> None:
         from .file_watch import FileWatch
@@ -721,6 +752,11 @@ class _RelayFeed:
         self.slots = ConnectionSlots(folder)
         self.pooler = os.path.exists(os.path.join(os.fspath(folder), POOLER))
         self.tables: set[str] = set()  # the tables this kernel has read or written: the ones it follows
+        self.folder = os.fspath(folder)
+        #: per followed table, the events the relay passed on (contiguous): (seq, type, payload text, at)
+        self.events: dict[str, list[tuple[int, str, str, float]]] = {}
+        self.news: set[str] = set()  # tables the relay told of a change not yet read here
+        self.hits = 0  # reads served from the relay's events (for benches and tests)
         self.offset = self._size()  # older lines are news to nobody
         self.last_used = 0.0
         self.idle = threading.Condition(store._lock)
@@ -752,9 +788,65 @@ class _RelayFeed:
             if self.store._conn is not None and self.slots.contended():
                 self.idle.notify_all()  # the idle thread gives the slot back if this kernel is idle
 
+    def known(self, table_id: str, seq: int) -> None:
+        key = (self.folder, table_id)
+        with self._known_lock:
+            if seq > self._known.get(key, 0):
+                self._known[key] = seq
+
+    def relayed(self, table_id: str, after_seq: int) -> list[tuple[int, str, str, float]] | None:
+        """The events after ``after_seq`` from the relay's file, for the first read of a table after the
+        relay told of a change to it, if they are all there: no event this process knows of is missing
+        (its own writes, a conflict's); else None (read PostgreSQL)."""
+        with self.store._lock:
+            if self.store._closed:
+                return None
+            self.read()
+            events = self.events.get(table_id)
+            if table_id not in self.news or not events:
+                return None
+            with self._known_lock:
+                known = self._known.get((self.folder, table_id), 0)
+            first, last = events[0][0], events[-1][0]
+            if first > after_seq + 1 or last < max(after_seq, known):
+                return None
+            self.news.discard(table_id)
+            self.hits += 1
+            return events[after_seq + 1 - first:]
+
+    def _forget(self) -> None:
+        """Anything may have changed: the relayed events are no guide. Lock held."""
+        self.events.clear()
+        self.news.clear()
+        self.store._changed()
+
+    def _take(self, line: str) -> None:
+        """Keep one relayed event of a followed table. Lock held."""
+        try:
+            item = json.loads(line[len(EVENT_LINE):])
+            table = item[0]
+            if len(item) == 1:  # the relay could not read this table's events: read them from PostgreSQL
+                self.events.pop(table, None)
+                self.news.discard(table)
+                return
+            _, seq, kind, payload, at = item
+        except (ValueError, TypeError, IndexError) as exc:
+            log.warning("a bad line in the change relay %s (%s)", self.path, failure(exc))
+            return
+        if table not in self.tables:
+            return
+        events = self.events.setdefault(table, [])
+        if events and seq <= events[-1][0]:
+            return  # passed on already
+        if events and seq != events[-1][0] + 1:
+            events.clear()  # a gap: keep only what follows it
+        events.append((seq, kind, payload, at))
+        if len(events) > _RELAYED_KEEP:
+            del events[: len(events) - _RELAYED_KEEP]
+
     def read(self) -> None:
-        """Read the relay's new lines; bump the store's marker if one concerns a followed table
-        (and not this kernel's own write, already counted). Lock held."""
+        """Read the relay's new lines: keep the events of followed tables, and bump the store's marker
+        if a line tells of a change to one (not this kernel's own write, already counted). Lock held."""
         from .pg_slots import CREATED, EVERYTHING
 
         try:
@@ -762,7 +854,7 @@ class _RelayFeed:
                 size = os.fstat(fh.fileno()).st_size
                 if size < self.offset:  # emptied by the relay: anything may have changed
                     self.offset = 0
-                    self.store._changed()
+                    self._forget()
                 fh.seek(self.offset)
                 data = fh.read(size - self.offset)
         except OSError as exc:
@@ -771,11 +863,22 @@ class _RelayFeed:
         end = data.rfind(b"\n") + 1  # only whole lines
         self.offset += end
         own = self.store._pid if self.store._conn is not None else -1
-        for line in data[:end].decode("utf-8", "replace").splitlines():
+        changed = False
+        for line in data[:end].decode("utf-8", "replace").split("\n")[:-1]:
+            if line.startswith(EVENT_LINE):
+                self._take(line)
+                continue
             pid, _, table = line.partition(" ")
-            if table == EVERYTHING or (pid != str(own) and (table.startswith(CREATED) or table in self.tables)):
-                self.store._changed()
-                return
+            if table == EVERYTHING:
+                self._forget()
+            elif table in self.tables:
+                if table in self.events:
+                    self.news.add(table)
+                changed = changed or pid != str(own)
+            elif table.startswith(CREATED) and pid != str(own):
+                changed = True
+        if changed:
+            self.store._changed()
 
     def opened(self) -> None:
         """A connection was just opened: wake the idle thread to time it. Lock held."""
