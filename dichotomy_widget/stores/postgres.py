@@ -47,6 +47,7 @@ psycopg is imported when a store is created, never when this module or the packa
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
