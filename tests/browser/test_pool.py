@@ -163,7 +163,8 @@ def test_a_page_that_cannot_start_offers_a_reload(browser, pooled):
         expect(chosen.locator("#dichotomy-stalled[role=alert][lang=de]")).to_contain_text(
             "braucht länger als sonst", timeout=30_000)
         page.unroute("**/voila/labextensions/**")
-        alert.get_by_role("button", name="Reload the page").click()
+        # the click waits for the reload's navigation: a new kernel's page, slow on a loaded machine
+        alert.get_by_role("button", name="Reload the page").click(timeout=RENDER)
         page.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=RENDER)
         expect(page.locator(".dichotomy-code input")).to_be_visible()
         expect(page.locator("#dichotomy-stalled")).to_have_count(0)
