@@ -226,14 +226,20 @@ class Aggregate(Generic[S]):
         """Follow the store forever: :meth:`follow` when another kernel appends, and check
         :attr:`store_trouble` on every wake. An idle stream wakes only when told (a write, an
         announcement) or every :meth:`wake_every` s."""
-        self.check_store()
-        marker = self.store.change_marker()
-        self.follow()  # catch up: events appended after this stream loaded but before the marker was taken
+        # The first pass takes the marker and catches up on events appended after this stream loaded.
+        # It is retried like any wake: a busy store at that moment must not end the feed before it began
+        # (a class lobby whose first pass failed never heard its table start).
+        marker: object = None
+        caught_up = False
         while True:
             try:
-                marker = await self.store.wait_for_change(marker, self.wake_every())
+                if caught_up:
+                    marker = await self.store.wait_for_change(marker, self.wake_every())
+                else:
+                    marker = self.store.change_marker()
                 self.check_store()
                 self.follow()
+                caught_up = True
             except Exception as err:  # noqa: BLE001 - a transient store error must not end the feed for good
                 log_failure(self._log, "%s: following the store failed, retrying in 1 s", err, self.log_name,
                             level=logging.WARNING)
@@ -252,7 +258,13 @@ class Aggregate(Generic[S]):
             except RuntimeError:
                 return None
         self._watch_task = loop.create_task(self.watch())
+        self._watch_task.add_done_callback(self._watch_ended)
         return self._watch_task
+
+    def _watch_ended(self, task: "asyncio.Task") -> None:
+        """A watch ends only when cancelled; any other end is logged, never silent."""
+        if not task.cancelled() and task.exception() is not None:
+            log_failure(self._log, "%s: following the store stopped", task.exception(), self.log_name)
 
     def stop_watching(self) -> None:
         """Cancel the watch task, if any."""

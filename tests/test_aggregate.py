@@ -88,3 +88,47 @@ def test_class_events_are_upcast_like_table_events(sqlite, other_kernel, monkeyp
     monkeypatch.setitem(UPCASTERS, ("ClassCreated", 2), lambda p: {**p, "name": p["name"] + " (upgraded)"})
     assert Classroom.open(room.code, other_kernel).state.name == "Unit 4 (upgraded)"
     assert event_from_dict("ClassCreated", stored, room.stream, "class").name == "Unit 4 (upgraded)"
+
+
+class _BusyAtFirst(SqliteStore):
+    """A real SQLite store whose first change check fails as a busy file can under load."""
+
+    def __init__(self, path):
+        super().__init__(path)
+        self.failures = 1
+
+    def change_marker(self):
+        if self.failures:
+            self.failures -= 1
+            raise StoreError("The table is very busy right now; please try again.", code="store_busy")
+        return super().change_marker()
+
+
+def test_a_watch_whose_first_look_fails_still_follows_the_stream(sqlite, caplog):
+    """The class-of-twelve flake: a lobby's watch that met a busy store on its first look ended for good,
+    so the student's page never heard the table start. It must retry and follow."""
+    import asyncio
+
+    room = Classroom.create("Unit 4", deck="en", rounds=2, store=sqlite, seed=1)
+    busy = _BusyAtFirst(sqlite.path)
+    try:
+        lobby = Classroom.open(room.code, busy)
+        heard: list[int] = []
+        lobby.subscribe(lambda r: heard.append(len(r.state.students)))
+
+        async def scenario() -> None:
+            task = lobby.start_watching()
+            assert task is not None
+            await asyncio.sleep(0.2)  # the first look failed; the watch waits 1 s and looks again
+            room.join("Ana")  # another kernel's write
+            for _ in range(200):
+                if heard and heard[-1] == 1:
+                    break
+                await asyncio.sleep(0.05)
+            lobby.stop_watching()
+
+        asyncio.run(scenario())
+        assert busy.failures == 0 and heard and heard[-1] == 1, heard
+        assert "following the store failed" in caplog.text
+    finally:
+        busy.close()

@@ -89,8 +89,23 @@ def open_page(browser, url: str, width: int = 900, height: int = 800):
     ctx = browser.new_context(viewport={"width": width, "height": height})
     ctx.set_default_timeout(60_000)
     page = ctx.new_page()
+    page.console_lines = []  # what the page said, for a failure's message
+    page.on("console", lambda msg: page.console_lines.append(f"{msg.type}: {msg.text}"[:300]))
+    page.on("pageerror", lambda exc: page.console_lines.append(f"pageerror: {exc}"[:300]))
     page.goto(url, wait_until="commit", timeout=RENDER)
     return page
+
+
+def wait_for_seat(page, name: str, server) -> None:
+    """Wait until ``page`` is ``name``'s seat; else fail with what the page shows and said, and the
+    server's log, so a failure on a loaded machine can be told apart (kernel or browser)."""
+    try:
+        page.locator(f".dw-root[data-you='{name}']").wait_for(timeout=RENDER)
+    except playwright_api.TimeoutError:
+        shown = page.locator("body").inner_text(timeout=10_000)[-1500:]
+        said = "\n".join(page.console_lines[-30:])
+        raise AssertionError(f"{name}'s page did not become the seat.\n--- page text ---\n{shown}\n"
+                             f"--- console ---\n{said}\n--- server log ---\n{server.log()}") from None
 
 
 def seating(teacher) -> dict[int, list[str]]:
@@ -159,7 +174,7 @@ def test_a_class_of_twelve_plays_at_three_tables(browser, serve, screenshots):
     expect(teacher.locator("button.dichotomy-start-all")).to_be_hidden()  # nothing left to start: not offered
     expect(teacher.locator("button.dichotomy-make-tables")).to_be_hidden()
     for name, page in students.items():
-        page.locator(f".dw-root[data-you='{name}']").wait_for(timeout=RENDER)
+        wait_for_seat(page, name, serve)
         assert parse_qs(urlsplit(page.url).query)["student"][0] == tokens[name]  # no new link
     serve.all_playing = time.monotonic()  # type: ignore[attr-defined] # docs/classroom.md: start to 12 playing
     codes = {int(n): c for n, c in zip(
