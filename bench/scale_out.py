@@ -338,12 +338,12 @@ def main() -> None:
             print(f"{mode:>8} | {pct(same, 50) * 1e3:>15.1f} {pct(same, 95) * 1e3:>7.1f} | "
                   f"{pct(cross, 50) * 1e3:>10.1f} {pct(cross, 95) * 1e3:>7.1f}   ({len(same)}+{len(cross)} reads; "
                   f"{latencies[mode]['relayed']} from the relay, {latencies[mode]['connects']} connections opened)")
-        print(f"\nEvents per second one table takes, appended one at a time by one seat (load + append each)")
+        print("\nEvents per second one table takes, appended one at a time by one seat (load + append each)")
         for mode in ("today", "after"):
             print(f"  {mode}: {table_rate(pg, mode, 50 if args.smoke else 500, args.pool):7.0f} events/s")
         trees, pages = (20, 2) if args.smoke else (200, args.pages)
         rates = pages_part(pg, pages, trees, args.pool, settle=0.0 if args.smoke else 12.0)
-        print(f"\nPages per second, 4 at a time, 2 servers (after), HAProxy vs direct to one server")
+        print("\nPages per second, 4 at a time, 2 servers (after), HAProxy vs direct to one server")
         print(f"  /voila/tree ({trees}):       direct {rates['tree direct']:7.1f}   proxy {rates['tree proxy']:7.1f}")
         print(f"  seat page + kernel ({pages}): direct {rates['seat direct']:7.2f}   proxy {rates['seat proxy']:7.2f}")
 

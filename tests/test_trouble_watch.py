@@ -4,7 +4,6 @@ the answer changes, and a failing write announces too."""
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 
 import pytest

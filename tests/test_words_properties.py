@@ -12,7 +12,6 @@ from functools import lru_cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dichotomy_widget.words import matcher as words
 from dichotomy_widget.wordsdata import tables
 from dichotomy_widget.words import REASON_TEXT, guess_reason, normalize, variant_reason
 

@@ -130,7 +130,7 @@ class HomePage(W.VBox):
         if self.identity is not None:
             prefix = self.env.get("JUPYTERHUB_SERVICE_PREFIX", "/").rstrip("/")
             parts.append("<h2>" + esc(_("Welcome, {name}", name=self.identity.display_name)) + "</h2>"
-                         f'<p class="dichotomy-hub-user">' + esc(_("Signed in to the hub as {name}")).format(
+                         '<p class="dichotomy-hub-user">' + esc(_("Signed in to the hub as {name}")).format(
                              name=f"<b>{esc(self.identity.display_name)}</b>")
                          + f' · <a href="{esc(prefix + "/logout", quote=True)}">' + esc(_("Sign out")) + "</a></p>")
         else:

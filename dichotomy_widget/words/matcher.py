@@ -95,7 +95,8 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SUPPORTED_LANGUAGES = ("en", "es", "fr", "de", "it", "pt")
+#: The languages with full support: those the word tables are built for.
+SUPPORTED_LANGUAGES = tables.LANGUAGES
 
 #: Why two words count as one, in English; screens show it through ``i18n`` (the strings are extracted).
 REASON_TEXT = {

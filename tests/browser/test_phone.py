@@ -22,7 +22,6 @@ from playwright.sync_api import expect
 
 from conftest import ServerProcess, free_port, server_env
 from dichotomy_widget import SqliteStore, Table
-from dichotomy_widget.errors import DichotomyError
 
 WIDTH = 360
 WIDTHS = (320, WIDTH, 430)  # the narrowest and widest phones the screens are made for

@@ -11,7 +11,6 @@ that owns its saved decks (no teacher key). Screenshots go to ``artifacts/screen
 from __future__ import annotations
 
 import importlib
-import re
 import sys
 from pathlib import Path
 
