@@ -43,11 +43,68 @@ FALSE_FRIENDS: dict[str, list[tuple[str, str]]] = {
 }
 
 
+def _links(root: Path, lang: str) -> dict[str, list[tuple[str, str, str]]]:
+    """lemma -> (linked lemma, strong|weak, source) from ``wordsdata/<lang>.links.tsv``."""
+    out: dict[str, list[tuple[str, str, str]]] = {}
+    path = root / "dichotomy_widget" / "wordsdata" / f"{lang}.links.tsv"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            a, b, kind, source = line.split("\t")
+            out.setdefault(a, []).append((b, kind, source))
+            out.setdefault(b, []).append((a, kind, source))
+    return out
+
+
+_LINKS: dict[str, dict[str, list[tuple[str, str, str]]]] = {}
+
+
+def why_joined(a: str, b: str, lang: str, root: Path) -> list[str]:
+    """What joins two words (``--why``): a lemma they share, the family links of the tables
+    (``links.tsv`` lines, direct or through a strong link, and through which lemma of each word:
+    "tomo" is also a form of "tomar"), or the run-time suffix rules (``affix_rules.checked_bases``).
+    Reads the matcher's private helpers: a diagnosis for issue #30, not an API."""
+    from dichotomy_widget.words import matcher as m
+
+    links = _LINKS.setdefault(lang, _links(root, lang))
+    wa, wb = m._analyse(m._normal(a), lang), m._analyse(m._normal(b), lang)
+    lex = m._lexicon(lang)
+    words_a = {lex.word(l): l in wa.own for l in wa.lemmas}
+    words_b = {lex.word(l): l in wb.own for l in wb.lemmas}
+    out = [f"shared lemma {w}" for w in sorted(set(words_a) & set(words_b))]
+    if out:
+        return out
+
+    def name(word: str, own: bool) -> str:
+        return word if own else f"{word} (another lemma of the form)"
+
+    for x, x_own in sorted(words_a.items()):
+        for y, kind, source in links.get(x, ()):
+            if y in words_b:
+                out.append(f"link {name(x, x_own)} - {name(y, words_b[y])} {kind} {source}")
+            elif kind == "strong":
+                for z, kind2, source2 in links.get(y, ()):
+                    if z in words_b and z != x:
+                        out.append(f"path {name(x, x_own)} -strong {source}- {y} -{kind2} {source2}- "
+                                   f"{name(z, words_b[z])}")
+        for y, kind, source in links.get(x, ()):  # the strong link on b's side: a - weak - y - strong - b
+            for z, kind2, source2 in links.get(y, ()):
+                if kind2 == "strong" and z in words_b and y not in words_b and kind != "strong":
+                    out.append(f"path {name(x, x_own)} -{kind} {source}- {y} -strong {source2}- "
+                               f"{name(z, words_b[z])}")
+    if m._checked_derivation(wa, wb, lang):
+        out.append("run-time suffix rule (affix_rules.checked_bases)")
+    if m._regular_verb_form(wa, wb, lang):
+        out.append("regular verb form (affix_rules.is_regular_verb_form)")
+    return out or ["(not found: a stem or compound rule of the matcher)"]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1],
                     help="checkout whose dichotomy_widget is measured (default: this one)")
     ap.add_argument("--show", action="store_true", help="list the pairs judged variants")
+    ap.add_argument("--why", action="store_true",
+                    help="with each joined pair, the mechanism that joins it (links.tsv lines, run-time rule)")
     ap.add_argument("--smoke", action="store_true", help="CI: the same run (a few seconds)")
     args = ap.parse_args(argv)
     if args.smoke:
@@ -65,6 +122,9 @@ def main(argv: list[str] | None = None) -> int:
               + (f"  [not in the lexicon: {', '.join(unknown)}]" if unknown else ""))
         if args.show and joined:
             print("   joined: " + ", ".join(f"{a}/{b} ({r})" for a, b, r in joined))
+        if args.why:
+            for a, b, _reason in joined:
+                print(f"   {a}/{b}: " + "; ".join(why_joined(a, b, lang, args.root)))
     print(f"all: kept apart {total_kept}/{total} ({100 * total_kept / total:.1f} %)")
     return 0
 
