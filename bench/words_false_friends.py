@@ -105,10 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", action="store_true", help="list the pairs judged variants")
     ap.add_argument("--why", action="store_true",
                     help="with each joined pair, the mechanism that joins it (links.tsv lines, run-time rule)")
-    ap.add_argument("--smoke", action="store_true", help="CI: the same run (a few seconds)")
+    ap.add_argument("--smoke", action="store_true", help="CI: the same run with --why (a few seconds)")
     args = ap.parse_args(argv)
-    if args.smoke:
-        pass  # already a few seconds
+    args.why = args.why or args.smoke  # the census is part of what CI keeps working
     sys.path.insert(0, str(args.root))
     from dichotomy_widget.words import is_known, variant_reason
 
