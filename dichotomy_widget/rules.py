@@ -394,14 +394,12 @@ def purge(clues: Iterable[ClueResult], lang: str) -> list[list]:
     written = [c for c in clues if c.text is not None]
     matched: dict[int, list[int]] = {c.seat: [] for c in written}
     reasons: dict[int, str] = {}
-    for i, a in enumerate(written):
-        for b in written[i + 1:]:
-            why = words.variant_reason(a.text, b.text, lang)
-            if why is not None:
-                matched[a.seat].append(b.seat)
-                matched[b.seat].append(a.seat)
-                reasons.setdefault(a.seat, why)
-                reasons.setdefault(b.seat, why)
+    for i, j, why in words.variant_pairs([c.text for c in written], lang):  # pairs in (i, j) order
+        a, b = written[i].seat, written[j].seat
+        matched[a].append(b)
+        matched[b].append(a)
+        reasons.setdefault(a, why)
+        reasons.setdefault(b, why)
     # each seat's matches are already in writing order: earlier clues were added before later ones
     return [[c.seat, reasons[c.seat], matched[c.seat]] for c in written if matched[c.seat]]
 
