@@ -43,16 +43,22 @@ def _built(cls: type, values: dict[str, Any]) -> Any:
     """An instance of the frozen dataclass ``cls`` from ``values`` (every field, checked by the caller):
     what its ``__init__`` makes, without one ``object.__setattr__`` per field (the hot path makes one
     per action, clue and event)."""
-    assert len(values) == _field_count(cls), (cls, values)  # every field, no more
+    assert len(values) == _FIELD_COUNTS[cls], (cls, values)  # every field, no more
     obj = object.__new__(cls)
     object.__setattr__(obj, "__dict__", values)
     return obj
 
 
-@lru_cache(maxsize=None)
-def _field_count(cls: type) -> int:
-    """How many fields ``cls`` has (its class variables, such as an event's ``type``, are not fields)."""
-    return len(fields(cls))
+class _FieldCounts(dict):
+    """How many fields each dataclass has (its class variables, such as an event's ``type``, are not
+    fields), worked out on first use: a plain dict look-up after that."""
+
+    def __missing__(self, cls: type) -> int:
+        count = self[cls] = len(fields(cls))
+        return count
+
+
+_FIELD_COUNTS = _FieldCounts()
 
 
 @dataclass(frozen=True)
@@ -752,7 +758,8 @@ _ANY_SEAT = {phase: any(who is None for _, _, who in moves) for phase, moves in 
 
 def legal_moves(state: GameState) -> list[tuple[int, str]]:
     """Every ``(seat, action type)`` a seat may send now: for each seat in seating order, its
-    :func:`allowed_actions`. Worked out once per state (asking only each move's possible seats)."""
+    :func:`allowed_actions`. Worked out once per state (asking only each move's possible seats), or
+    from the last state's when a recap's confirmation follows it (:func:`_on_confirmed`)."""
     known = state.__dict__.get("_moves")
     if known is None:
         moves = _SEAT_MOVES.get(state.phase, ())
@@ -777,7 +784,8 @@ def _as_card(raw: Any) -> Pairs:
 
 _FIELD_COUNT = len(fields(GameState))
 #: What a state remembers about itself (``_derived`` values, :func:`allowed_actions`, :func:`legal_moves`):
-#: never copied to the next state...
+#: never copied to the next state (a recap's next legal moves are worked out from its last, see
+#: :func:`_on_confirmed`)...
 _DERIVED = ("current_writer", "_actions", "_moves")
 #: ...except the writing order and the Drawer, which follow from ``order`` and ``guesser`` alone: they
 #: are kept while neither changes (one look-up fewer per event).
@@ -893,7 +901,11 @@ def _on_confirmed(s: GameState, e: RecapConfirmed) -> GameState:
         if s.current is None:
             return _with(s, phase="over", confirmed=confirmed)
         return _with(s, phase="reveal", round=s.round + 1, recap=None, confirmed=frozenset(), clues=())
-    return _with(s, confirmed=confirmed)
+    new = _with(s, confirmed=confirmed)
+    moves = s.__dict__.get("_moves")
+    if moves is not None and s.phase == "recap":  # only "continue" asks who confirmed: those seats lose it
+        new.__dict__["_moves"] = [m for m in moves if m[1] != "continue" or m[0] not in e.seats]
+    return new
 
 
 def _on_ended(s: GameState, e: GameEnded) -> GameState:
