@@ -185,6 +185,11 @@ class GameState:
 
     # Derived values: computed once per state (see ``_derived``).
     @_derived
+    def seat_ids(self) -> frozenset:
+        """The ids of the seats at the table."""
+        return frozenset(s.id for s in self.seats)
+
+    @_derived
     def writers(self) -> tuple:
         """Clue-Givers in writing order, the Drawer first (from ``order`` and ``guesser``)."""
         return writer_order(self.order, self.guesser) if self.guesser in self.order else ()
@@ -442,7 +447,7 @@ def decide(state: GameState, command: Command) -> list[Event]:
             return _decide_join(state, command)
         if not isinstance(command, Act):
             raise InvalidAction("Unknown command.")
-    if command.seat is not None and state.seat_record(command.seat) is None:
+    if command.seat is not None and command.seat not in state.seat_ids:
         raise NotAllowed("That seat is not at this table.", code="unknown_seat")
     move = MOVES.get(command.kind)
     if move is None:
@@ -788,7 +793,8 @@ _FIELD_COUNT = len(fields(GameState))
 #: :func:`_on_confirmed`)...
 _DERIVED = ("current_writer", "_actions", "_moves")
 #: ...except the writing order and the Drawer, which follow from ``order`` and ``guesser`` alone: they
-#: are kept while neither changes (one look-up fewer per event).
+#: are kept while neither changes (one look-up fewer per event); and the seat ids, kept while ``seats``
+#: does not change.
 _SEATING = ("writers", "drawer")
 
 
@@ -803,6 +809,8 @@ def _with(state: GameState, **changes: Any) -> GameState:
         if "order" in changes or "guesser" in changes:
             for name in _SEATING:
                 values.pop(name, None)
+        if "seats" in changes:
+            values.pop("seat_ids", None)
     object.__setattr__(new, "__dict__", values)
     return new
 
@@ -826,7 +834,7 @@ def evolve(state: GameState, event: Event) -> GameState:
 
 def _on_created(s: GameState, e: TableCreated) -> GameState:
     return _with(s, seed=e.seed, lang=e.lang, options=e.options, deck_name=e.deck_name,
-                   deck=tuple(map(_as_card, e.cards)))
+                   deck=tuple([tuple(map(tuple, card)) for card in e.cards]))  # as _as_card, without a call per card
 
 
 def _on_joined(s: GameState, e: SeatJoined) -> GameState:
