@@ -585,9 +585,9 @@ def _timed(state: GameState, _seat: int | None) -> Refusal | None:
 # --- handlers: the action's arguments and its events (the row's checks have passed) ---------------
 def _start(state: GameState, cmd: Act) -> list[Event]:
     rng = random.Random(state.seed)
-    indices = list(range(len(state.deck)))
-    rng.shuffle(indices)
-    dealt = tuple(state.deck[i] for i in indices[: state.rounds])
+    cards = list(state.deck)
+    rng.shuffle(cards)  # the permutation depends on the length alone: as shuffling the indices did
+    dealt = tuple(cards[: state.rounds])
     first = state.order[rng.randrange(len(state.seats))]
     if state.fixed_guesser:
         first = state.order[0]
