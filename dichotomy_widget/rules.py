@@ -788,29 +788,28 @@ def _as_card(raw: Any) -> Pairs:
 
 
 _FIELD_COUNT = len(fields(GameState))
-#: What a state remembers about itself (``_derived`` values, :func:`allowed_actions`, :func:`legal_moves`):
-#: never copied to the next state (a recap's next legal moves are worked out from its last, see
-#: :func:`_on_confirmed`)...
-_DERIVED = ("current_writer", "_actions", "_moves")
-#: ...except the writing order and the Drawer, which follow from ``order`` and ``guesser`` alone: they
-#: are kept while neither changes (one look-up fewer per event); and the seat ids, kept while ``seats``
-#: does not change.
-_SEATING = ("writers", "drawer")
 
 
 def _with(state: GameState, **changes: Any) -> GameState:
-    """A copy of ``state`` with ``changes``: ``dataclasses.replace`` without re-running ``__init__``."""
+    """A copy of ``state`` with ``changes``: ``dataclasses.replace`` without re-running ``__init__``.
+
+    What a state remembers about itself (``_derived`` values, :func:`allowed_actions`, :func:`legal_moves`)
+    is not copied (a recap's next legal moves are worked out from its last, see :func:`_on_confirmed`),
+    except the writing order and the Drawer, which follow from ``order`` and ``guesser`` alone (kept while
+    neither changes: one look-up fewer per event), and the seat ids (kept while ``seats`` does not)."""
     new = object.__new__(GameState)
     values = state.__dict__.copy()  # a dict's copy is cheaper than ``{**a, **b}``
     values.update(changes)
     if len(values) > _FIELD_COUNT:
-        for name in _DERIVED:
-            values.pop(name, None)
+        pop = values.pop
+        pop("current_writer", None)  # one pop per name, no loop: this runs once per event
+        pop("_actions", None)
+        pop("_moves", None)
         if "order" in changes or "guesser" in changes:
-            for name in _SEATING:
-                values.pop(name, None)
+            pop("writers", None)
+            pop("drawer", None)
         if "seats" in changes:
-            values.pop("seat_ids", None)
+            pop("seat_ids", None)
     object.__setattr__(new, "__dict__", values)
     return new
 
@@ -912,7 +911,8 @@ def _on_confirmed(s: GameState, e: RecapConfirmed) -> GameState:
     new = _with(s, confirmed=confirmed)
     moves = s.__dict__.get("_moves")
     if moves is not None and s.phase == "recap":  # only "continue" asks who confirmed: those seats lose it
-        new.__dict__["_moves"] = [m for m in moves if m[1] != "continue" or m[0] not in e.seats]
+        seats = e.seats
+        new.__dict__["_moves"] = [m for m in moves if m[0] not in seats or m[1] != "continue"]
     return new
 
 
