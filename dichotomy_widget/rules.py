@@ -447,13 +447,14 @@ def decide(state: GameState, command: Command) -> list[Event]:
             return _decide_join(state, command)
         if not isinstance(command, Act):
             raise InvalidAction("Unknown command.")
-    if command.seat is not None and command.seat not in state.seat_ids:
+    seat = command.seat
+    if seat is not None and seat not in state.seat_ids:
         raise NotAllowed("That seat is not at this table.", code="unknown_seat")
     move = MOVES.get(command.kind)
     if move is None:
         raise InvalidAction("“{action}” is not an action.", code="unknown_action",
                             params={"action": command.kind[:30]})
-    refusal = move.refusal(state, command.seat)
+    refusal = move.refusal(state, seat)
     if refusal is not None:
         raise refusal()
     return move.apply(state, command)
