@@ -656,19 +656,15 @@ def variant_reason(a: str, b: str, lang: str = "en") -> str | None:
 def variant_pairs(texts: Sequence[str], lang: str = "en") -> list[tuple[int, int, str]]:
     """``(i, j, reason)`` for every ``i < j`` whose texts :func:`variant_reason` counts as one word: the
     same answers, with the checks made once for the whole list (a purge judges every pair of clues)."""
-    if not isinstance(lang, str) or not all(isinstance(t, str) for t in texts):
+    if (not isinstance(lang, str) or not all(isinstance(t, str) for t in texts)
+            or 2 * max(map(len, texts), default=0) + len(lang) > _CACHE_MAX_CHARS):  # not every pair cached
         return [(i, j, why) for i, a in enumerate(texts) for j in range(i + 1, len(texts))
                 if (why := variant_reason(a, texts[j], lang)) is not None]
-    room = _CACHE_MAX_CHARS - len(lang)
     out = []
     for i, a in enumerate(texts):
         for j in range(i + 1, len(texts)):
             b = texts[j]
-            first, second = (a, b) if a <= b else (b, a)
-            if len(a) + len(b) > room:
-                why = _safe_reason(first, second, lang[:20], False)
-            else:
-                why = _cached_reason(first, second, lang, False)
+            why = _cached_reason(a, b, lang, False) if a <= b else _cached_reason(b, a, lang, False)
             if why is not None:
                 out.append((i, j, why))
     return out
