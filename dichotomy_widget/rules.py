@@ -405,7 +405,7 @@ def purge(clues: Iterable[ClueResult], lang: str) -> list[list]:
     written = [c for c in clues if c.text is not None]
     matched: dict[int, list[int]] = {c.seat: [] for c in written}
     reasons: dict[int, str] = {}
-    for i, j, why in words.variant_pairs([c.text for c in written], lang):  # pairs in (i, j) order
+    for i, j, why in words.variant_pairs([c.text for c in written], lang):
         a, b = written[i].seat, written[j].seat
         matched[a].append(b)
         matched[b].append(a)
@@ -834,7 +834,7 @@ def evolve(state: GameState, event: Event) -> GameState:
 
 def _on_created(s: GameState, e: TableCreated) -> GameState:
     return _with(s, seed=e.seed, lang=e.lang, options=e.options, deck_name=e.deck_name,
-                   deck=tuple([tuple(map(tuple, card)) for card in e.cards]))  # as _as_card, without a call per card
+                   deck=tuple([tuple(map(tuple, card)) for card in e.cards]))  # _as_card without a call per card
 
 
 def _on_joined(s: GameState, e: SeatJoined) -> GameState:

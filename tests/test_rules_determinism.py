@@ -67,7 +67,8 @@ def _purge_by_pairs(clues: tuple) -> list:
         if matches:
             first = min(matches, key=written.index)  # the reason of its first match in (earlier, later) order
             pair = (c, first) if written.index(c) < written.index(first) else (first, c)
-            rows.append((c.seat, words.variant_reason(pair[0].text, pair[1].text, "en"), tuple(o.seat for o in matches)))
+            why = words.variant_reason(pair[0].text, pair[1].text, "en")
+            rows.append((c.seat, why, tuple(o.seat for o in matches)))
     return rows
 
 

@@ -654,8 +654,8 @@ def variant_reason(a: str, b: str, lang: str = "en") -> str | None:
 
 
 def variant_pairs(texts: Sequence[str], lang: str = "en") -> list[tuple[int, int, str]]:
-    """``(i, j, reason)`` for every ``i < j`` whose texts :func:`variant_reason` counts as one word: the
-    same answers, with the checks made once for the whole list (a purge judges every pair of clues)."""
+    """``(i, j, reason)``, in that order, for every ``i < j`` whose texts :func:`variant_reason` counts as
+    one word: its answers, with the checks made once for the whole list (a purge judges every pair)."""
     if (not isinstance(lang, str) or not all(isinstance(t, str) for t in texts)
             or 2 * max(map(len, texts), default=0) + len(lang) > _CACHE_MAX_CHARS):  # not every pair cached
         return [(i, j, why) for i, a in enumerate(texts) for j in range(i + 1, len(texts))
