@@ -43,16 +43,22 @@ def _built(cls: type, values: dict[str, Any]) -> Any:
     """An instance of the frozen dataclass ``cls`` from ``values`` (every field, checked by the caller):
     what its ``__init__`` makes, without one ``object.__setattr__`` per field (the hot path makes one
     per action, clue and event)."""
-    assert len(values) == _field_count(cls), (cls, values)  # every field, no more
+    assert len(values) == _FIELD_COUNTS[cls], (cls, values)  # every field, no more
     obj = object.__new__(cls)
     object.__setattr__(obj, "__dict__", values)
     return obj
 
 
-@lru_cache(maxsize=None)
-def _field_count(cls: type) -> int:
-    """How many fields ``cls`` has (its class variables, such as an event's ``type``, are not fields)."""
-    return len(fields(cls))
+class _FieldCounts(dict):
+    """How many fields each dataclass has (its class variables, such as an event's ``type``, are not
+    fields), worked out on first use: a plain dict look-up after that."""
+
+    def __missing__(self, cls: type) -> int:
+        count = self[cls] = len(fields(cls))
+        return count
+
+
+_FIELD_COUNTS = _FieldCounts()
 
 
 @dataclass(frozen=True)
@@ -178,6 +184,11 @@ class GameState:
 
 
     # Derived values: computed once per state (see ``_derived``).
+    @_derived
+    def seat_ids(self) -> frozenset:
+        """The ids of the seats at the table."""
+        return frozenset(s.id for s in self.seats)
+
     @_derived
     def writers(self) -> tuple:
         """Clue-Givers in writing order, the Drawer first (from ``order`` and ``guesser``)."""
@@ -394,14 +405,12 @@ def purge(clues: Iterable[ClueResult], lang: str) -> list[list]:
     written = [c for c in clues if c.text is not None]
     matched: dict[int, list[int]] = {c.seat: [] for c in written}
     reasons: dict[int, str] = {}
-    for i, a in enumerate(written):
-        for b in written[i + 1:]:
-            why = words.variant_reason(a.text, b.text, lang)
-            if why is not None:
-                matched[a.seat].append(b.seat)
-                matched[b.seat].append(a.seat)
-                reasons.setdefault(a.seat, why)
-                reasons.setdefault(b.seat, why)
+    for i, j, why in words.variant_pairs([c.text for c in written], lang):
+        a, b = written[i].seat, written[j].seat
+        matched[a].append(b)
+        matched[b].append(a)
+        reasons.setdefault(a, why)
+        reasons.setdefault(b, why)
     # each seat's matches are already in writing order: earlier clues were added before later ones
     return [[c.seat, reasons[c.seat], matched[c.seat]] for c in written if matched[c.seat]]
 
@@ -438,13 +447,14 @@ def decide(state: GameState, command: Command) -> list[Event]:
             return _decide_join(state, command)
         if not isinstance(command, Act):
             raise InvalidAction("Unknown command.")
-    if command.seat is not None and state.seat_record(command.seat) is None:
+    seat = command.seat
+    if seat is not None and seat not in state.seat_ids:
         raise NotAllowed("That seat is not at this table.", code="unknown_seat")
     move = MOVES.get(command.kind)
     if move is None:
         raise InvalidAction("“{action}” is not an action.", code="unknown_action",
                             params={"action": command.kind[:30]})
-    refusal = move.refusal(state, command.seat)
+    refusal = move.refusal(state, seat)
     if refusal is not None:
         raise refusal()
     return move.apply(state, command)
@@ -576,9 +586,9 @@ def _timed(state: GameState, _seat: int | None) -> Refusal | None:
 # --- handlers: the action's arguments and its events (the row's checks have passed) ---------------
 def _start(state: GameState, cmd: Act) -> list[Event]:
     rng = random.Random(state.seed)
-    indices = list(range(len(state.deck)))
-    rng.shuffle(indices)
-    dealt = tuple(state.deck[i] for i in indices[: state.rounds])
+    cards = list(state.deck)
+    rng.shuffle(cards)  # the permutation depends on the length alone: as shuffling the indices did
+    dealt = tuple(cards[: state.rounds])
     first = state.order[rng.randrange(len(state.seats))]
     if state.fixed_guesser:
         first = state.order[0]
@@ -754,7 +764,8 @@ _ANY_SEAT = {phase: any(who is None for _, _, who in moves) for phase, moves in 
 
 def legal_moves(state: GameState) -> list[tuple[int, str]]:
     """Every ``(seat, action type)`` a seat may send now: for each seat in seating order, its
-    :func:`allowed_actions`. Worked out once per state (asking only each move's possible seats)."""
+    :func:`allowed_actions`. Worked out once per state (asking only each move's possible seats), or
+    from the last state's when a recap's confirmation follows it (:func:`_on_confirmed`)."""
     known = state.__dict__.get("_moves")
     if known is None:
         moves = _SEAT_MOVES.get(state.phase, ())
@@ -778,25 +789,28 @@ def _as_card(raw: Any) -> Pairs:
 
 
 _FIELD_COUNT = len(fields(GameState))
-#: What a state remembers about itself (``_derived`` values, :func:`allowed_actions`, :func:`legal_moves`):
-#: never copied to the next state...
-_DERIVED = ("current_writer", "_actions", "_moves")
-#: ...except the writing order and the Drawer, which follow from ``order`` and ``guesser`` alone: they
-#: are kept while neither changes (one look-up fewer per event).
-_SEATING = ("writers", "drawer")
 
 
 def _with(state: GameState, **changes: Any) -> GameState:
-    """A copy of ``state`` with ``changes``: ``dataclasses.replace`` without re-running ``__init__``."""
+    """A copy of ``state`` with ``changes``: ``dataclasses.replace`` without re-running ``__init__``.
+
+    What a state remembers about itself (``_derived`` values, :func:`allowed_actions`, :func:`legal_moves`)
+    is not copied (a recap's next legal moves are worked out from its last, see :func:`_on_confirmed`),
+    except the writing order and the Drawer, which follow from ``order`` and ``guesser`` alone (kept while
+    neither changes: one look-up fewer per event), and the seat ids (kept while ``seats`` does not)."""
     new = object.__new__(GameState)
     values = state.__dict__.copy()  # a dict's copy is cheaper than ``{**a, **b}``
     values.update(changes)
     if len(values) > _FIELD_COUNT:
-        for name in _DERIVED:
-            values.pop(name, None)
+        pop = values.pop
+        pop("current_writer", None)  # one pop per name, no loop: this runs once per event
+        pop("_actions", None)
+        pop("_moves", None)
         if "order" in changes or "guesser" in changes:
-            for name in _SEATING:
-                values.pop(name, None)
+            pop("writers", None)
+            pop("drawer", None)
+        if "seats" in changes:
+            pop("seat_ids", None)
     object.__setattr__(new, "__dict__", values)
     return new
 
@@ -820,7 +834,7 @@ def evolve(state: GameState, event: Event) -> GameState:
 
 def _on_created(s: GameState, e: TableCreated) -> GameState:
     return _with(s, seed=e.seed, lang=e.lang, options=e.options, deck_name=e.deck_name,
-                   deck=tuple(map(_as_card, e.cards)))
+                   deck=tuple([tuple(map(tuple, card)) for card in e.cards]))  # _as_card without a call per card
 
 
 def _on_joined(s: GameState, e: SeatJoined) -> GameState:
@@ -895,7 +909,12 @@ def _on_confirmed(s: GameState, e: RecapConfirmed) -> GameState:
         if s.current is None:
             return _with(s, phase="over", confirmed=confirmed)
         return _with(s, phase="reveal", round=s.round + 1, recap=None, confirmed=frozenset(), clues=())
-    return _with(s, confirmed=confirmed)
+    new = _with(s, confirmed=confirmed)
+    moves = s.__dict__.get("_moves")
+    if moves is not None and s.phase == "recap":  # only "continue" asks who confirmed: those seats lose it
+        seats = e.seats
+        new.__dict__["_moves"] = [m for m in moves if m[0] not in seats or m[1] != "continue"]
+    return new
 
 
 def _on_ended(s: GameState, e: GameEnded) -> GameState:

@@ -419,3 +419,16 @@ def test_runtime_stemmer_agrees_with_nltk_snowball(lang):
     assert len(deck_words) > 300
     differ = [w for w in sorted(deck_words) if ours.stemWord(w) != theirs.stem(w)]
     assert len(differ) <= len(deck_words) // 100, differ  # at least 99 % agree
+
+
+def test_variant_pairs_answers_what_variant_reason_answers_pair_by_pair():
+    """``variant_pairs`` (a purge's every pair at once) gives each pair's ``variant_reason``, also for
+    texts too long to cache and for a text that is not a string."""
+    from dichotomy_widget.words import variant_pairs
+
+    for texts in (["river", "rivers", "Rivers", "lake", "colour", "color", "anchor", "anchors"],
+                  ["x" * 60, "x" * 60, "river"], ["river", 5, "rivers"], ["river"], []):
+        expected = [(i, j, why) for i in range(len(texts)) for j in range(i + 1, len(texts))
+                    if (why := variant_reason(texts[i], texts[j], "en")) is not None]
+        assert variant_pairs(texts, "en") == expected
+    assert variant_pairs(["river", "rivers"], "en") == [(0, 1, "inflection")]

@@ -12,9 +12,9 @@ from __future__ import annotations
 from .confusables import has_letter_or_digit, mixes_scripts
 from .foils import FoilSuggestion, suggest_foils
 from .matcher import (REASON_TEXT, SUPPORTED_LANGUAGES, guess_reason, is_known, is_variant, normalize,
-                      variant_reason)
+                      variant_pairs, variant_reason)
 from .relations import Neighbour, frequency, has_relations, is_offensive, neighbours
 
-__all__ = ["SUPPORTED_LANGUAGES", "normalize", "is_variant", "variant_reason", "guess_reason",
+__all__ = ["SUPPORTED_LANGUAGES", "normalize", "is_variant", "variant_reason", "variant_pairs", "guess_reason",
            "is_known", "REASON_TEXT", "mixes_scripts", "has_letter_or_digit", "FoilSuggestion", "suggest_foils",
            "Neighbour", "has_relations", "neighbours", "frequency", "is_offensive"]

@@ -73,7 +73,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from ..errors import DependencyMissing, where
 from ..i18n import N_
@@ -652,6 +652,23 @@ def _judge(a: object, b: object, lang: object, strict: bool) -> str | None:
 def variant_reason(a: str, b: str, lang: str = "en") -> str | None:
     """Why ``a`` and ``b`` count as one word for clue purposes (a ``REASON_TEXT`` key), or ``None``."""
     return _judge(a, b, lang, False)
+
+
+def variant_pairs(texts: Sequence[str], lang: str = "en") -> list[tuple[int, int, str]]:
+    """``(i, j, reason)``, in that order, for every ``i < j`` whose texts :func:`variant_reason` counts as
+    one word: its answers, with the checks made once for the whole list (a purge judges every pair)."""
+    if (not isinstance(lang, str) or not all(isinstance(t, str) for t in texts)
+            or 2 * max(map(len, texts), default=0) + len(lang) > _CACHE_MAX_CHARS):  # not every pair cached
+        return [(i, j, why) for i, a in enumerate(texts) for j in range(i + 1, len(texts))
+                if (why := variant_reason(a, texts[j], lang)) is not None]
+    out = []
+    for i, a in enumerate(texts):
+        for j in range(i + 1, len(texts)):
+            b = texts[j]
+            why = _cached_reason(a, b, lang, False) if a <= b else _cached_reason(b, a, lang, False)
+            if why is not None:
+                out.append((i, j, why))
+    return out
 
 
 def is_known(word: str, lang: str) -> bool:
