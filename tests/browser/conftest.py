@@ -40,6 +40,9 @@ REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"
 ARTIFACTS = REPO / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
+#: How long an ``expect(...)`` assertion without its own timeout waits for its condition (Playwright's
+#: default is 5 s: too short for a page update on a loaded two-core machine running two suites).
+EXPECT_TIMEOUT = 45_000
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
     "--disable-background-networking", "--no-first-run",
@@ -176,6 +179,7 @@ def browser():
     if exe is None:
         pytest.fail("no Chromium found (install Debian's chromium; CI does)")
     sync_api = importlib.import_module("playwright.sync_api")
+    sync_api.expect.set_options(timeout=EXPECT_TIMEOUT)
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
         try:
@@ -198,7 +202,7 @@ def page(browser):
     pg.on("pageerror", lambda exc: pg.console_errors.append(str(exc)))
     pg.failed_requests = []  # type: ignore[attr-defined]
     pg.on("requestfailed", lambda req: pg.failed_requests.append(req.url))
-    pg.set_default_timeout(30_000)
+    pg.set_default_timeout(60_000)
     try:
         yield pg
     finally:

@@ -105,7 +105,7 @@ def test_kernel_and_server_killed_mid_round_lose_nothing(browser, tmp_path):
     port = free_port()
     server = serve(path, port)
     context = browser.new_context(viewport={"width": 1000, "height": 800})
-    context.set_default_timeout(30_000)
+    context.set_default_timeout(60_000)
     try:
         seat_url = {n: f"{server.base}/voila/render/seat.ipynb?table={code}&seat={t.token}" for n, t in tickets.items()}
         host_url = f"{server.base}/voila/render/host.ipynb?table={code}&host={host_token}"
@@ -177,7 +177,7 @@ def test_a_click_made_on_a_screen_that_moved_on_is_refused_not_applied(browser, 
     port = free_port()
     server = serve(path, port)
     context = browser.new_context(viewport={"width": 1000, "height": 800})
-    context.set_default_timeout(30_000)
+    context.set_default_timeout(60_000)
     try:
         button = ".dw-kind-table button[data-action=timeout]"
         host = open_page(context, f"{server.base}/voila/render/host.ipynb?table={code}&host={host_token}", button)
@@ -231,7 +231,7 @@ def test_a_full_disk_shows_a_banner_on_every_page_even_a_waiting_one(browser, tm
         store.close()
         server = serve(path, free_port())
         context = browser.new_context(viewport={"width": 390, "height": 800})
-        context.set_default_timeout(30_000)
+        context.set_default_timeout(60_000)
         gpage = open_page(context, f"{server.base}/voila/render/seat.ipynb?table={code}&seat={guesser.token}",
                           f".dw-root[data-you='{guesser.name}']")
         host = open_page(context, f"{server.base}/voila/render/host.ipynb?table={code}&host={host_token}",

@@ -187,7 +187,7 @@ def signed_in(browser, hub, user: str, url: str, landing: str | None = None, **c
     """A new device (browser context, own cookies) opening ``url``: the hub asks ``user`` to sign in,
     then sends them back to the page (OAuth, no confirmation). Returns (context, page)."""
     ctx = browser.new_context(**{"viewport": {"width": 1000, "height": 800}, **context_kw})
-    ctx.set_default_timeout(30_000)
+    ctx.set_default_timeout(60_000)
     page = ctx.new_page()
     page.goto(url)
     expect(page).to_have_url(re.compile(r"/hub/login\?next="))

@@ -85,7 +85,7 @@ def jupyter(tmp_path_factory):
 @pytest.fixture()
 def context(browser):
     ctx = browser.new_context(viewport={"width": 1200, "height": 900})
-    ctx.set_default_timeout(30_000)
+    ctx.set_default_timeout(60_000)
     try:
         yield ctx
     finally:
