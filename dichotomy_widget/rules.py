@@ -834,7 +834,7 @@ def evolve(state: GameState, event: Event) -> GameState:
 
 def _on_created(s: GameState, e: TableCreated) -> GameState:
     return _with(s, seed=e.seed, lang=e.lang, options=e.options, deck_name=e.deck_name,
-                   deck=tuple([tuple(map(tuple, card)) for card in e.cards]))  # _as_card without a call per card
+                   deck=tuple(map(_as_card, e.cards)))
 
 
 def _on_joined(s: GameState, e: SeatJoined) -> GameState:
