@@ -77,19 +77,14 @@ def why_joined(a: str, b: str, lang: str, root: Path) -> list[str]:
     def name(word: str, own: bool) -> str:
         return word if own else f"{word} (another lemma of the form)"
 
-    for x, x_own in sorted(words_a.items()):
+    for x, x_own in sorted(words_a.items()):  # no shared lemma: x is never one of b's
         for y, kind, source in links.get(x, ()):
             if y in words_b:
                 out.append(f"link {name(x, x_own)} - {name(y, words_b[y])} {kind} {source}")
-            elif kind == "strong":
-                for z, kind2, source2 in links.get(y, ()):
-                    if z in words_b and z != x:
-                        out.append(f"path {name(x, x_own)} -strong {source}- {y} -{kind2} {source2}- "
-                                   f"{name(z, words_b[z])}")
-        for y, kind, source in links.get(x, ()):  # the strong link on b's side: a - weak - y - strong - b
-            for z, kind2, source2 in links.get(y, ()):
-                if kind2 == "strong" and z in words_b and y not in words_b and kind != "strong":
-                    out.append(f"path {name(x, x_own)} -{kind} {source}- {y} -strong {source2}- "
+                continue
+            for z, kind2, source2 in links.get(y, ()):  # a path of two links, one of them strong
+                if z in words_b and "strong" in (kind, kind2):
+                    out.append(f"path {name(x, x_own)} -{kind} {source}- {y} -{kind2} {source2}- "
                                f"{name(z, words_b[z])}")
     if m._checked_derivation(wa, wb, lang):
         out.append("run-time suffix rule (affix_rules.checked_bases)")
