@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dichotomy_widget import Table
+from dataclasses import fields
+
+from dichotomy_widget import Table, rules
 from dichotomy_widget.decks import Card, Deck, Pair
 
 # Real, unrelated words so the matcher treats each as its own word; one card per row.
@@ -73,3 +75,15 @@ def play_round(table: Table, outcome: str, pair: int = 1) -> None:
     text = {"correct": table.state.target, "foil": table.state.foil, "wrong": "saxophone", "pass": ""}[outcome]
     guess(table, text)
     confirm_all(table)
+
+
+def fresh_state(state: rules.GameState) -> rules.GameState:
+    """A fresh copy of ``state``: its fields only, nothing it remembers about itself carried over."""
+    return rules.GameState(**{f.name: getattr(state, f.name) for f in fields(rules.GameState)})
+
+
+def fresh_legal_moves(state: rules.GameState) -> list[tuple[int, str]]:
+    """The legal moves of :func:`fresh_state` of ``state``, from :func:`rules.allowed_actions` seat by
+    seat: what :func:`rules.legal_moves` must answer."""
+    fresh = fresh_state(state)
+    return [(s, k) for s in fresh.order for k in rules.allowed_actions(fresh, s)]

@@ -5,15 +5,13 @@ the legal moves those a fresh state works out, the purge every pair of clues jud
 from __future__ import annotations
 
 import random
-from dataclasses import fields
-
 import pytest
 
 from dichotomy_widget import rules, words
 from dichotomy_widget.errors import RuleViolation
 from dichotomy_widget.events import GameStarted, SeatJoined, TableCreated, event_from_dict
 from dichotomy_widget.options import TableOptions
-from game_helpers import WORDS, word_deck
+from game_helpers import WORDS, fresh_legal_moves, word_deck
 
 CARDS = tuple(tuple(map(tuple, c.to_json())) for c in word_deck().cards)  # as a stored event reads back
 CLUES = ["river", "rivers", "anchor", "lake", "velvet", "", "anchors", "lantern"]
@@ -72,10 +70,6 @@ def _purge_by_pairs(clues: tuple) -> list:
     return rows
 
 
-def _fresh(state: rules.GameState) -> rules.GameState:
-    return rules.GameState(**{f.name: getattr(state, f.name) for f in fields(rules.GameState)})
-
-
 def _play(seed: int) -> list:
     """A seeded random game (seats pick among the legal moves; now and then the host acts), checking
     each state's legal moves and each purge on the way; returns its events."""
@@ -92,8 +86,7 @@ def _play(seed: int) -> list:
         if state.phase == "over":
             return events
         moves = rules.legal_moves(state)
-        fresh = _fresh(state)
-        assert moves == [(s, k) for s in fresh.order for k in rules.allowed_actions(fresh, s)]
+        assert moves == fresh_legal_moves(state)
         seat, kind = rng.choice(moves)
         if rng.random() < 0.03:
             seat, kind = None, rng.choice(["random_pick", "timeout", "confirm_absent"])
