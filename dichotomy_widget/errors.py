@@ -318,8 +318,9 @@ class SeatingError(RuleViolation):
 class PageRefused(DichotomyError):
     """``dichotomy serve`` will not start a kernel for this page request (see ``server/bounds.py``).
 
-    ``code`` is ``"too_many_pages"`` (this device already holds its share of pages; HTTP 429) or
-    ``"server_full"`` (the server's kernel cap is reached; HTTP 503).
+    ``code`` is ``"too_many_pages"`` (this device already holds its share of pages; HTTP 429),
+    ``"server_full"`` (the server's kernel cap is reached; HTTP 503) or ``"page_replaced"`` (the same
+    link was opened again on this device while this page's kernel started; HTTP 409).
     """
 
     code = "server_full"
@@ -327,7 +328,7 @@ class PageRefused(DichotomyError):
     @property
     def status(self) -> int:
         """The HTTP status the refused page is sent with."""
-        return 429 if self.code == "too_many_pages" else 503
+        return {"too_many_pages": 429, "page_replaced": 409}.get(self.code, 503)
 
 
 class HubIdentityError(DichotomyError):

@@ -210,3 +210,60 @@ def test_voila_serves_the_owner_only_shutdown_handler():
     assert issubclass(pooled_voila.OwnerShutdownHandler, voila_handler)
     source = importlib.import_module("inspect").getsource(pooled_voila.DichotomyVoila.init_handlers)
     assert "VoilaShutdownKernelHandler: OwnerShutdownHandler" in source
+
+
+class GatedPage(tornado.web.RequestHandler):
+    """Like voila's page handler, with a pause between the prelaunch hook and the kernel's start: the
+    moment a newer load of the same link can replace the page while its kernel starts."""
+
+    def initialize(self, manager: BoundedKernelManager, gate: asyncio.Event, admitted: asyncio.Event) -> None:
+        self.manager, self.gate, self.admitted = manager, gate, admitted
+
+    async def get(self) -> None:
+        self.manager.parent.voila_configuration.prelaunch_hook(self, notebook=None, cwd=None)
+        self.admitted.set()
+        await self.gate.wait()
+        self.write(await self.manager.start_kernel(kernel_name="python3"))
+
+
+def test_a_page_replaced_while_its_kernel_starts_is_answered_at_once_and_loses_that_kernel(caplog, tmp_path):
+    """Stop 40's flood run: the same link loaded again from one device while the first load's kernel
+    started shut that kernel down, and voila then waited for it forever (its keep-alive lines kept the
+    first response open). The replaced page is now answered at once with a page that says so."""
+
+    async def scenario() -> None:
+        config = Config({"BoundedKernelManager": {"max_pages_per_device": 2, "max_kernels": 5}})
+        app = App(voila_configuration=voila_configuration.VoilaConfiguration())
+        manager = BoundedKernelManager(parent=app, config=config, connection_dir=str(tmp_path))
+        gate, admitted = asyncio.Event(), asyncio.Event()
+        port = _port()
+        server = tornado.web.Application([
+            (r"/voila/render/gated/seat.ipynb", GatedPage, {"manager": manager, "gate": gate, "admitted": admitted}),
+            (r"/voila/render/seat.ipynb", Page, {"manager": manager}),
+        ]).listen(port, "127.0.0.1")
+        link = "seat.ipynb?table=AB&seat=secret-token-1"
+        try:
+            first = asyncio.ensure_future(_get(f"http://127.0.0.1:{port}/voila/render/gated/{link}", "127.0.0.21"))
+            await asyncio.wait_for(admitted.wait(), 60)
+            second = await _get(f"http://127.0.0.1:{port}/voila/render/{link}", "127.0.0.21")
+            assert second.code == 200
+            gate.set()
+            replaced = await asyncio.wait_for(first, 120)
+            assert replaced.code == 409, replaced.code
+            body = replaced.body.decode("utf-8")
+            assert "This page was opened again on this device" in body and 'data-code="page_replaced"' in body
+            assert "Retry-After" not in replaced.headers and "secret-token" not in body
+            for _ in range(120):  # the replaced page's kernel is shut down; the newer page's stays
+                if manager.list_kernel_ids() == [second.body.decode()]:
+                    break
+                await asyncio.sleep(0.25)
+            assert manager.list_kernel_ids() == [second.body.decode()]
+            assert manager.ledger.live() == 1
+        finally:
+            server.stop()
+            await manager.shutdown_all(now=True)
+
+    with caplog.at_level(logging.INFO, logger="dichotomy_widget.server.bounded_kernels"):
+        asyncio.run(scenario())
+    assert any("its page was replaced while it started" in r.getMessage() for r in caplog.records)
+    assert not any(r.exc_info for r in caplog.records)

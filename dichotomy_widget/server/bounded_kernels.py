@@ -31,7 +31,7 @@ import posixpath
 import shutil
 import socket
 import subprocess
-from typing import Any
+from typing import Any, NoReturn
 
 import tornado.web
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
@@ -51,6 +51,21 @@ __all__ = ["BoundedKernelManager", "own_addresses", "parse_pool"]
 log = logging.getLogger(__name__)
 
 _TICKET: contextvars.ContextVar[Ticket | None] = contextvars.ContextVar("dichotomy_page_ticket", default=None)
+_HANDLER: contextvars.ContextVar[tornado.web.RequestHandler | None] = contextvars.ContextVar(
+    "dichotomy_page_handler", default=None)
+
+
+def refuse(handler: tornado.web.RequestHandler, refusal: PageRefused) -> NoReturn:
+    """Answer ``handler``'s request with the refusal page for ``refusal`` (raises ``tornado.web.Finish``,
+    which tornado turns into that response)."""
+    request = handler.request
+    request.uri = request.path  # tornado's access log prints 4xx/5xx with the URI: no token in it
+    handler.set_status(refusal.status)
+    handler.set_header("Content-Type", "text/html; charset=UTF-8")
+    handler.set_header("Cache-Control", "no-store")
+    if refusal.code != "page_replaced":
+        handler.set_header("Retry-After", "15" if refusal.code == "too_many_pages" else "30")
+    raise tornado.web.Finish(refusal_page(refusal, request.headers.get("Accept-Language"))) from None
 
 
 def own_addresses() -> set[str]:
@@ -136,6 +151,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         if handler is None:
             return None
         _TICKET.set(self._admit(handler, pooled=False))
+        _HANDLER.set(handler)
         if self._previous_hook is not None:
             return self._previous_hook(handler, notebook=notebook, cwd=cwd)
         return None
@@ -143,6 +159,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
     def admit_pooled(self, handler: tornado.web.RequestHandler) -> Ticket:
         """Admit a page request that a pool kernel will serve (it adds no kernel), or raise
         ``tornado.web.Finish`` with the refusal page. Give the ticket to :meth:`take_pooled`."""
+        _HANDLER.set(handler)
         return self._admit(handler, pooled=True)
 
     def _admit(self, handler: tornado.web.RequestHandler, pooled: bool) -> Ticket:
@@ -156,12 +173,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         except PageRefused as refusal:
             log.info("refused a %s page for %s: %s (%d page kernels, %d on that device)", page, address,
                      refusal.code, self.ledger.live(), self.ledger.on_device(address))
-            request.uri = request.path  # tornado's access log prints 4xx/5xx with the URI: no token in it
-            handler.set_status(refusal.status)
-            handler.set_header("Content-Type", "text/html; charset=UTF-8")
-            handler.set_header("Cache-Control", "no-store")
-            handler.set_header("Retry-After", "15" if refusal.code == "too_many_pages" else "30")
-            raise tornado.web.Finish(refusal_page(refusal, request.headers.get("Accept-Language"))) from None
+            refuse(handler, refusal)
         for kernel_id in admission.shutdown:
             log.info("shutting down kernel %s: replaced or evicted by a new %s page from %s", kernel_id, page, address)
             self._shutdown_soon(kernel_id)
@@ -198,20 +210,26 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             self._page_keys[kernel_id] = key
 
     def claim(self, kernel_id: str) -> None:
-        """Count ``kernel_id`` for the page request being served (start_kernel does this; a pool would
-        call it when it hands a pre-started kernel to an admitted page)."""
-        ticket = _TICKET.get()
+        """Count ``kernel_id`` for the page request being served (start_kernel does this). A page replaced
+        by a newer load of its link while its kernel started loses that kernel and is answered at once
+        with the refusal page (``tornado.web.Finish``): voila would otherwise wait for the shut-down kernel
+        and send keep-alive lines forever."""
+        ticket, handler = _TICKET.get(), _HANDLER.get()
         _TICKET.set(None)
+        _HANDLER.set(None)
         if ticket is not None and not self.ledger.attach(ticket, kernel_id):
             log.info("shutting down kernel %s: its page was replaced while it started", kernel_id)
             self._shutdown_soon(kernel_id)
+            if handler is not None:  # the page ends now, not after voila fails to reach the kernel
+                refuse(handler, PageRefused("This page was opened again on this device.", code="page_replaced"))
 
     # -- the pool -------------------------------------------------------------------------------------
     async def take_pooled(self, notebook: str, ticket: Ticket) -> tuple[asyncio.Task, list[str], str] | None:
         """Hand a pool kernel of ``notebook`` to the admitted page of ``ticket``: voila's render task, the
         HTML rendered so far and the kernel id, as voila's ``get_rendered_notebook`` gives them; then
         refill the pool as far as the cap allows. None (ticket released) when the pool is empty or its
-        kernel failed: the caller starts an ordinary kernel instead."""
+        kernel failed: the caller starts an ordinary kernel instead. A page replaced by a newer load of
+        its link meanwhile is answered with the refusal page (``tornado.web.Finish``, see :func:`refuse`)."""
         pool = getattr(self, "_pools", {}).get(notebook)
         content = None
         while pool and content is None:
@@ -232,6 +250,9 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         if not self.ledger.attach(ticket, kernel_id):
             log.info("shutting down kernel %s: its page was replaced while it was handed over", kernel_id)
             self._shutdown_soon(kernel_id)
+            handler = _HANDLER.get()
+            if handler is not None:
+                refuse(handler, PageRefused("This page was opened again on this device.", code="page_replaced"))
             return None
         log.info("pre-started kernel %s serves a %s page", kernel_id, notebook)
         return content["task"], content["renderer"].rendered_cache, kernel_id

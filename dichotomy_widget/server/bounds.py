@@ -374,6 +374,11 @@ _TEXT = {
         N_("The teacher's computer is running as many game pages as it can. Please wait a minute and "
            "try again, or tell your teacher."),
     ),
+    "page_replaced": (
+        N_("This page was opened again on this device"),
+        N_("The same Dichotomy link was opened again on this device, so this copy of the page was closed. "
+           "Use the newest tab, or reload this one to play here."),
+    ),
 }
 
 
