@@ -67,3 +67,25 @@ def test_the_servers_log_drops_only_the_libraries_ping_notice():
     notice = record("The websocket_ping_timeout (90000) cannot be longer than the websocket_ping_interval (30000).")
     assert pooled._not_the_ping_notice(notice) is False
     assert pooled._not_the_ping_notice(record("Uncaught exception GET /voila/render/seat.ipynb")) is True
+
+
+def test_a_page_renderer_whose_kernel_stopped_logs_one_line_and_any_other_task_its_traceback():
+    import sys
+
+    import dichotomy_widget.server.pooled_voila as pooled
+
+    def unretrieved(coro: str, error: BaseException) -> logging.LogRecord:
+        try:
+            raise error
+        except BaseException:
+            info = sys.exc_info()
+        message = f"Task exception was never retrieved\nfuture: <Task finished name='Task-8' coro=<{coro}() done>>"
+        return logging.LogRecord("asyncio", logging.ERROR, __file__, 1, message, None, info)
+
+    page = unretrieved("VoilaHandler.get_generator.<locals>.put_html", RuntimeError("Kernel died before replying"))
+    assert pooled._one_line_for_a_page_whose_kernel_stopped(page) is True  # kept, as one line
+    assert page.exc_info is None and page.levelno == logging.WARNING
+    assert page.getMessage() == "a page stopped before it was sent, its kernel gone (shut down or died): RuntimeError"
+    other = unretrieved("Aggregate.watch", RuntimeError("a bug"))
+    assert pooled._one_line_for_a_page_whose_kernel_stopped(other) is True
+    assert other.exc_info is not None and other.levelno == logging.ERROR  # a bug keeps its traceback

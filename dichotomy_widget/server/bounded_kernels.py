@@ -46,13 +46,15 @@ from ..pages.device import DEVICE_ENV, device_tag
 from ..logs import log_failure
 from ..pages.page_key import PAGE_KEY_ENV, new_page_key, same_key
 
-__all__ = ["BoundedKernelManager", "own_addresses", "parse_pool"]
+__all__ = ["BoundedKernelManager", "own_addresses", "parse_pool", "refuse"]
 
 log = logging.getLogger(__name__)
 
 _TICKET: contextvars.ContextVar[Ticket | None] = contextvars.ContextVar("dichotomy_page_ticket", default=None)
 _HANDLER: contextvars.ContextVar[tornado.web.RequestHandler | None] = contextvars.ContextVar(
     "dichotomy_page_handler", default=None)
+#: The kernel start_kernel started for the page request being served (None before, or for a pool kernel).
+_PAGE_KERNEL: contextvars.ContextVar[str | None] = contextvars.ContextVar("dichotomy_page_kernel", default=None)
 
 
 def refuse(handler: tornado.web.RequestHandler, refusal: PageRefused) -> NoReturn:
@@ -204,6 +206,15 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         pool's spare kernel, or one this manager does not know, is never shut down by a request."""
         return same_key(self._page_keys.get(kernel_id), key)
 
+    def page_kernel_gone(self) -> bool:
+        """Whether the kernel started for the page request being served is shut down already (its page
+        replaced by a newer load of its link, or evicted, before it was sent); logs that page's end."""
+        kernel_id = _PAGE_KERNEL.get()
+        if kernel_id is None or kernel_id in self:
+            return False
+        log.info("ended the page of kernel %s: the kernel was shut down before the page was sent", kernel_id)
+        return True
+
     def keep_page_key(self, kernel_id: str, key: str) -> None:
         """Remember the key given to the page kernel ``kernel_id`` (see :meth:`may_shut_down`)."""
         if key:
@@ -306,6 +317,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
                 self.ledger.release(ticket)
             raise
         self.keep_page_key(started, key)
+        _PAGE_KERNEL.set(started)
         if ticket is not None:
             self.claim(started)
         self._start_sweeper()

@@ -105,7 +105,7 @@ class PooledPageHandler(TornadoVoilaHandler):
             info = request_info(self)
             taken = await manager.take_pooled(notebook, ticket)
         if taken is None:  # no pool for this page (or its kernel failed): voila's own path
-            async for snippet in super().get_generator(path):
+            async for snippet in self._while_the_kernel_lives(super().get_generator(path)):
                 yield snippet
             return
         render_task, rendered_cache, kernel_id = taken
@@ -122,6 +122,22 @@ class PooledPageHandler(TornadoVoilaHandler):
             yield "".join(rendered[len(rendered_cache):])
         async for snippet, _ in rendering:
             yield snippet
+
+
+    async def _while_the_kernel_lives(self, page: AsyncIterator[str]) -> AsyncIterator[str]:
+        """Voila's page, ended early if the page's kernel is shut down before the page is sent (replaced
+        by a newer load of its link, or evicted). Voila's renderer then fails in a task of its own and
+        its page would send keep-alive lines forever; this notices at the next one (voila sends one
+        every ``http_keep_alive_timeout`` seconds) and ends the response. The browser shows its page's
+        "taking longer than it should" notice with a Reload button (the voila template)."""
+        gone = getattr(self.kernel_manager, "page_kernel_gone", None)
+        try:
+            async for snippet in page:
+                yield snippet
+                if callable(gone) and gone():
+                    return
+        finally:
+            await page.aclose()  # type: ignore[attr-defined]
 
 
 class LocalRequestInfoHandler(RequestInfoSocketHandler):
@@ -226,6 +242,20 @@ def _not_the_ping_notice(record: logging.LogRecord) -> bool:
     return not str(record.msg).startswith("The websocket_ping_timeout (")
 
 
+def _one_line_for_a_page_whose_kernel_stopped(record: logging.LogRecord) -> bool:
+    """asyncio's "Task exception was never retrieved" for voila's page renderer (``put_html``) whose
+    kernel stopped before the page was sent (see :meth:`PooledPageHandler._while_the_kernel_lives`):
+    one line with the error instead of a traceback on the teacher's terminal. Any other task's
+    exception keeps its traceback."""
+    message = str(record.msg)
+    if message.startswith("Task exception was never retrieved") and "put_html()" in message and record.exc_info:
+        record.msg, record.args, record.exc_info, record.exc_text = (
+            "a page stopped before it was sent, its kernel gone (shut down or died): %s",
+            (type(record.exc_info[1]).__name__,), None, None)
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+    return True
+
+
 class DichotomyVoila(Voila):
     """Voila with :class:`PooledPageHandler`, :class:`LocalRequestInfoHandler`,
     :class:`CachedLabextensionHandler` and the widget's code by URL (:class:`WidgetCodeHandler`), no
@@ -239,6 +269,7 @@ class DichotomyVoila(Voila):
         # message a kernel sends (10 % of the server's time while a class opens its pages, measured).
         self.log.setLevel(self.log_level)
         logging.getLogger("tornado.general").addFilter(_not_the_ping_notice)
+        logging.getLogger("asyncio").addFilter(_one_line_for_a_page_whose_kernel_stopped)
         # the pages are ours and signed below: the notaries share one in-memory store and secret
         self.config.NotebookNotary.secret = os.urandom(32)
         self.config.NotebookNotary.store_factory = lambda: PAGE_SIGNATURES

@@ -215,3 +215,44 @@ def test_reloading_a_page_shuts_its_previous_kernel_down(browser, bounded):
         assert tree_usage(bounded.proc.pid)[0] <= before + 1  # without the beacon: before + 4
     finally:
         context.close()
+
+
+def test_a_page_replaced_while_it_is_being_sent_ends_instead_of_waiting_forever(bounded):
+    """The same seat link loaded again from one device while the first load's page is still being sent:
+    the first load's kernel is shut down (replaced) and its response ends, at the next keep-alive line
+    (voila's renderer would otherwise wait for the gone kernel and keep the response open for good),
+    with one line in the server's log and no traceback."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    from dichotomy_widget import Table
+
+    table = Table.create(store=str(bounded.store), rounds=2)
+    link = urlsplit(f"{bounded.base}/voila/render/seat.ipynb?table={table.code}&seat={table.join('Xena').token}")
+    device = "127.0.0.67"
+    log_before = len(bounded.log_path.read_text(errors="replace"))
+    first = http.client.HTTPConnection(link.hostname, link.port, timeout=SLOW, source_address=(device, 0))
+    pool = ThreadPoolExecutor(2)
+    try:
+        first.request("GET", f"{link.path}?{link.query}")
+        response = first.getresponse()
+        assert response.status == 200
+        head = response.read1(65536)  # voila sends the page's head once the kernel is started (and counted)
+        assert head
+        rest = pool.submit(response.read)  # blocks until the first load's response ends
+        again = http_get(link.geturl(), device, SLOW)
+        assert again[0] == 200 and "</html>" in again[1]
+        body = head + rest.result(timeout=SLOW)  # before the fix: keep-alive lines for ever
+        assert body.startswith(b"<!DOCTYPE html>") and b"</html>" not in body
+    finally:
+        first.close()
+        pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + SLOW
+    while time.monotonic() < deadline:
+        log = bounded.log_path.read_text(errors="replace")[log_before:]
+        if "ended the page of kernel" in log:
+            break
+        time.sleep(0.5)
+    assert "replaced or evicted by a new seat.ipynb page from 127.0.0.67" in log
+    assert "ended the page of kernel" in log
+    assert "Traceback" not in log and "never retrieved" not in log
