@@ -98,11 +98,15 @@ class Serve:
 
 def haproxy_config(port: int, servers: list[tuple[str, int]], check_every_ms: int = 500,
                    stats_socket: Path | None = None) -> str:
-    """HAProxy: cookie stickiness, health checks, redispatch from a dead server (docs/scale-out.md)."""
+    """HAProxy: cookie stickiness, health checks, redispatch from a dead server (docs/scale-out.md).
+
+    ``timeout check``: a busy server (starting several kernels on a loaded machine) may take more than
+    one check interval to answer; without it HAProxy gives a check only ``inter`` and marks a live server
+    down. A dead server refuses the connection at once, so it is still noticed within two checks."""
     lines = [
         "global", "    maxconn 4096", *([f"    stats socket {stats_socket} level user"] if stats_socket else []),
         "defaults", "    mode http", "    timeout connect 5s", "    timeout client 1h", "    timeout server 1h",
-        "    timeout tunnel 1h", "    option redispatch", "    retries 2", "    option forwardfor",
+        "    timeout tunnel 1h", "    timeout check 10s", "    option redispatch", "    retries 2", "    option forwardfor",
         "frontend dichotomy", f"    bind 127.0.0.1:{port}", "    default_backend pages",
         "backend pages", "    balance roundrobin",
         f"    cookie {COOKIE} insert indirect nocache httponly",

@@ -43,6 +43,8 @@ def test_the_deployment_scales_out_with_its_secrets_from_a_secret() -> None:
     assert args[args.index("--store") + 1] == "$(DICHOTOMY_STORE_URL)"
     assert "postgresql://" not in yaml.safe_dump(serve)  # the URL (and its password) only in the Secret
     assert container["readinessProbe"]["httpGet"]["path"] == "/voila/tree"
+    # a pod busy starting kernels is slow, not dead: Kubernetes' 1 s default would drop it
+    assert container["readinessProbe"]["timeoutSeconds"] >= 5 and container["livenessProbe"]["timeoutSeconds"] >= 5
     secret = _one("Secret", "dichotomy")
     assert set(secret["stringData"]) >= {"store-url", "teacher-key", "postgres-password"}
     postgres = _one("StatefulSet", "dichotomy-postgres")["spec"]["template"]["spec"]["containers"][0]
@@ -58,6 +60,7 @@ def test_haproxy_config_is_sticky_health_checked_and_accepted_by_haproxy(tmp_pat
     cfg = _one("ConfigMap", "dichotomy-haproxy")["data"]["haproxy.cfg"]
     assert "cookie DICHOTOMY_SERVER insert" in cfg and "dynamic" in cfg
     assert "option httpchk GET /voila/tree" in cfg and "option redispatch" in cfg and "timeout tunnel" in cfg
+    assert "timeout check 10s" in cfg  # else a check gets only `inter` (2 s) and a busy pod is marked down
     path = tmp_path / "haproxy.cfg"
     path.write_text(cfg)
     haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
