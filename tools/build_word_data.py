@@ -448,7 +448,7 @@ def add_rule_links(lex: Lexicon, lang: str) -> None:
             plain[rules.strip_accents(lemma)].add(lemma)
     for word in lemmas:
         for base, base_pos, strong in rules.bases(word, lang):
-            if base_pos and not (lex.pos.get(base, set()) & set(base_pos)):
+            if base_pos and lang == "en" and not (lex.pos.get(base, set()) & set(base_pos)):
                 continue
             if lang == "fr" and is_fr_third_group_ending(word, base, lex):
                 continue
@@ -456,6 +456,8 @@ def add_rule_links(lex: Lexicon, lang: str) -> None:
             # rápidamente -> rápida -> rápido; French feminines are often nouns too (précieuse)
             if strong and base in lex.forms and (not targets or lang == "fr"):
                 targets = set(targets) | lex.forms[base]
+            if base_pos == "a" and lang != "en":  # es -idad/-ez/-eza on -o: an adjective base
+                targets = {t for t in targets if rules.is_adjective(t, lang, lambda f: lex.forms.get(f, ()))}
             for target in targets:
                 if target != word:
                     lex.add_link(word, target, strong)

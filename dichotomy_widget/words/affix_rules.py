@@ -12,7 +12,7 @@ from grammar books, not from the project's dev pairs.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from functools import lru_cache
 
 # (derived ending, base ending): word = stem + derived ending -> stem + base ending
@@ -36,7 +36,8 @@ SUFFIXES: dict[str, list[tuple[str, str]]] = {
         ("ante", "ar"), ("iente", "er"), ("iente", "ir"), ("ente", "er"), ("ente", "ir"),
         ("mente", "", "", True), ("amente", "o", "", True),
         ("ista", "o"), ("ista", "a"), ("ista", "e"), ("ista", ""), ("ismo", "o"), ("ismo", "a"), ("ismo", ""),
-        ("ismo", "e"), ("idad", "o"), ("idad", "e"), ("idad", ""), ("edad", "o"), ("ez", "o"), ("eza", "o"),
+        ("ismo", "e"), ("idad", "o", "a"), ("idad", "e"), ("idad", ""), ("edad", "o", "a"), ("ez", "o", "a"),
+        ("eza", "o", "a"),  # quality nouns on -o: an adjective base only (see ADJECTIVE_BASE_RULES)
         ("ito", "o"), ("ita", "a"), ("illo", "o"), ("illa", "a"), ("ito", "a"), ("ito", "e"), ("cito", ""),
         ("ecito", "o"), ("eta", ""), ("ete", "o"), ("ote", "o"), ("ón", "o"), ("azo", "o"),
         ("cción", "cir"), ("cción", "ir"), ("sión", "dir"), ("sión", "tir"), ("sión", "sar"), ("anza", "ar"),
@@ -167,6 +168,31 @@ NEGATION_PREFIXES: dict[str, tuple[str, ...]] = {
 }
 
 MIN_BASE = 3
+
+# Spanish quality nouns in -idad, -edad, -ez, -eza are made from adjectives (rapidez/rápido,
+# seguridad/seguro, pureza/puro); on a base in -o that is only a noun they join look-alikes
+# (cabeza/cabo, pereza/pero, cantidad/canto).  Those rules carry the part of speech "a" in
+# ``SUFFIXES``: the base must be an adjective by ``is_adjective``, which the build
+# (``tools/build_word_data.py``) and the matcher (``checked_bases``, unknown words) both ask.
+ADJECTIVE_BASE_RULES: dict[str, frozenset[tuple[str, str]]] = {
+    lang: frozenset((r[0], r[1]) for r in rules if len(r) > 2 and r[2] == "a")
+    for lang, rules in SUFFIXES.items() if lang != "en"  # English reads WordNet's parts of speech
+}
+ADJECTIVE_WITNESS = "~"  # ``checked_bases``: the base must be an adjective (``is_adjective``)
+
+
+def is_adjective(base: str, lang: str, lemmas_of: Callable[[str], Collection[str]]) -> bool:
+    """Whether ``base`` is an adjective by the forms data, ``lemmas_of(form)`` giving the lemmas
+    (as spelled) a form is filed under.  Spanish, a base in -o: its feminine in -a is filed under
+    it (rápida -> rápido), its adverb in -amente is a word (enfermamente: enferma is a lemma
+    of its own), or it ends in the adjective suffix -ivo (reactivo, whose reactiva is a noun);
+    cabo has none of these, pero's "pera" is a lemma of its own and canto's "canta" a form of
+    cantar.  True where the language has no such test."""
+    if lang != "es" or not base.endswith("o") or len(base) < 3:
+        return True
+    stem = base[:-1]
+    return base.endswith("ivo") or base in lemmas_of(stem + "a") or bool(lemmas_of(stem + "amente"))
+
 
 # Derivations checked at run time (es, fr, de) on two words that the lexicon *both* lists as
 # headwords: the matcher joins them when one is the other's base by one of these rules (or by
@@ -361,7 +387,8 @@ def checked_bases(word: str, lang: str) -> tuple[tuple[str, str, str], ...]:
     changed base only when the plain one is no word (aufzählung -> "aufzählen", not "aufzahlen"),
     and a base equal by ``derivation_key`` only when it is no word itself (centrisme -> "centre",
     never the participle "centré").  A witness, when not empty, is a word the lexicon must
-    also list (``WITNESSES``), or, after a "!", one it must not list (``BLOCKERS``)."""
+    also list (``WITNESSES``), or, after a "!", one it must not list (``BLOCKERS``), or "~":
+    the base must be an adjective (``ADJECTIVE_BASE_RULES``, ``is_adjective``)."""
     out: list[tuple[str, str, str]] = []
     by_last = _checked_rules(lang)
     for rule in (*by_last.get(word[-2:], ()), *by_last.get(word[-1:], ())):
@@ -374,6 +401,8 @@ def checked_bases(word: str, lang: str) -> tuple[tuple[str, str, str], ...]:
         if rule in _BAD_STEM_RULES and stem.endswith(BAD_STEM_ENDINGS[lang].get(rule) or ()):
             continue
         witness = stem + WITNESSES[rule] if rule in WITNESSES else ""
+        if rule in ADJECTIVE_BASE_RULES.get(lang, ()):
+            witness = ADJECTIVE_WITNESS  # the base (spelling changed or not) must be an adjective
         if rule in BLOCKERS:
             witness = "!" + stem + BLOCKERS[rule]  # a word that must *not* be listed
         plain = stem + base_end
@@ -419,8 +448,8 @@ def bases(word: str, lang: str) -> Iterator[tuple[str, str, bool]]:
             strong = is_negation_pair(word, rest, lang)
             yield rest, "", strong
             if lang != "en":
-                for base, _pos, _strong in suffix_bases(rest, lang):
-                    yield base, "", False
+                for base, pos, _strong in suffix_bases(rest, lang):
+                    yield base, pos, False
                 if lang == "de" and rest.endswith("en") and len(rest) >= 6:
                     yield rest[:-2], "", False  # ent-mutig-en
 

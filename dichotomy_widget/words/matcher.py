@@ -270,7 +270,11 @@ def _analyse(word: str, lang: str) -> _Word:
 
     lemmas = _guess_lemmas(word, lang, lex)
     written, family = lex.describe(lemmas)
-    family = family.union(*(lex.lemmas(base) for base, _pos, _strong in rules.bases(word, lang)))
+    family = family.union(*(
+        lex.lemmas(base) for base, pos, _strong in rules.bases(word, lang)
+        # es -idad/-ez/-eza on -o want an adjective base (English parts of speech: build only)
+        if not (pos == "a" and lang != "en" and not _is_adjective(base, lang, lex))
+    ))
     return _Word(word, lemmas, family, False, spellings=frozenset({word, *written.values()}))
 
 
@@ -523,10 +527,20 @@ def _derives(word: str, base: str, lang: str) -> bool:
             continue
         if not witness:
             return True
+        if witness == rules.ADJECTIVE_WITNESS:  # es -idad/-ez/-eza on -o: an adjective base
+            if _is_adjective(base, lang, lex):
+                return True
+            continue
         blocker = witness[0] == "!"  # a nearer base that must not be a headword
         if blocker and not _is_citation_form(witness[1:], lex) or not blocker and lex.lemmas(witness):
             return True
     return False
+
+
+def _is_adjective(base: str, lang: str, lex: _Lexicon) -> bool:
+    """``affix_rules.is_adjective`` on the tables (es: rápida filed under rápido, or a word
+    enfermamente), the test the build applies to the same rules."""
+    return _affix_rules().is_adjective(base, lang, lambda form: {lex.word(l) for l in lex.lemmas(form)})
 
 
 _RULE_VERB_INFINITIVES = {"it": ("are", "ere", "ire"), "pt": ("ar", "er", "ir")}
