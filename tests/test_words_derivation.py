@@ -56,6 +56,45 @@ GUARDED_FALSE_FRIENDS = [
 ]
 
 
+# Spanish quality nouns in -idad, -edad, -ez, -eza on a base in -o need an adjective base
+# (``affix_rules.ADJECTIVE_BASE_RULES``), in the build's links and at run time alike: the base's
+# feminine is filed under it (rápida, segura) or its adverb in -amente is a word (enfermamente).
+QUALITY_NOUNS = [
+    ("tristeza", "triste"), ("rapidez", "rápido"), ("limpieza", "limpio"), ("pureza", "puro"),
+    ("seguridad", "seguro"), ("timidez", "tímido"), ("suciedad", "sucio"), ("enfermedad", "enfermo"),
+    ("belleza", "bello"), ("oscuridad", "oscuro"), ("sencillez", "sencillo"), ("reactividad", "reactivo"),
+]
+QUALITY_NOUN_LOOK_ALIKES = [("cabeza", "cabo"), ("pereza", "pero"), ("cantidad", "canto")]  # head / cape ...
+
+
+@pytest.mark.parametrize(("derived", "base"), QUALITY_NOUNS)
+def test_spanish_quality_nouns_join_their_adjective(derived: str, base: str) -> None:
+    assert variant_reason(derived, base, "es") == "family"
+    assert variant_reason(base, derived, "es") == "family"
+
+
+@pytest.mark.parametrize(("derived", "base"), QUALITY_NOUN_LOOK_ALIKES)
+def test_spanish_quality_nouns_need_an_adjective_base(derived: str, base: str) -> None:
+    assert is_known(derived, "es") and is_known(base, "es")
+    assert not _checked(derived, base, "es")  # the run-time rule
+    assert variant_reason(derived, base, "es") is None  # and the tables' links
+    assert variant_reason(base, derived, "es") is None
+    assert variant_reason(derived + "s", base + "s", "es") is None  # their plurals too
+
+
+def test_is_adjective_reads_the_forms() -> None:
+    forms = {"rápida": {"rápido"}, "enfermamente": {"enfermamente"}, "pera": {"pera"}, "canta": {"cantar"}}
+
+    def lemmas_of(form: str) -> set[str]:
+        return forms.get(form, set())
+
+    assert all(rules.is_adjective(w, "es", lemmas_of) for w in ("rápido", "enfermo", "reactivo"))
+    assert not any(rules.is_adjective(w, "es", lemmas_of) for w in ("pero", "canto", "cabo"))
+    assert rules.is_adjective("triste", "es", lemmas_of)  # no test but for a base in -o
+    assert rules.is_adjective("caro", "it", lemmas_of)  # nor in other languages
+    assert ("canto", "canto", rules.ADJECTIVE_WITNESS) in rules.checked_bases("cantidad", "es")
+
+
 def _checked(a: str, b: str, lang: str) -> bool:
     na, nb = matcher.normalize(a), matcher.normalize(b)
     return matcher._checked_derivation(matcher._analyse(na, lang), matcher._analyse(nb, lang), lang)
