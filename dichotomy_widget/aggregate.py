@@ -7,6 +7,10 @@ events and append; on a :class:`VersionConflict` reload and decide again), a cha
 Every stored event is decoded by :func:`~.events.event_from_dict` for the aggregate's
 :attr:`Aggregate.kind`, so an unknown or newer event is a :class:`StoreError` for every kind.
 
+One thread at a time folds or appends (a re-entrant lock per aggregate; listeners are told after it
+is released): JupyterLab 4.6 sends widget messages on a kernel subshell, a thread of its own, while the
+kernel's main loop runs the watch and the bots.
+
 A subclass says what its state is (:meth:`Aggregate.initial_state`, :meth:`Aggregate.replay`) and,
 where it differs, what a wake of the watch does (:meth:`Aggregate.follow`).
 """
@@ -16,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterable, Sequence, TypeVar
 
@@ -80,6 +85,9 @@ class Aggregate(Generic[S]):
         #: The same trouble as an error (``None`` for none), for pages that show it in their own language.
         self.store_trouble_error: StoreError | None = None
         self._log = logging.getLogger(type(self).__module__)  # the subclass's logger, as before
+        # One thread at a time folds or appends: JupyterLab sends widget messages on a kernel subshell
+        # (a thread of its own) while the main loop's watch refreshes; both folding one event broke a game.
+        self._folding = threading.RLock()
 
     # --- what a subclass gives ------------------------------------------------------------------
     def initial_state(self) -> S:
@@ -151,11 +159,12 @@ class Aggregate(Generic[S]):
 
     def refresh(self, notify: bool = True) -> bool:
         """Fold events other kernels appended; True (and listeners told) if anything changed."""
-        records = self.load_records()
-        if not records:
-            return False
-        self.fold(self.decode(records), records[-1].seq)
-        self.last_event_at = records[-1].created_at
+        with self._folding:
+            records = self.load_records()
+            if not records:
+                return False
+            self.fold(self.decode(records), records[-1].seq)
+            self.last_event_at = records[-1].created_at
         if notify:
             self.notify()
         return True
@@ -166,23 +175,25 @@ class Aggregate(Generic[S]):
         (another kernel's events were folded in first)."""
         moved = False
         try:
-            for _ in range(MAX_RETRIES):
-                moved = self.refresh(notify=False) or moved
-                events = decide(self.state)
-                if not events:
+            with self._folding:  # released before the listeners are told
+                for _ in range(MAX_RETRIES):
+                    moved = self.refresh(notify=False) or moved
+                    events = decide(self.state)
+                    if not events:
+                        return events
+                    self.prepare_append()
+                    try:
+                        records = self.store.append(self.stream, self.seq,
+                                                    [(e.type, e.stored_payload()) for e in events])
+                    except VersionConflict:
+                        continue
+                    self.fold(events, records[-1].seq if records else self.seq)
+                    if records:
+                        self.last_event_at = records[-1].created_at
+                    moved = True
+                    announce(self.log_name, events)  # the teacher's lines, from the kernel that wrote them
                     return events
-                self.prepare_append()
-                try:
-                    records = self.store.append(self.stream, self.seq, [(e.type, e.stored_payload()) for e in events])
-                except VersionConflict:
-                    continue
-                self.fold(events, records[-1].seq if records else self.seq)
-                if records:
-                    self.last_event_at = records[-1].created_at
-                moved = True
-                announce(self.log_name, events)  # the teacher's lines, from the kernel that wrote them
-                return events
-            raise self.busy_error()
+                raise self.busy_error()
         finally:
             if moved:
                 self.notify()

@@ -4,6 +4,9 @@ clear StoreError in a real SQLite store, and a class event is upcast like a tabl
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 
 from dichotomy_widget import Classroom, StoreError, Table
@@ -11,7 +14,8 @@ from dichotomy_widget.aggregate import Aggregate
 from dichotomy_widget.deck_library import DeckLibrary
 from dichotomy_widget.decks import parse_deck
 from dichotomy_widget.events import SCHEMA_KEY, UPCASTERS, ClassCreated, event_from_dict
-from dichotomy_widget.stores import SqliteStore
+from dichotomy_widget.stores import MemoryStore, SqliteStore
+from game_helpers import word_deck
 
 ROWS = "sea,ocean\ncoffee,tea\ncat,dog\nspring,autumn\nbread,rice\nviolin,cello\ndoctor,nurse\ntrain,bus\nlion,tiger\ncastle,palace\n"
 
@@ -132,3 +136,46 @@ def test_a_watch_whose_first_look_fails_still_follows_the_stream(sqlite, caplog)
         assert "following the store failed" in caplog.text
     finally:
         busy.close()
+
+
+class _RefreshedByAnotherThreadAfterAppend(MemoryStore):
+    """A memory store that, right after an append has been written and before the appending table has
+    folded it, lets another thread refresh that table: what JupyterLab does, since it sends widget
+    messages on a kernel subshell (its own thread) while the kernel's main loop follows the store."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.table: Table | None = None
+        self.other_thread_done: list[bool] = []
+
+    def append(self, table_id, expected_seq, events):
+        records = super().append(table_id, expected_seq, events)
+        if self.table is not None and events and events[0][0] == "ClueSubmitted":
+            table, self.table = self.table, None  # once
+            other = threading.Thread(target=lambda: self.other_thread_done.append(table.refresh()), daemon=True)
+            other.start()
+            other.join(1.0)  # unguarded, the other thread folds the clue now; guarded, it waits for the fold
+        return records
+
+
+def test_a_refresh_from_another_thread_never_folds_an_event_twice():
+    """JupyterLab 4.6 sends widget messages on a kernel subshell: a clue decided there raced the main
+    thread's store watch, both folded the clue, the table counted two clues from one writer and waited
+    for nobody (tests/browser/test_jupyterlab.py, a loaded run). One thread at a time folds."""
+    store = _RefreshedByAnotherThreadAfterAppend()
+    table = Table.create(deck=word_deck(), seed=7, rounds=3, store=store)
+    for name in ("Ada", "Ben", "Cy"):
+        table.join(name)
+    table.start()
+    table.act(table.state.drawer, {"type": "pick", "pair": 1})
+    first, second = table.state.writers
+    store.table = table
+    table.act(first, {"type": "clue", "text": "zebra"})
+    for _ in range(100):  # the other thread got the lock once the clue was folded: nothing left to fold
+        if store.other_thread_done:
+            break
+        time.sleep(0.05)
+    assert store.other_thread_done == [False]
+    assert [c.seat for c in table.state.clues] == [first]
+    assert table.state.current_writer == second
+    assert table.seq == store.last_seq(table.code) and table.state == table.replayed()

@@ -664,3 +664,41 @@ def test_refusals_are_worded_in_the_widgets_language_with_the_same_code(deck):
     assert german_reply["message"] == f"Warten, bis {drawer} ein Paar wählt."
     malformed = intent(german, type=5)
     assert malformed["code"] == "invalid_action" and "Schaltfläche" in malformed["message"]
+
+
+def test_a_view_computed_on_another_thread_never_lands_after_a_newer_one(deck):
+    """JupyterLab sends widget messages on a kernel subshell (a thread of its own) while bots and the
+    store watch act on the main loop: a screen must end on the newest view, never on one a slower
+    thread computed before the newest change and set after it."""
+    import threading
+
+    table = make_table(deck)
+    table.start()
+    widget = SeatWidget(table, "Ada")
+    computed, go = threading.Event(), threading.Event()
+    state_now = widget._state
+    slow_thread: list[threading.Thread] = []
+
+    def slow_state():  # the slow thread computes its view, then is held up before setting it
+        state = state_now()
+        if threading.current_thread() in slow_thread:
+            computed.set()
+            go.wait(5)
+        return state
+
+    widget._state = slow_state
+    slow = threading.Thread(target=widget._sync, daemon=True)
+    slow_thread.append(slow)
+    slow.start()
+    assert computed.wait(5)
+    # meanwhile the Drawer picks (another thread: the act and its sync wait while the slow sync holds on)
+    drawer = table.state.drawer
+    act = threading.Thread(target=lambda: table.act(drawer, {"type": "pick", "pair": 1}), daemon=True)
+    act.start()
+    act.join(1.0)
+    go.set()
+    slow.join(5)
+    act.join(5)
+    assert not slow.is_alive() and not act.is_alive()
+    assert table.state.phase == "clues"
+    assert widget.get_state()["view"]["phase"] == "clues" == widget.view["phase"]

@@ -26,6 +26,7 @@ are shown once to everybody and one **Continue** confirms the recap for every se
 from __future__ import annotations
 
 import asyncio
+import threading
 import logging
 from functools import lru_cache
 from typing import Any
@@ -118,6 +119,9 @@ class _DichotomyWidget(anywidget.AnyWidget):
         self._table = table
         self._latest: dict[str, Any] = {}
         self._syncing = False
+        # JupyterLab sends widget messages on a kernel subshell (its own thread) while bots and the store
+        # watch run on the main loop: a view is computed and set under one lock, so the newest lands last.
+        self._sync_lock = threading.RLock()
         self.last_reply: dict[str, Any] | None = None  # the last ack/refusal (handy in tests)
         self._unsubscribe = table.subscribe(self._on_table_change)
         self.on_msg(self._on_msg)
@@ -151,16 +155,17 @@ class _DichotomyWidget(anywidget.AnyWidget):
         return str(getattr(self._table, "store_trouble", "") or "")
 
     def _sync(self) -> None:
-        state = {"lang": self._lang, "i18n": _catalogue(self._lang), **self._state(),
-                 "store_trouble": self._trouble()}
-        self._latest = state
-        self._syncing = True
-        try:
-            with self.hold_sync():
-                for name, value in state.items():
-                    setattr(self, name, value)
-        finally:
-            self._syncing = False
+        with self._sync_lock:
+            state = {"lang": self._lang, "i18n": _catalogue(self._lang), **self._state(),
+                     "store_trouble": self._trouble()}
+            self._latest = state
+            self._syncing = True
+            try:
+                with self.hold_sync():
+                    for name, value in state.items():
+                        setattr(self, name, value)
+            finally:
+                self._syncing = False
 
     def _on_table_change(self, _table: Any) -> None:
         if getattr(self, "_unsubscribe", None) is None:  # closed
@@ -352,16 +357,18 @@ class PassAndPlayWidget(_DichotomyWidget):
     def _handle(self, content: dict[str, Any]) -> None:
         kind = content["type"]
         if kind == "lift":
-            public = self._table.view(None)
-            owner = self._owner(public)
-            if owner is None or content.get("seat") != owner:
+            with self._sync_lock:  # whose screen shows changes only under the lock its views are made in
+                public = self._table.view(None)
+                owner = self._owner(public)
+                if owner is None or content.get("seat") != owner:
+                    self._sync()
+                    raise DichotomyError("The table moved on. Check the name and tap again.", code="stale_curtain")
+                self._lifted = owner
                 self._sync()
-                raise DichotomyError("The table moved on. Check the name and tap again.", code="stale_curtain")
-            self._lifted = owner
-            self._sync()
         elif kind == "hide":
-            self._lifted = None
-            self._sync()
+            with self._sync_lock:
+                self._lifted = None
+                self._sync()
         elif kind == "continue_all":
             self._table.check_stage(_made_on(content))
             public = self._table.view(None)
