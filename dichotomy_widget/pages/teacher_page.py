@@ -322,7 +322,16 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self._refresh_controls(view)
         self._refresh_late(view)
         self._refresh_tables(view)
-        drawn = f'<span hidden data-testid="dashboard-version" data-version="{view["version"]}"></span>'
+        self._mark_drawn()
+
+    def _mark_drawn(self) -> None:
+        """Say in a hidden mark which class version the dashboard shows and for which entry of the student
+        menu the move controls were drawn (a reader waits for it after choosing a student)."""
+        values = [v for _l, v in self.move_student.options]
+        chosen = values.index(self.move_student.value) if self.move_student.value in values else -1
+        version = self.view["version"] if self.view else ""
+        drawn = (f'<span hidden data-testid="dashboard-version" data-version="{version}" '
+                 f'data-student-index="{chosen}"></span>')
         if self.drawn.value != drawn:
             self.drawn.value = drawn
 
@@ -345,6 +354,8 @@ class TeacherPage(RefusingPage, TeacherGate, W.VBox):
         self._shown(self.move_table, bool(targets))
         self._shown(self.move_button, bool(targets))
         self._shown(self.remove_button, bool(chosen and chosen["removable"]))
+        if getattr(self, "view", None):
+            self._mark_drawn()
 
     def _refresh_late(self, view: dict[str, Any]) -> None:
         """One line per student without a table: a "Seat at table n" button per table with a free place."""

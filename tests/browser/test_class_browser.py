@@ -456,6 +456,13 @@ def _drawn(page) -> str:
     return mark.first.get_attribute("data-version") if mark.count() else ""
 
 
+def _wait_for_controls_of(page, index: int) -> None:
+    """Wait until the kernel has drawn the move controls for entry ``index`` of the student menu: a quiet
+    page is not enough on a loaded machine (run Q1 pressed a Move still shown for the student before)."""
+    expect(page.locator(f"[data-testid=dashboard-version][data-student-index='{index}']")).to_have_count(
+        1, timeout=60_000)
+
+
 def _settle(page, before: tuple) -> str:
     """After a press: wait until the page answered (a refusal in the feedback line, a new dashboard
     version, a table opened or closed), then until its DOM is quiet; the feedback text."""
@@ -487,13 +494,15 @@ def _press_everything(page, phase: str) -> list[str]:
     page.wait_for_function(QUIET, timeout=30_000)
     menu = page.locator(".dichotomy-move-student select")
     if menu.count() and menu.first.is_visible():
-        for label in [o.inner_text() for o in menu.first.locator("option").all()]:
+        for index, label in enumerate([o.inner_text() for o in menu.first.locator("option").all()]):
             menu.first.select_option(label=label)
+            _wait_for_controls_of(page, index)
             page.wait_for_function(QUIET, timeout=30_000)
             page.wait_for_function("""() => { const s = document.querySelector('.dichotomy-move-table select');
                 return !s || s.offsetParent === null || s.options.length > 0; }""", timeout=30_000)  # no empty menu
             assert page.locator(".dichotomy-feedback").first.inner_text().strip() == "", (phase, label)
         menu.first.select_option(index=0)  # a seated student (joined first): Move is offered for them
+        _wait_for_controls_of(page, 0)
         page.wait_for_function(QUIET, timeout=30_000)
     pressed: list[str] = []
     seen: set = set()
