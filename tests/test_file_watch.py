@@ -198,3 +198,20 @@ def test_a_folder_that_cannot_be_watched_falls_back_to_polling(tmp_path: Path) -
     watch = FileWatch(tmp_path / "missing", {"x"}, lambda written: None)
     assert watch.start() is False
     assert not watch.running
+
+
+def test_a_write_and_an_announcement_in_one_read_tell_both() -> None:
+    """Run R2 (loaded): the announcing process opened the store (a write notice) and touched it (the
+    announcement) so close together that inotify gave both in one read; that read counted as a write
+    alone, the announcement was lost and the waiting kernel slept until its deadline (600 s)."""
+    from inotify_simple import Event, flags
+
+    from dichotomy_widget.stores.file_watch import notice_kinds
+
+    names = frozenset({"tables.sqlite3", "tables.sqlite3-wal"})
+    both = [Event(1, flags.CLOSE_WRITE, 0, "tables.sqlite3"), Event(1, flags.ATTRIB, 0, "tables.sqlite3")]
+    assert notice_kinds(both, names, flags) == [True, False]
+    assert notice_kinds([Event(1, flags.ATTRIB, 0, "tables.sqlite3")], names, flags) == [False]
+    assert notice_kinds([Event(1, flags.MODIFY, 0, "tables.sqlite3-wal")], names, flags) == [True]
+    assert notice_kinds([Event(1, flags.ATTRIB, 0, "other.txt")], names, flags) == []
+    assert notice_kinds([Event(-1, flags.Q_OVERFLOW, 0, "")], names, flags) == [True, False]

@@ -16,12 +16,27 @@ import os
 import select
 import threading
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 from ..logs import failure, log_failure
 
 log = logging.getLogger(__name__)
 
 __all__ = ["FileWatch"]
+
+
+def notice_kinds(events: Iterable[Any], names: frozenset[str], flags: Any) -> list[bool]:
+    """What one read of inotify events on ``names`` tells: ``True`` if a file was written, ``False`` if
+    metadata was touched (an announcement), both when both happened in the same read (a write must not
+    hide an announcement: the waiting kernel would sleep until its recheck). An overflow may have lost
+    either, so it tells both."""
+    ours = [e for e in events if e.name in names or e.mask & flags.Q_OVERFLOW]
+    overflow = any(e.mask & flags.Q_OVERFLOW for e in ours)
+    out = []
+    if overflow or any(e.mask & ~(flags.ATTRIB | flags.ISDIR) for e in ours):
+        out.append(True)
+    if overflow or any(e.mask & flags.ATTRIB for e in ours):
+        out.append(False)
+    return out
 
 
 class FileWatch:
@@ -86,9 +101,8 @@ class FileWatch:
                 if stop_read in ready:
                     return
                 events = inotify.read(timeout=0)
-                ours = [e for e in events if e.name in self.names or e.mask & flags.Q_OVERFLOW]
-                if ours:
-                    self.on_change(any(e.mask & ~(flags.ATTRIB | flags.ISDIR) for e in ours))
+                for written in notice_kinds(events, self.names, flags):
+                    self.on_change(written)
         except Exception as err:  # never die silently: the store falls back to its slow poll
             log_failure(log, "watching %s stopped", err, self.folder)
         finally:
