@@ -379,6 +379,11 @@ def _submit(page, box: str, value: str, done: str, tries: int = 4) -> None:
         try:
             page.locator(box).fill(value)
         except playwright_api.TimeoutError as exc:
+            try:  # the last press was taken after all: the page moved on and is still drawing (run R1, loaded)
+                page.locator(done).first.wait_for(state="visible", timeout=RENDER)
+                return
+            except playwright_api.TimeoutError:
+                pass
             text = page.locator("body").inner_text(timeout=10_000)[:800]
             raise AssertionError(f"{box} is not on {page.url} any more; the page shows:\n{text}") from exc
         page.locator(box).press("Enter")
