@@ -60,6 +60,8 @@
  */
 
 const REPLY_TIMEOUT_MS = 20000;
+/** A screen with no view yet asks the kernel to send it again this often (an update it missed). */
+const VIEW_RETRY_MS = 4000;
 
 // --- the translator ---------------------------------------------------------------------------------
 //
@@ -1057,6 +1059,8 @@ class App {
     this.nextId = Math.floor(Math.random() * 1e6) * 1000;
     /** @type {Map<number, Pending>} */
     this.pending = new Map();
+    /** The timer that asks for a view not yet here (see awaitView); 0 when none is set. */
+    this.viewTimer = 0;
     /** Each region as last drawn (see Drawing): a view update must not swap a button under the pointer
      * (a press between pointerdown and click) or a focused control, so a region is drawn again only
      * when a value it read changed. */
@@ -1155,6 +1159,7 @@ class App {
   }
 
   destroy() {
+    window.clearTimeout(this.viewTimer);
     for (const name of ["change:view", "change:curtain", "change:host", "change:name"]) this.model.off(name, this.onChange);
     this.model.off("change:store_trouble", this.onTrouble);
     for (const name of ["change:i18n", "change:lang"]) this.model.off(name, this.onLanguage);
@@ -1265,6 +1270,20 @@ class App {
     this.renderTrouble();
   }
 
+  /**
+   * No view yet: every VIEW_RETRY_MS ask the kernel to send it again, and draw whatever has arrived
+   * meanwhile, so a missed update never leaves "Connecting to the table…" on screen for good.
+   */
+  awaitView() {
+    if (this.viewTimer) return;
+    this.viewTimer = window.setTimeout(() => {
+      this.viewTimer = 0;
+      const view = /** @type {View} */ (this.model.get("view") || {});
+      if (!view.phase) this.model.send({ type: "send_view" });
+      this.render();
+    }, VIEW_RETRY_MS);
+  }
+
   /** The language menu: the interface languages, each in its own name; changing it asks the kernel. */
   renderLanguageMenu() {
     const catalogue = /** @type {Catalogue} */ (this.model.get("i18n") || ENGLISH);
@@ -1297,8 +1316,11 @@ class App {
     if (!view || !view.phase) {
       this.drawTitleOnly();
       this.setStatus(t("Connecting to the table…"), true);
+      this.awaitView();
       return;
     }
+    window.clearTimeout(this.viewTimer);
+    this.viewTimer = 0;
     this.root.dataset.phase = view.phase;
     this.root.dataset.you = view.you ? view.you.name : "";
     if (view.phase === "gone") {

@@ -257,6 +257,25 @@ def test_forged_update_is_answered_with_the_true_state(deck):
     assert w.view == table.view(1)
 
 
+@pytest.mark.parametrize("kind", ["seat", "table", "pass"])
+def test_a_screen_without_its_view_gets_every_kernel_trait_again(deck, kind):
+    """A screen still on "Connecting to the table…" asks again (``send_view``): the kernel answers with
+    every trait it owns, as it holds them now, and nothing else (a seat's view only)."""
+    table = make_table(deck)
+    widget = {"seat": lambda: SeatWidget(table, "Ben"), "table": lambda: TableWidget(table),
+              "pass": lambda: PassAndPlayWidget(table)}[kind]()
+    table.start()
+    sent = []
+    widget.send_state = lambda key=None: sent.append(key)
+    assert intent(widget, type="send_view") == {"ack": intent.counter}
+    own = {"seat": set(), "table": {"host"}, "pass": {"curtain"}}[kind]
+    assert len(sent) == 1 and set(sent[0]) == {"view", "lang", "i18n", "store_trouble"} | own
+    state = widget.get_state(sent[0])
+    assert state == {key: getattr(widget, key) for key in sent[0]}  # the kernel's values as they are now
+    if kind == "seat":
+        assert state["view"] == table.view(1) and state["view"]["phase"] == "reveal"
+
+
 # --- privacy: no hidden word in any synced state before the SPEC allows it ----------------------------
 
 

@@ -204,6 +204,8 @@ class _DichotomyWidget(anywidget.AnyWidget):
         try:
             if content["type"] == "set_language":
                 self.set_language(content.get("lang"))
+            elif content["type"] == "send_view":
+                self._send_view_again()
             else:
                 self._handle(content)
         except DichotomyError as err:
@@ -213,6 +215,13 @@ class _DichotomyWidget(anywidget.AnyWidget):
             self._reply({"refused": mid, "code": "internal_error", "message": self.tr.gettext(INTERNAL_ERROR)})
         else:
             self._reply({"ack": mid})
+
+    def _send_view_again(self) -> None:
+        """A screen still without a view asks for the kernel's traits again: an update it missed (seen
+        once on a loaded machine: a class seat stayed on "Connecting to the table…") is sent anew."""
+        log.info("table %s: a screen asked for its view again", self._table.code)
+        with self._sync_lock:
+            self.send_state(list(self._latest))
 
     def _reply(self, message: dict[str, Any]) -> None:
         self.last_reply = message
