@@ -96,16 +96,23 @@ def open_page(browser, url: str, width: int = 900, height: int = 800):
     return page
 
 
-def wait_for_seat(page, name: str, server) -> None:
-    """Wait until ``page`` is ``name``'s seat; else fail with what the page shows and said, and the
-    server's log, so a failure on a loaded machine can be told apart (kernel or browser)."""
+def wait_for_shown(page, selector: str, what: str, server, timeout: int = RENDER) -> None:
+    """Wait for ``selector`` on ``page``; else fail saying ``what`` did not happen, with what the page
+    shows (its text, each widget's phase) and said, and the server's log, so a failure on a loaded machine
+    can be told apart (kernel or browser)."""
     try:
-        page.locator(f".dw-root[data-you='{name}']").wait_for(timeout=RENDER)
+        page.locator(selector).first.wait_for(timeout=timeout)
     except playwright_api.TimeoutError:
         shown = page.locator("body").inner_text(timeout=10_000)[-1500:]
+        phases = page.evaluate("[...document.querySelectorAll('.dw-root')].map((r) => r.dataset.phase || '')")
         said = "\n".join(page.console_lines[-30:])
-        raise AssertionError(f"{name}'s page did not become the seat.\n--- page text ---\n{shown}\n"
+        raise AssertionError(f"{what}\n--- page text (phases {phases}) ---\n{shown}\n"
                              f"--- console ---\n{said}\n--- server log ---\n{server.log()}") from None
+
+
+def wait_for_seat(page, name: str, server) -> None:
+    """Wait until ``page`` is ``name``'s seat (see :func:`wait_for_shown`)."""
+    wait_for_shown(page, f".dw-root[data-you='{name}']", f"{name}'s page did not become the seat.", server)
 
 
 def seating(teacher) -> dict[int, list[str]]:
@@ -200,7 +207,8 @@ def test_a_class_of_twelve_plays_at_three_tables(browser, serve, screenshots):
     expect(teacher.locator(".dichotomy-summary[data-table='1']")).to_have_attribute("data-phase", "clues",
                                                                                    timeout=60_000)
     # the projector of table 1 and the dashboard: no control on the projector, no hidden word anywhere
-    projector.locator(".dw-root[data-phase='clues']").wait_for(timeout=60_000)
+    wait_for_shown(projector, ".dw-root[data-phase='clues']", "Table 1's projector did not show the clues.",
+                   serve, timeout=60_000)
     assert projector.locator("button").count() == 0
     for page in (projector, teacher, classview):  # names and the class name may be dealt words too
         for i in (1, 2, 3):
