@@ -395,7 +395,7 @@ class Model {
   set(k, v) { this.state[k] = v; }
   on(ev, cb) { (this.handlers[ev] ||= []).push(cb); }
   off() {}
-  send() {}
+  send(msg) { (window.sent ||= []).push(msg); }
   save_changes() {}
   update(changes) {
     this.state = { ...this.state, ...changes };
@@ -464,20 +464,25 @@ window.check = (states, mutateAt) => {
 """
 
 
-def test_every_region_follows_every_view_value_it_draws(page):
-    """A widget updated view by view shows exactly what a widget mounted on that view shows, over a
-    whole game (the lobby count follows each join, the host's seat rows follow a reorder) and for a
-    change of any single value of the view in the lobby, a writer's turn, a recap and the end."""
+def _load_harness(page) -> None:
+    """The widget module and :data:`HARNESS` on a bare page."""
     from dichotomy_widget.widgets.game import JS_DIR
 
-    states = _game_states()
     source = (JS_DIR / "widget.js").read_text(encoding="utf-8").replace("export default { render };",
                                                                          "window.dwRender = render;")
-    page.emulate_media(reduced_motion="reduce")  # no staged reveal: what a screen shows does not wait on timers
     page.set_content("<!doctype html><html><body></body></html>")
     page.add_script_tag(content=source, type="module")
     page.add_script_tag(content=HARNESS, type="module")
     page.wait_for_function("typeof window.check === 'function'")
+
+
+def test_every_region_follows_every_view_value_it_draws(page):
+    """A widget updated view by view shows exactly what a widget mounted on that view shows, over a
+    whole game (the lobby count follows each join, the host's seat rows follow a reorder) and for a
+    change of any single value of the view in the lobby, a writer's turn, a recap and the end."""
+    states = _game_states()
+    page.emulate_media(reduced_motion="reduce")  # no staged reveal: what a screen shows does not wait on timers
+    _load_harness(page)
     host = [s for s in states if s["who"] == "table"]
     counts = [page.evaluate("(s) => { const w = mount(s); const n = w.el.querySelector('[data-testid=lobby-count]');"
                             " return n ? n.textContent : null; }", s) for s in host[:5]]
@@ -492,30 +497,13 @@ def test_every_region_follows_every_view_value_it_draws(page):
 
 # --- 7. a screen whose view never came asks for it again ----------------------------------------------
 
-#: One widget on a stub of anywidget's model that records what the widget sends.
-ASKING_HARNESS = """
-window.sent = [];
-const model = { state: null, handlers: {},
-  get(k) { return this.state[k]; }, set(k, v) { this.state[k] = v; },
-  on(ev, cb) { (this.handlers[ev] ||= []).push(cb); }, off() {}, save_changes() {},
-  send(msg) { window.sent.push(msg); } };
-window.mountWithout = (state) => {
-  model.state = { ...state, view: {} };
-  const el = document.createElement("div");
-  document.body.append(el);
-  dwRender({ model, el });
-};
-window.arriveSilently = (state) => { Object.assign(model.state, state); };  // no change event: missed
-"""
-
-
 def test_a_screen_without_its_view_asks_the_kernel_again_until_it_has_it(page):
     """A seat whose view update never arrived (run T2, loaded: a class seat on "Connecting to the table…"
     for good) asks the kernel every few seconds; the kernel's answer is drawn even when no change event
     came with it, and then the screen stops asking."""
     from dichotomy_widget import Table
     from dichotomy_widget.options import TableOptions
-    from dichotomy_widget.widgets.game import JS_DIR, SeatWidget
+    from dichotomy_widget.widgets.game import SeatWidget
 
     table = Table.create(deck="en", seed=11, options=TableOptions(rounds=2))
     for name in ("Ada", "Ben", "Cy"):
@@ -524,20 +512,15 @@ def test_a_screen_without_its_view_asks_the_kernel_again_until_it_has_it(page):
     ada = SeatWidget(table, "Ada")
     keys: list = []
     ada.send_state = lambda key=None: keys.append(key)
-    source = (JS_DIR / "widget.js").read_text(encoding="utf-8").replace("export default { render };",
-                                                                         "window.dwRender = render;")
-    page.set_content("<!doctype html><html><body></body></html>")
-    page.add_script_tag(content=source, type="module")
-    page.add_script_tag(content=ASKING_HARNESS, type="module")
-    page.wait_for_function("typeof window.mountWithout === 'function'")
-    page.evaluate("(s) => mountWithout(s)", {"kind": "seat", "view": ada.view, "lang": ada.lang,
-                                              "i18n": ada.i18n, "store_trouble": ""})
+    _load_harness(page)
+    page.evaluate("(s) => { window.sent = []; window.one = mount(s); }",
+                  {"kind": "seat", "view": {}, "lang": ada.lang, "i18n": ada.i18n, "store_trouble": ""})
     expect(page.locator(".dw-root")).to_contain_text("Connecting to the table")
     page.wait_for_function("window.sent.some((m) => m.type === 'send_view')", timeout=30_000)
     ask = page.evaluate("window.sent.find((m) => m.type === 'send_view')")
     ada._handle_custom_msg(ask, [])  # the kernel's answer, as its widget gives it
     assert len(keys) == 1 and ada.last_reply.get("ack", "missing") is None
-    page.evaluate("(s) => arriveSilently(s)", ada.get_state(keys[0]))
+    page.evaluate("(s) => { Object.assign(one.model.state, s); }", ada.get_state(keys[0]))  # no change event: missed
     expect(page.locator(".dw-root[data-you='Ada']")).to_have_attribute("data-phase", "reveal", timeout=30_000)
     asked = page.evaluate("window.sent.filter((m) => m.type === 'send_view').length")
     page.wait_for_timeout(9_000)  # two more retry periods: nothing more is asked once the view is here
