@@ -62,6 +62,9 @@
 const REPLY_TIMEOUT_MS = 20000;
 /** A screen with no view yet asks the kernel to send it again this often (an update it missed). */
 const VIEW_RETRY_MS = 4000;
+/** A screen with a view tells the kernel which one (its version) this often; the kernel sends its traits
+ * again if the screen is behind (an update it missed). */
+const VIEW_CHECK_MS = 10000;
 
 // --- the translator ---------------------------------------------------------------------------------
 //
@@ -1061,6 +1064,8 @@ class App {
     this.pending = new Map();
     /** The timer that asks for a view not yet here (see awaitView); 0 when none is set. */
     this.viewTimer = 0;
+    /** The timer that tells the kernel which view this screen shows (see checkView). */
+    this.checkTimer = window.setInterval(() => this.checkView(), VIEW_CHECK_MS);
     /** Each region as last drawn (see Drawing): a view update must not swap a button under the pointer
      * (a press between pointerdown and click) or a focused control, so a region is drawn again only
      * when a value it read changed. */
@@ -1160,6 +1165,7 @@ class App {
 
   destroy() {
     window.clearTimeout(this.viewTimer);
+    window.clearInterval(this.checkTimer);
     for (const name of ["change:view", "change:curtain", "change:host", "change:name"]) this.model.off(name, this.onChange);
     this.model.off("change:store_trouble", this.onTrouble);
     for (const name of ["change:i18n", "change:lang"]) this.model.off(name, this.onLanguage);
@@ -1282,6 +1288,18 @@ class App {
       if (!view.phase) this.model.send({ type: "send_view" });
       this.render();
     }, VIEW_RETRY_MS);
+  }
+
+  /**
+   * Tell the kernel which view this screen shows (its version, or the curtain's): a screen that missed
+   * an update (its view or curtain is behind the kernel's) gets every trait again, so it is not a phase
+   * behind for good.
+   */
+  checkView() {
+    const view = /** @type {View} */ (this.model.get("view") || {});
+    const curtain = /** @type {Curtain} */ (this.model.get("curtain") || {});
+    const version = view.phase ? view.version : curtain.version;
+    if (typeof version === "number") this.model.send({ type: "send_view", version });
   }
 
   /** The language menu: the interface languages, each in its own name; changing it asks the kernel. */

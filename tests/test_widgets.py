@@ -276,6 +276,29 @@ def test_a_screen_without_its_view_gets_every_kernel_trait_again(deck, kind):
         assert state["view"] == table.view(1) and state["view"]["phase"] == "reveal"
 
 
+@pytest.mark.parametrize("kind", ["seat", "table", "pass"])
+def test_a_screen_behind_the_table_gets_every_kernel_trait_again_and_one_up_to_date_nothing(deck, kind):
+    """A screen with a view tells its version every few seconds (``send_view`` with ``version``): one
+    that missed an update (run V1, loaded: a projector stayed a phase behind) gets every trait again, one
+    showing the kernel's version nothing; a forged version is answered like a missed one, never refused."""
+    table = make_table(deck)
+    widget = {"seat": lambda: SeatWidget(table, "Ben"), "table": lambda: TableWidget(table),
+              "pass": lambda: PassAndPlayWidget(table)}[kind]()
+    table.start()
+    sent = []
+    widget.send_state = lambda key=None: sent.append(key)
+    shown = widget.view if widget.view else widget.curtain  # pass and play: the curtain is down
+    assert isinstance(shown["version"], int) and shown["version"] == table.state.version
+    assert intent(widget, type="send_view", version=shown["version"]) == {"ack": intent.counter}
+    assert sent == []  # up to date: nothing sent again
+    assert intent(widget, type="send_view", version=shown["version"] - 1) == {"ack": intent.counter}
+    own = {"seat": set(), "table": {"host"}, "pass": {"curtain"}}[kind]
+    assert len(sent) == 1 and set(sent[0]) == {"view", "lang", "i18n", "store_trouble"} | own
+    for forged in (None, "7", [shown["version"]], {"v": 1}):
+        assert intent(widget, type="send_view", version=forged) == {"ack": intent.counter}
+    assert len(sent) == 5  # a version the kernel never had: every trait again, never an error
+
+
 # --- privacy: no hidden word in any synced state before the SPEC allows it ----------------------------
 
 

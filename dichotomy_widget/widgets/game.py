@@ -205,7 +205,7 @@ class _DichotomyWidget(anywidget.AnyWidget):
             if content["type"] == "set_language":
                 self.set_language(content.get("lang"))
             elif content["type"] == "send_view":
-                self._send_view_again()
+                self._send_view_again(content)
             else:
                 self._handle(content)
         except DichotomyError as err:
@@ -216,12 +216,28 @@ class _DichotomyWidget(anywidget.AnyWidget):
         else:
             self._reply({"ack": mid})
 
-    def _send_view_again(self) -> None:
-        """A screen still without a view asks for the kernel's traits again: an update it missed (seen
-        once on a loaded machine: a class seat stayed on "Connecting to the table…") is sent anew."""
-        log.info("table %s: a screen asked for its view again", self._table.code)
+    def _send_view_again(self, content: dict[str, Any]) -> None:
+        """A screen asks for the kernel's traits again (``send_view``), which are sent unless it says it
+        shows the kernel's ``version`` already: a screen still without a view asks every few seconds (seen
+        on a loaded machine: a class seat stayed on "Connecting to the table…"), and one with a view
+        tells its version every few seconds (a projector stayed a phase behind), so an update it missed
+        is sent anew."""
         with self._sync_lock:
+            if "version" in content:
+                if content["version"] == self._shown_version():
+                    return
+                log.info("table %s: a screen was behind the table: its view is sent again", self._table.code)
+            else:
+                log.info("table %s: a screen asked for its view again", self._table.code)
             self.send_state(list(self._latest))
+
+    def _shown_version(self) -> Any:
+        """The version of the view (or pass-and-play curtain) last synced; None for one without."""
+        for key in ("view", "curtain"):
+            shown = self._latest.get(key) or {}
+            if "version" in shown:
+                return shown["version"]
+        return None
 
     def _reply(self, message: dict[str, Any]) -> None:
         self.last_reply = message
