@@ -299,6 +299,30 @@ def test_a_screen_behind_the_table_gets_every_kernel_trait_again_and_one_up_to_d
     assert len(sent) == 5  # a version the kernel never had: every trait again, never an error
 
 
+def test_a_screen_checking_its_version_brings_a_kernel_that_missed_the_store_up_to_date(deck, tmp_path):
+    """The kernel behind a screen that tells its version first folds what other kernels appended (its
+    watch may have missed the notice: it only rechecks every 30 s), then answers: the screen gets the
+    new view."""
+    from dichotomy_widget import SqliteStore
+
+    path = tmp_path / "tables.sqlite3"
+    table = Table.create(deck=deck, rounds=3, seed=5, code="WDGT23", store=SqliteStore(path))
+    for name in ("Ada", "Ben", "Cy"):
+        table.join(name)
+    projector = TableWidget(Table.open("WDGT23", SqliteStore(path)))  # another kernel, not watching
+    version = projector.view["version"]
+    table.start()  # in the first kernel
+    assert projector.view["phase"] == "lobby"  # missed
+    sent = []
+    projector.send_state = lambda key=None: sent.append(key)
+    assert intent(projector, type="send_view", version=version) == {"ack": intent.counter}
+    assert projector.view["phase"] == "reveal" and projector.view["version"] == table.state.version > version
+    assert sent and "view" in sent[-1]  # the new view went out
+    sent.clear()
+    assert intent(projector, type="send_view", version=projector.view["version"]) == {"ack": intent.counter}
+    assert sent == []  # up to date now: nothing sent again
+
+
 # --- privacy: no hidden word in any synced state before the SPEC allows it ----------------------------
 
 

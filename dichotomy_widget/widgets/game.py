@@ -35,6 +35,7 @@ import anywidget
 import traitlets
 
 from ..errors import DichotomyError, SeatNotFound, where
+from ..logs import log_failure
 from ..i18n import LANGUAGE_NAMES, N_, normalize_language, translator
 from ..rules import action_types
 from . import widget_code
@@ -218,18 +219,28 @@ class _DichotomyWidget(anywidget.AnyWidget):
 
     def _send_view_again(self, content: dict[str, Any]) -> None:
         """A screen asks for the kernel's traits again (``send_view``), which are sent unless it says it
-        shows the kernel's ``version`` already: a screen still without a view asks every few seconds (seen
+        shows the kernel's ``version`` already (after the kernel caught up with the store): a screen still without a view asks every few seconds (seen
         on a loaded machine: a class seat stayed on "Connecting to the table…"), and one with a view
         tells its version every few seconds (a projector stayed a phase behind), so an update it missed
         is sent anew."""
         with self._sync_lock:
             if "version" in content:
+                self._catch_up()
                 if content["version"] == self._shown_version():
                     return
                 log.info("table %s: a screen was behind the table: its view is sent again", self._table.code)
             else:
                 log.info("table %s: a screen asked for its view again", self._table.code)
             self.send_state(list(self._latest))
+
+    def _catch_up(self) -> None:
+        """Fold what other kernels appended now (a missed store notice waits for the watch's recheck):
+        a screen checking its version finds its kernel up to date too. A store error is only logged."""
+        try:
+            self._table.refresh()
+        except DichotomyError as err:
+            log_failure(log, "table %s: catching up with the store failed", err, self._table.code,
+                        level=logging.INFO)
 
     def _shown_version(self) -> Any:
         """The version of the view (or pass-and-play curtain) last synced; None for one without."""
