@@ -257,19 +257,29 @@ def test_forged_update_is_answered_with_the_true_state(deck):
     assert w.view == table.view(1)
 
 
-@pytest.mark.parametrize("kind", ["seat", "table", "pass"])
-def test_a_screen_without_its_view_gets_every_kernel_trait_again(deck, kind):
-    """A screen still on "Connecting to the table…" asks again (``send_view``): the kernel answers with
-    every trait it owns, as it holds them now, and nothing else (a seat's view only)."""
+#: The traits every game widget's kernel owns, and each kind's own.
+EVERY_TRAIT = {"view", "lang", "i18n", "store_trouble"}
+OWN_TRAITS = {"seat": set(), "table": {"host"}, "pass": {"curtain"}}
+
+
+def started_screen(deck, kind):
+    """A started table, a widget of ``kind`` on it, and the list its ``send_state`` calls go to."""
     table = make_table(deck)
     widget = {"seat": lambda: SeatWidget(table, "Ben"), "table": lambda: TableWidget(table),
               "pass": lambda: PassAndPlayWidget(table)}[kind]()
     table.start()
     sent = []
     widget.send_state = lambda key=None: sent.append(key)
+    return table, widget, sent
+
+
+@pytest.mark.parametrize("kind", ["seat", "table", "pass"])
+def test_a_screen_without_its_view_gets_every_kernel_trait_again(deck, kind):
+    """A screen still on "Connecting to the table…" asks again (``send_view``): the kernel answers with
+    every trait it owns, as it holds them now, and nothing else (a seat's view only)."""
+    table, widget, sent = started_screen(deck, kind)
     assert intent(widget, type="send_view") == {"ack": intent.counter}
-    own = {"seat": set(), "table": {"host"}, "pass": {"curtain"}}[kind]
-    assert len(sent) == 1 and set(sent[0]) == {"view", "lang", "i18n", "store_trouble"} | own
+    assert len(sent) == 1 and set(sent[0]) == EVERY_TRAIT | OWN_TRAITS[kind]
     state = widget.get_state(sent[0])
     assert state == {key: getattr(widget, key) for key in sent[0]}  # the kernel's values as they are now
     if kind == "seat":
@@ -281,19 +291,13 @@ def test_a_screen_behind_the_table_gets_every_kernel_trait_again_and_one_up_to_d
     """A screen with a view tells its version every few seconds (``send_view`` with ``version``): one
     that missed an update (run V1, loaded: a projector stayed a phase behind) gets every trait again, one
     showing the kernel's version nothing; a forged version is answered like a missed one, never refused."""
-    table = make_table(deck)
-    widget = {"seat": lambda: SeatWidget(table, "Ben"), "table": lambda: TableWidget(table),
-              "pass": lambda: PassAndPlayWidget(table)}[kind]()
-    table.start()
-    sent = []
-    widget.send_state = lambda key=None: sent.append(key)
+    table, widget, sent = started_screen(deck, kind)
     shown = widget.view if widget.view else widget.curtain  # pass and play: the curtain is down
     assert isinstance(shown["version"], int) and shown["version"] == table.state.version
     assert intent(widget, type="send_view", version=shown["version"]) == {"ack": intent.counter}
     assert sent == []  # up to date: nothing sent again
     assert intent(widget, type="send_view", version=shown["version"] - 1) == {"ack": intent.counter}
-    own = {"seat": set(), "table": {"host"}, "pass": {"curtain"}}[kind]
-    assert len(sent) == 1 and set(sent[0]) == {"view", "lang", "i18n", "store_trouble"} | own
+    assert len(sent) == 1 and set(sent[0]) == EVERY_TRAIT | OWN_TRAITS[kind]
     for forged in (None, "7", [shown["version"]], {"v": 1}):
         assert intent(widget, type="send_view", version=forged) == {"ack": intent.counter}
     assert len(sent) == 5  # a version the kernel never had: every trait again, never an error
