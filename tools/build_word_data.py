@@ -24,7 +24,8 @@ the French (Grammalecte/Dicollecte, MPL 2.0), Spanish (RLA-ES, used under MPL 1.
 Portuguese (pt_PT, used under MPL 1.1+) hunspell dictionaries, whose entries are expanded with
 their suffix classes (read with spylls): inflections become forms of the headword, Spanish and
 Portuguese derivation classes become family links.  For es, fr and de the LibreOffice thesauri
-(mythes) drop rule links whose two words' senses conflict (``drop_sense_conflicts``).  Italian
+(mythes) drop rule links, and es/fr diminutive links, whose two words' senses conflict
+(``drop_sense_conflicts``).  Italian
 and Portuguese regular verb forms are left out where the matcher's rule finds them again
 (``prune_rule_verbs``).  See ``dichotomy_widget/wordsdata/README.md``.  Nothing here reads the
 project's dev pairs (one threshold, ``MIN_SENSE_SYNONYMS``, was chosen by measuring on them).
@@ -475,6 +476,17 @@ THESAURUS_PACKAGES = {"en": "mythes-en-us", "es": "mythes-es", "fr": "mythes-fr"
 # it, pt and en are not checked yet (no false-friend pairs to tune on).
 MIN_SENSE_SYNONYMS = 8
 SENSE_CHECK_LANGS = ("es", "fr", "de")
+# Diminutives and augmentatives (``affix_rules._EVALUATIVE``: es -ito, -illo, -ón, -azo ...; fr -ette,
+# -et, -on) keep their base's part of speech and mean a small or big one of it, so a thesaurus that
+# knows both words relates them; when it does not, the word names a thing of its own (castillo /
+# casto, cepillo / cepo, jouet / joue, poison / pois).  For these a thinner entry is evidence
+# (``MIN_EVALUATIVE_SYNONYMS`` each) and hunspell's diminutive classes (-illo, -ito, -azo) are
+# checked too.  -ión / -ion (action nouns) are no evaluative endings.  de (-chen, -lein) not yet.
+# Judged by reading the links it drops, not on the dev pairs: with 4 and only a shared synonym or a
+# synonym in the other's family as a relation, about half of the Spanish links dropped were real.
+EVALUATIVE_CHECK_LANGS = ("es", "fr")
+EVALUATIVE_ENDINGS = {lang: tuple(rules._EVALUATIVE[lang]) for lang in EVALUATIVE_CHECK_LANGS}
+MIN_EVALUATIVE_SYNONYMS = 5
 
 
 def load_thesaurus(lang: str) -> dict[str, frozenset[str]]:
@@ -520,7 +532,9 @@ def drop_sense_conflicts(lex: Lexicon, origins: Origins, lang: str) -> int:
     synonym, and no synonym of one (or a word of a multi-word synonym) is, or is linked to, a
     word of the other's family or of its synonyms' families (couleur/couler, pasión/pasar).
     A pair the thesaurus knows too little about keeps its link, and so does a verb made from a
-    word by conversion (détail/détailler), which no synonym list can relate.  The family graph is read before
+    word by conversion (détail/détailler), which no synonym list can relate.  A diminutive or
+    augmentative (``EVALUATIVE_ENDINGS``, from an affix rule or a hunspell class) is checked with
+    thinner entries: ``MIN_EVALUATIVE_SYNONYMS`` synonyms each.  The family graph is read before
     any link is dropped, so the order of the links does not matter."""
     thesaurus = load_thesaurus(lang)
     neighbours: dict[str, set[str]] = defaultdict(set)
@@ -537,21 +551,31 @@ def drop_sense_conflicts(lex: Lexicon, origins: Origins, lang: str) -> int:
         synonyms |= {token for s in thesaurus[word] for token in s.split() if len(token) > 2}
         return synonyms.union(*(neighbours.get(s, ()) for s in synonyms))
 
-    def conflict(a: str, b: str) -> bool:
+    endings = EVALUATIVE_ENDINGS.get(lang, ())
+
+    def evaluative(a: str, b: str) -> bool:
+        """The longer word ends in a diminutive or augmentative ending (not -ión/-ion)."""
+        word = max(a, b, key=len)
+        return len(a) != len(b) and word.endswith(endings) and not word.endswith(("ión", "ion"))
+
+    def conflict(a: str, b: str, evaluative_pair: bool) -> bool:
         if is_conversion(a, b, lang) or is_conversion(b, a, lang):
             return False  # a noun and its verb: a thesaurus lists synonyms within one part of speech
-        if len(thesaurus.get(a, ())) < MIN_SENSE_SYNONYMS or len(thesaurus.get(b, ())) < MIN_SENSE_SYNONYMS:
+        least = MIN_EVALUATIVE_SYNONYMS if evaluative_pair else MIN_SENSE_SYNONYMS
+        if len(thesaurus.get(a, ())) < least or len(thesaurus.get(b, ())) < least:
             return False
         if thesaurus[a] & thesaurus[b]:
             return False
         wide_a, wide_b = wider(a), wider(b)
         return not (wide_a & family(b) or wide_b & family(a) or wide_a & wide_b)
 
-    drop = [
-        (a, b) for (a, b, kind), source in origins.links.items()
-        if kind == "weak" and source == "rule:affixes" and b in lex.weak.get(a, ())
-        and rules.strip_accents(a[:2]) == rules.strip_accents(b[:2]) and conflict(a, b)
-    ]
+    drop = []
+    for (a, b, kind), source in origins.links.items():
+        if kind != "weak" or b not in lex.weak.get(a, ()) or rules.strip_accents(a[:2]) != rules.strip_accents(b[:2]):
+            continue
+        checked = evaluative(a, b)
+        if (source == "rule:affixes" or checked and source == "hunspell") and conflict(a, b, checked):
+            drop.append((a, b))
     for a, b in drop:
         lex.weak[a].discard(b)
         lex.weak[b].discard(a)
