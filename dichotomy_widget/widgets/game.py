@@ -35,8 +35,8 @@ import anywidget
 import traitlets
 
 from ..errors import DichotomyError, SeatNotFound, where
-from ..logs import log_failure
 from ..i18n import LANGUAGE_NAMES, N_, normalize_language, translator
+from ..logs import log_failure
 from ..rules import action_types
 from . import widget_code
 from .widget_code import JS_DIR
@@ -219,10 +219,10 @@ class _DichotomyWidget(anywidget.AnyWidget):
 
     def _send_view_again(self, content: dict[str, Any]) -> None:
         """A screen asks for the kernel's traits again (``send_view``), which are sent unless it says it
-        shows the kernel's ``version`` already (after the kernel caught up with the store): a screen still without a view asks every few seconds (seen
-        on a loaded machine: a class seat stayed on "Connecting to the table…"), and one with a view
-        tells its version every few seconds (a projector stayed a phase behind), so an update it missed
-        is sent anew."""
+        shows the kernel's ``version`` already (once the kernel caught up with the store). A screen
+        without a view asks every few seconds (seen on a loaded machine: a class seat stayed on
+        "Connecting to the table…"); one with a view tells its version every few seconds (a projector
+        stayed a phase behind). So an update it missed is sent anew."""
         with self._sync_lock:
             if "version" in content:
                 self._catch_up()
