@@ -370,8 +370,11 @@ def test_shared_kernel_two_clients_keep_their_focus(browser, jupyter):
 
         clues = iter(["glacier", "mosaic", "nectar"])
         for _turn in range(3):
-            if seat_root(a, drawer).locator(".dw-guess, .dw-guesser-wait").count() and \
-                    not a.locator("[data-testid=clue-input]").count():
+            # the next writer's box, or the Guesser's once all clues are in: each seat's widget is updated
+            # by a message of its own, so the last writer's box may be gone a moment before the next one's
+            # is drawn (run Y1, loaded: the loop saw no box there and ended a clue early)
+            expect(a.locator("[data-testid=clue-input], .dw-guess").first).to_be_visible()
+            if seat_root(a, drawer).locator(".dw-guess").count():
                 break
             writers = [n for n in names if seat_root(a, n).get_by_test_id("clue-input").count()]
             if not writers:
