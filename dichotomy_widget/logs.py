@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 from .errors import DichotomyError, where
 
 __all__ = ["failure", "log_failure", "TEACHER_LOG", "announce", "refused", "teacher_lines", "TEACHER_LINES",
-           "served_logging"]
+           "served_logging", "KERNEL_LOG_ENV"]
 
 #: The teacher's lines: one per thing a teacher running ``dichotomy serve`` may need (a class created, a
 #: student joined or refused, tables made, a table started). Names, codes and numbers only: never a word.
@@ -25,6 +25,10 @@ TEACHER_LOG = "dichotomy_widget.teacher"
 #: Set in the environment of every kernel ``dichotomy serve`` starts (``widgets/widget_code.py``).
 _SERVED_ENV = "DICHOTOMY_WIDGET_CODE"
 _FORMAT = "[Dichotomy %(asctime)s] %(message)s"
+#: A file every kernel of ``dichotomy serve`` also appends all of this package's INFO lines to, with the
+#: process and thread (for troubleshooting a kernel; the terminal keeps the teacher's lines and warnings).
+KERNEL_LOG_ENV = "DICHOTOMY_KERNEL_LOG"
+_KERNEL_FORMAT = "[%(asctime)s %(process)d %(threadName)s] %(levelname)s %(name)s: %(message)s"
 
 
 def served_logging(env: "dict[str, str] | os._Environ[str] | None" = None) -> bool:
@@ -41,9 +45,24 @@ def served_logging(env: "dict[str, str] | os._Environ[str] | None" = None) -> bo
         handler.addFilter(lambda r: r.levelno >= logging.WARNING or r.name == TEACHER_LOG)
         handler._dichotomy_served = True  # type: ignore[attr-defined]
         package.addHandler(handler)  # found on the way up: the root logger's last resort stays silent
+        _add_kernel_log(package, (os.environ if env is None else env).get(KERNEL_LOG_ENV, ""))
         if package.level == logging.NOTSET or package.level > logging.INFO:
             package.setLevel(logging.INFO)
     return True
+
+
+def _add_kernel_log(package: logging.Logger, path: str) -> None:
+    """Append every INFO line of the package to ``path`` too (:data:`KERNEL_LOG_ENV`), if set."""
+    if not path:
+        return
+    try:
+        handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError as exc:
+        package.warning("cannot write the kernel log %s (%s)", path, failure(exc))
+        return
+    handler.setFormatter(logging.Formatter(_KERNEL_FORMAT))
+    handler.setLevel(logging.INFO)
+    package.addHandler(handler)
 
 
 #: The teacher's line for each kind of class event (by its type), from the event and the class's log name.

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import ast
 import importlib
+import io
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -275,3 +277,31 @@ def test_the_teachers_lines_reach_the_servers_terminal_only_in_a_served_kernel(m
     assert "class ABC123: a student joining as 'Ana' was refused (InvalidAction " in text
     assert "a warning the teacher sees" in text and "does not need" not in text
     assert "secretword" not in text and text.startswith("[Dichotomy ")
+
+
+def test_a_served_kernel_with_a_kernel_log_appends_every_info_line_there_and_the_terminal_stays_quiet(
+        monkeypatch, tmp_path):
+    """``DICHOTOMY_KERNEL_LOG``: every INFO line of the package (with process and thread) goes to that file
+    as well, for troubleshooting a kernel; the terminal still gets the teacher's lines and warnings only."""
+    from dichotomy_widget import logs
+
+    package = logging.getLogger("dichotomy_widget")
+    before = (list(package.handlers), package.level, package.propagate)
+    out, path = io.StringIO(), tmp_path / "kernels.log"
+    monkeypatch.setattr(sys, "__stderr__", out)
+    try:
+        assert logs.served_logging({"DICHOTOMY_WIDGET_CODE": "served", logs.KERNEL_LOG_ENV: str(path)}) is True
+        assert len(package.handlers) == len(before[0]) + 2
+        logging.getLogger("dichotomy_widget.widgets.game").info("table ABC123: a screen asked for its view again")
+        logging.getLogger("dichotomy_widget.table").warning("a warning the teacher sees")
+    finally:
+        for handler in package.handlers[len(before[0]):]:
+            handler.close()
+        package.handlers[:] = before[0]
+        package.setLevel(before[1])
+        package.propagate = before[2]
+    kept = path.read_text(encoding="utf-8")
+    assert f" {os.getpid()} MainThread] INFO dichotomy_widget.widgets.game: table ABC123: a screen asked" in kept
+    assert "WARNING dichotomy_widget.table: a warning the teacher sees" in kept
+    assert "a screen asked" not in out.getvalue() and "a warning the teacher sees" in out.getvalue()
+

@@ -235,6 +235,7 @@ class ClassPage(RefusingPage, W.VBox):
             self.widget.observe(self._widget_language, names="lang")
         self.url.title = page_title(_("{name} · table {code}", name=table.state.name(seat_id), code=table.code))
         self._show([self.url, self.widget])
+        log.info("class %s: student %s's page became their seat at table %s", self.room.code, self.student, table.code)
         self.room.stop_watching()
         table.subscribe(lambda t: self._game_moved(t))
         table.start_watching()

@@ -36,7 +36,7 @@ import traitlets
 
 from ..errors import DichotomyError, SeatNotFound, where
 from ..i18n import LANGUAGE_NAMES, N_, normalize_language, translator
-from ..logs import log_failure
+from ..logs import log_failure, served_logging
 from ..rules import action_types
 from . import widget_code
 from .widget_code import JS_DIR
@@ -115,6 +115,7 @@ class _DichotomyWidget(anywidget.AnyWidget):
     i18n = traitlets.Dict().tag(sync=True)
 
     def __init__(self, table: Any, lang: str | None = None, **kwargs: Any) -> None:
+        served_logging()  # in a kernel of ``dichotomy serve``: its lines reach the terminal (and kernel log)
         self._lang = _checked_language(lang) if lang else table.interface_lang
         super().__init__(**kwargs)
         self._table = table

@@ -34,6 +34,7 @@ from dichotomy_widget.server.voila_launch import page_extension_options
 TESTS = str(Path(__file__).resolve().parents[1])
 if TESTS not in sys.path:  # this file is also loaded by path (browser_support.conftest_helpers)
     sys.path.insert(0, TESTS)
+from dichotomy_widget.logs import KERNEL_LOG_ENV  # noqa: E402
 from support import free_port, server_env  # noqa: E402  (tests/support.py: shared with the non-browser tests)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -69,7 +70,11 @@ class ServerProcess:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         self.log_path = ARTIFACTS / f"{log_name}-{port}.log"
         self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen(self.cmd, cwd=str(cwd or REPO), env=env or server_env(),
+        # every INFO line of its kernels (logs.KERNEL_LOG_ENV), for a failure on a loaded machine
+        self.kernel_log_path = ARTIFACTS / f"{log_name}-{port}-kernels.log"
+        self.kernel_log_path.unlink(missing_ok=True)
+        env = {KERNEL_LOG_ENV: str(self.kernel_log_path), **(env or server_env())}
+        self.proc = subprocess.Popen(self.cmd, cwd=str(cwd or REPO), env=env,
                                      stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                      start_new_session=True)
 
@@ -78,6 +83,38 @@ class ServerProcess:
             return self.log_path.read_text(errors="replace")[-4000:]
         except OSError:
             return ""
+
+    def kernel_log(self, size: int = 6000) -> str:
+        """The end of the kernels' log (every INFO line, with process and thread)."""
+        try:
+            return self.kernel_log_path.read_text(errors="replace")[-size:]
+        except OSError:
+            return ""
+
+    def stacks(self) -> str:
+        """Where the server and each of its kernels wait now (``py-spy dump`` of every process below the
+        server), saved next to its log: what a stuck kernel was doing."""
+        children: dict[int, list[int]] = {}
+        table = subprocess.run(["ps", "-eo", "pid=,ppid="], capture_output=True, text=True).stdout
+        for line in table.splitlines():
+            pid, ppid = (int(x) for x in line.split())
+            children.setdefault(ppid, []).append(pid)
+        found, todo = [], [self.proc.pid]
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            todo.extend(children.get(pid, []))
+        dumps = []
+        for pid in found:
+            try:
+                out = subprocess.run(["py-spy", "dump", "--pid", str(pid)], capture_output=True, text=True,
+                                     timeout=60)
+                dumps.append(out.stdout or out.stderr)
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                dumps.append(f"py-spy dump --pid {pid}: {exc!r}")
+        text = "\n".join(dumps)
+        (self.log_path.with_suffix(".stacks.txt")).write_text(text)
+        return text
 
     def wait_ready(self, path: str = "/", timeout: float = 60.0) -> None:
         """Wait until ``GET path`` answers (any status below 500)."""

@@ -98,8 +98,8 @@ def open_page(browser, url: str, width: int = 900, height: int = 800):
 
 def wait_for_shown(page, selector: str, what: str, server, timeout: int = RENDER) -> None:
     """Wait for ``selector`` on ``page``; else fail saying ``what`` did not happen, with what the page
-    shows (its text, each widget's phase) and said, and the server's log, so a failure on a loaded machine
-    can be told apart (kernel or browser)."""
+    shows (its text, each widget's phase) and said, the server's and kernels' logs and where each of its
+    processes waits, so a failure on a loaded machine can be told apart (kernel or browser)."""
     try:
         page.locator(selector).first.wait_for(timeout=timeout)
     except playwright_api.TimeoutError:
@@ -107,7 +107,9 @@ def wait_for_shown(page, selector: str, what: str, server, timeout: int = RENDER
         phases = page.evaluate("[...document.querySelectorAll('.dw-root')].map((r) => r.dataset.phase || '')")
         said = "\n".join(page.console_lines[-30:])
         raise AssertionError(f"{what}\n--- page text (phases {phases}) ---\n{shown}\n"
-                             f"--- console ---\n{said}\n--- server log ---\n{server.log()}") from None
+                             f"--- console ---\n{said}\n--- server log ---\n{server.log()}\n"
+                             f"--- kernels' log ---\n{server.kernel_log()}\n"
+                             f"--- where the server and kernels wait ---\n{server.stacks()[-20000:]}") from None
 
 
 def wait_for_seat(page, name: str, server) -> None:
