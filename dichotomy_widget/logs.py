@@ -35,7 +35,8 @@ def served_logging(env: "dict[str, str] | os._Environ[str] | None" = None) -> bo
     """In a kernel of ``dichotomy serve``: the teacher's lines and every warning or error of this package
     go to the server's terminal (the kernel's own stderr, not the page), once per process. True if they
     do."""
-    if (os.environ if env is None else env).get(_SERVED_ENV) != "served":
+    environ = os.environ if env is None else env
+    if environ.get(_SERVED_ENV) != "served":
         return False
     package = logging.getLogger("dichotomy_widget")
     if not any(getattr(h, "_dichotomy_served", False) for h in package.handlers):
@@ -45,7 +46,7 @@ def served_logging(env: "dict[str, str] | os._Environ[str] | None" = None) -> bo
         handler.addFilter(lambda r: r.levelno >= logging.WARNING or r.name == TEACHER_LOG)
         handler._dichotomy_served = True  # type: ignore[attr-defined]
         package.addHandler(handler)  # found on the way up: the root logger's last resort stays silent
-        _add_kernel_log(package, (os.environ if env is None else env).get(KERNEL_LOG_ENV, ""))
+        _add_kernel_log(package, environ.get(KERNEL_LOG_ENV, ""))
         if package.level == logging.NOTSET or package.level > logging.INFO:
             package.setLevel(logging.INFO)
     return True

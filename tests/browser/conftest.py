@@ -59,6 +59,14 @@ def chromium_path() -> str | None:
     return None
 
 
+def _tail(path: Path, size: int) -> str:
+    """The last ``size`` characters of the text file ``path`` ("" if it cannot be read)."""
+    try:
+        return path.read_text(errors="replace")[-size:]
+    except OSError:
+        return ""
+
+
 class ServerProcess:
     """A server started in its own process group; ``stop()`` kills the whole group."""
 
@@ -79,17 +87,11 @@ class ServerProcess:
                                      start_new_session=True)
 
     def log(self) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")[-4000:]
-        except OSError:
-            return ""
+        return _tail(self.log_path, 4000)
 
     def kernel_log(self, size: int = 6000) -> str:
         """The end of the kernels' log (every INFO line, with process and thread)."""
-        try:
-            return self.kernel_log_path.read_text(errors="replace")[-size:]
-        except OSError:
-            return ""
+        return _tail(self.kernel_log_path, size)
 
     def stacks(self) -> str:
         """Where the server and each of its kernels wait now (``py-spy dump`` of every process below the
