@@ -1,75 +1,184 @@
 #!/usr/bin/env python3
-"""Recall of dichotomy_widget.words on German derivations that the igerman98 dictionary lists.
+"""Recall of dichotomy_widget.words on derivations that held-out hunspell dictionaries list,
+per language and per kind (one suffix ending or one prefix).
 
-    apt-get install hunspell-de-de && pip install spylls
-    python bench/words_derivations.py                  # the matcher of this checkout
-    python bench/words_derivations.py --root DIR       # another checkout (a baseline)
+    apt-get install hunspell-en-us hunspell-de-de hunspell-it hunspell-pt-br && pip install spylls
+    python bench/words_derivations.py                      # the matcher of this checkout
+    python bench/words_derivations.py --root DIR           # another checkout's matcher
+    python bench/words_derivations.py --baseline DIR       # this checkout and DIR, side by side
+    python bench/words_derivations.py --langs en,it --pairs 300 --misses 5
 
-The German hunspell dictionary (igerman98, GPL: *not* read by the table build, so these are
-held-out figures) marks some entries with derivation classes: F (feminine -in: Lehrerin),
-J (-ung: Sammlung), B (-bar: veränderbar), M (-chen: Häuschen) and L (-tlich: wesentlich).  Each
-(headword, derived word) pair, the derived word in its citation form, is checked with
-``is_variant``.  Recall only: precision on look-alikes is ``bench/words_false_friends.py``.
+Sources, none read by the table build, so these are held-out figures: en_US (SCOWL), de_DE
+(igerman98), it_IT and pt_BR (VERO; the Portuguese tables are built from European Portuguese).
+The French and Spanish hunspell files are build inputs, so they are left out (they would only
+show that the build kept what it read).
+
+Each dictionary entry (lower-case headwords only, except in German) is expanded with one
+derivation class at a time, read off the .aff files: the suffix classes in ``SUFFIXES`` and the
+prefix classes in ``PREFIXES``; inflection, clitic, elision and numeral classes are left out.
+A suffixed form is kept only in its citation form (the ending that names its kind: -ness, not
+-nesses; -issimo, not -issime); forms that are not one alphabetic word (anti-inflamatório,
+l'anima) are left out.  Every class is reported, including those whose words are not variants of
+their base in meaning (German ver-: achten / verachten; English -en: wood / wooden), so that
+readers can judge each line.  For every kind a seeded sample of distinct (headword, derived)
+pairs is checked with ``is_variant(headword, derived, lang)``; with ``--baseline`` the same
+pairs are checked, in the same run, with the other checkout's matcher (each checkout in a
+process of its own).  Recall only: precision on look-alikes is ``bench/words_false_friends.py``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
 import sys
+from collections import defaultdict
 from pathlib import Path
 
-DICTIONARY = "/usr/share/hunspell/de_DE"
-CLASSES = {"F": "in", "J": "ung", "B": "bar", "M": "chen", "L": "lich"}  # flag -> citation ending
+HERE = Path(__file__).resolve().parents[1]
+DICTIONARIES = {"en": "/usr/share/hunspell/en_US", "de": "/usr/share/hunspell/de_DE",
+                "it": "/usr/share/hunspell/it_IT", "pt": "/usr/share/hunspell/pt_BR"}
+PARTICIPLE_GRADES = ("damente", "dão", "dinho", "dinha", "díssimo", "dona")  # pt_BR L, b: vendidinho
+# Suffix class flag -> citation endings (a form is kept, under the longest ending it ends with).
+SUFFIXES: dict[str, dict[str, tuple[str, ...]]] = {
+    # en_US: R is the agent -er only on entries without T (with T it is the comparative);
+    # N is -ion / -ication, and -en on other stems (wooden, darken); H the ordinal -th.
+    # X, Z, J are the plurals of N, R and -ing; G, D, S, T inflections; M the possessive.
+    "en": {"P": ("ness",), "Y": ("ly",), "B": ("able",), "L": ("ment",), "N": ("ion", "en"),
+           "V": ("ive",), "R": ("er",), "H": ("th",)},
+    # de_DE (igerman98): feminine -in, -ung, -bar, diminutive -chen, -lich.
+    "de": {"F": ("in",), "J": ("ung",), "B": ("bar",), "M": ("chen",), "L": ("lich",)},
+    # it_IT: Y -mente (and -issimamente), W and y the superlative -issimo / -errimo, N the
+    # diminutives -ina / -etta and augmentative -ona of nouns in -a, @ the ordinal -esimo.
+    "it": {"Y": ("mente", "issimamente"), "W": ("issimo", "errimo"), "y": ("issimo",),
+           "N": ("ina", "etta", "ona"), "@": ("esimo",)},
+    # pt_BR (VERO): grade (E G O-W 6 7: -zinho, -inha, -ão, -ona ...), superlative H I, adverbs
+    # J K, participle grades L b, -mento M, -tório N, -idade X, -nte Y, -ismo Z 1, -ista 2 3,
+    # -ógico 4, -dor j.  The clitic classes (k-s v), states and countries (5 8 9) are left out.
+    # W (-ona) is also put on nouns in -ção, where it makes no word (ação / "açona"): dropped.
+    "pt": {"E": ("zão", "zinho"), "G": ("zão", "zinho"), "H": ("íssimo", "issimamente"),
+           "I": ("íssimo", "issimamente"), "J": ("mente",), "K": ("mente",),
+           "L": PARTICIPLE_GRADES, "b": PARTICIPLE_GRADES,
+           "M": ("mento",), "N": ("tório",), "O": ("inha",), "P": ("inho",), "Q": ("zinha", "inha"),
+           "R": ("zinho", "inho"), "S": ("zinha",), "T": ("zinho",), "U": ("zinho",), "V": ("ão", "zão"),
+           "W": ("ona",), "X": ("idade",), "Y": ("nte",), "Z": ("ismo",), "1": ("ismo",),
+           "2": ("ista",), "3": ("ista",), "4": ("ógico",), "6": ("ão",), "7": ("zinha",), "j": ("dor",)},
+}
+# Prefix classes (every rule of a class adds the same prefix, give or take a doubled r/s or a hyphen).
+PREFIXES: dict[str, str] = {
+    "en": "AIUCEFK",  # re- in- un- de- dis- con- pro-
+    "de": "UV",  # un- ver-
+    "it": "Jde",  # ri- (on gerunds) stra- pre-; the other PFX classes are elisions and numerals
+    "pt": "ÀÁÂÃÄÈÉÊËÌÍÎÏÒÓÔÕÖÙÚÛÜÑàáâãäèéêëìíîïòóôõöùúûüñ",  # re- anti- des- auto- in- sub- ...
+}
 
 
-def derivations() -> dict[str, list[tuple[str, str]]]:
-    """(headword, derived word) pairs per derivation class, in dictionary order."""
+def derivations(lang: str) -> dict[str, set[tuple[str, str]]]:
+    """(headword, derived word) pairs per kind ("suffix -ness", "prefix re-") of one dictionary."""
     from spylls.hunspell import Dictionary
 
-    dictionary = Dictionary.from_files(DICTIONARY)
-    out: dict[str, list[tuple[str, str]]] = {flag: [] for flag in CLASSES}
+    dictionary = Dictionary.from_files(DICTIONARIES[lang])
+    aff, suffixes, prefixes = dictionary.aff, SUFFIXES[lang], set(PREFIXES[lang])
+    out: dict[str, set[tuple[str, str]]] = defaultdict(set)
     for entry in dictionary.dic.words:
         stem = entry.stem
-        if not stem or not stem.isalpha():
+        if not stem or not stem.isalpha() or (lang != "de" and not stem[0].islower()):
             continue
-        for flag in sorted(entry.flags & set(CLASSES)):
-            for rule in dictionary.aff.SFX.get(flag, ()):
-                if stem.endswith(rule.strip) and rule.cond_regexp.search(stem):
-                    form = stem[: len(stem) - len(rule.strip)] + rule.add
-                    if form.endswith(CLASSES[flag]) and form.isalpha() and form.lower() != stem.lower():
-                        out[flag].append((stem, form))
+        for flag in sorted(entry.flags):  # a set: sorted, so every run lists the same pairs
+            if flag in suffixes and not (lang == "en" and flag == "R" and "T" in entry.flags):
+                endings = sorted(suffixes[flag], key=len, reverse=True)
+                for rule in aff.SFX.get(flag, ()):
+                    if stem.endswith(rule.strip) and rule.cond_regexp.search(stem):
+                        form = stem[: len(stem) - len(rule.strip)] + rule.add
+                        ending = next((e for e in endings if form.endswith(e)), None)
+                        if lang == "pt" and flag == "W" and stem.endswith("ção"):
+                            continue
+                        if ending and form.isalpha() and form.lower() != stem.lower():
+                            out[f"suffix -{ending}"].add((stem, form))
+            if flag in prefixes:
+                rules = aff.PFX.get(flag, ())
+                for rule in rules:
+                    if stem.startswith(rule.strip) and rule.cond_regexp.search(stem):
+                        form = rule.add + stem[len(rule.strip):]
+                        if form.isalpha() and form.lower() != stem.lower():
+                            out[f"prefix {rules[0].add.rstrip('-')}-"].add((stem, form))
     return out
+
+
+def judge(root: Path, pairs: list[tuple[str, str, str]]) -> tuple[str, list[bool]]:
+    """``is_variant(headword, derived, lang)`` of each pair with the matcher of checkout ``root``,
+    in a process of its own: the module's file and the answers."""
+    env = dict(os.environ, PYTHONPATH=str(root))
+    proc = subprocess.run([sys.executable, __file__, "--judge"], input=json.dumps(pairs), env=env,
+                          capture_output=True, text=True, check=True)
+    answer = json.loads(proc.stdout)
+    return answer["module"], answer["found"]
+
+
+def _judge_stdin() -> int:
+    import dichotomy_widget
+    from dichotomy_widget.words import is_variant
+
+    pairs = json.load(sys.stdin)
+    found = [is_variant(a, b, lang) for lang, a, b in pairs]
+    json.dump({"module": dichotomy_widget.__file__, "found": found}, sys.stdout)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1],
+    ap.add_argument("--root", type=Path, default=HERE,
                     help="checkout whose dichotomy_widget is measured (default: this one)")
-    ap.add_argument("--pairs", type=int, default=1500, help="pairs sampled per class")
-    ap.add_argument("--misses", type=int, default=10, help="missed pairs to list per class")
+    ap.add_argument("--baseline", type=Path, default=None, help="a second checkout, measured on the same pairs")
+    ap.add_argument("--langs", default="en,de,it,pt")
+    ap.add_argument("--pairs", type=int, default=1500, help="pairs sampled per kind")
+    ap.add_argument("--misses", type=int, default=8, help="missed pairs to list per kind (--root's matcher)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--smoke", action="store_true", help="CI: 50 pairs per class")
+    ap.add_argument("--smoke", action="store_true", help="CI: en and de, 30 pairs per kind")
+    ap.add_argument("--judge", action="store_true", help=argparse.SUPPRESS)  # worker: JSON pairs on stdin
     args = ap.parse_args(argv)
+    if args.judge:
+        return _judge_stdin()
     if args.smoke:
-        args.pairs, args.misses = 50, 2
-    if not Path(DICTIONARY + ".dic").is_file():
-        print(f"missing {DICTIONARY}.dic (apt-get install hunspell-de-de)")
-        return 1
-    sys.path.insert(0, str(args.root))
-    from dichotomy_widget.words import is_variant
+        args.langs, args.pairs, args.misses = "en,de", 30, 2
+    roots = [args.root.resolve()] + ([args.baseline.resolve()] if args.baseline else [])
+    samples: dict[tuple[str, str], tuple[int, list[tuple[str, str]]]] = {}
+    for lang in args.langs.split(","):
+        if not Path(DICTIONARIES[lang] + ".dic").is_file():
+            print(f"{lang:4} missing {DICTIONARIES[lang]}.dic (apt-get install the hunspell package)")
+            continue
+        for kind, pairs in sorted(derivations(lang).items()):
+            listed = sorted(pairs)
+            samples[lang, kind] = len(listed), random.Random(args.seed).sample(listed, min(args.pairs, len(listed)))
+    flat = [(lang, a, b) for (lang, _kind), (_n, sample) in samples.items() for a, b in sample]
+    columns = []
+    for root in roots:
+        module, found = judge(root, flat)
+        print(f"{'this' if root == roots[0] else 'baseline'}: {module}")
+        columns.append(found)
 
-    found = total = 0
-    for flag, pairs in derivations().items():
-        pairs = sorted(set(pairs))
-        sample = random.Random(args.seed).sample(pairs, min(args.pairs, len(pairs)))
-        misses = [p for p in sample if not is_variant(p[0], p[1], "de")]
-        found, total = found + len(sample) - len(misses), total + len(sample)
-        print(f"de -{CLASSES[flag]:5} listed {len(pairs):6,}  sampled {len(sample):5,}  "
-              f"recall {1 - len(misses) / len(sample):7.2%}")
-        if misses and args.misses:
-            print("     missed:", ", ".join(f"{a}/{b}" for a, b in misses[: args.misses]))
-    print(f"de all    sampled {total:5,}  recall {found / total:7.2%}")
+    heads = ["recall"] if len(roots) == 1 else ["this", "baseline"]
+    print(f"{'lang':4} {'kind':20} {'listed':>8} {'sampled':>8} " + " ".join(f"{h:>9}" for h in heads))
+    at = 0
+    totals: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0] * (1 + len(roots)))
+    for n, ((lang, kind), (listed, sample)) in enumerate(samples.items()):
+        hits = [sum(found[at: at + len(sample)]) for found in columns]
+        missed = [p for p, ok in zip(sample, columns[0][at: at + len(sample)]) if not ok]
+        at += len(sample)
+        total = totals[lang, kind.split()[0]]
+        for i, count in enumerate([len(sample), *hits]):
+            total[i] += count
+        print(f"{lang:4} {kind:20} {listed:8,} {len(sample):8,} " + " ".join(f"{h / len(sample):9.2%}" for h in hits))
+        if missed and args.misses:
+            print("     missed:", ", ".join(f"{a}/{b}" for a, b in missed[: args.misses]))
+        if n + 1 == len(samples) or list(samples)[n + 1][0] != lang:  # the language's last kind
+            for part in ("prefix", "suffix"):
+                if (lang, part) in totals:
+                    sampled, *found_all = totals[lang, part]
+                    print(f"{lang:4} {part + 'es, all':20} {'':8} {sampled:8,} "
+                          + " ".join(f"{h / sampled:9.2%}" for h in found_all))
     return 0
 
 
