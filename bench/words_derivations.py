@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     columns = []
     for root in roots:
         module, found = judge(root, flat)
-        print(f"{'this' if root == roots[0] else 'baseline'}: {module}")
+        print(f"{'matcher' if len(roots) == 1 else 'this' if root == roots[0] else 'baseline'}: {module}")
         columns.append(found)
 
     heads = ["recall"] if len(roots) == 1 else ["this", "baseline"]
