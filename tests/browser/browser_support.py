@@ -59,6 +59,36 @@ def show_or_reload(page, selector: str, timeout_ms: float) -> None:
                              f"after it:\n{after}") from exc
 
 
+def click_until(page, button: str, done: str, tries: int = 6, timeout_ms: float = 180_000) -> None:
+    """Click ``button`` until ``done`` is on ``page``. A click made before the page's kernel connection
+    is up is lost, so the button is clicked again while it is still offered; once it is gone (or stays
+    hidden or disabled) a click was taken, and only ``done`` is waited for, up to ``timeout_ms``: a
+    loaded kernel can take long to draw it. (Clicking on would wait for a button that never comes back:
+    run A2, loaded, failed so after a seat had joined.)"""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    target = page.locator(done).first
+    for _ in range(tries):
+        offered = page.locator(button)
+        if offered.count() == 0:
+            break
+        try:
+            offered.first.click(timeout=10_000)
+        except PlaywrightTimeout:
+            break  # hidden, disabled or gone meanwhile: an earlier click was taken
+        try:
+            target.wait_for(state="attached", timeout=8_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    try:
+        target.wait_for(state="attached", timeout=timeout_ms)
+    except PlaywrightTimeout:
+        shown = page.locator("body").inner_text(timeout=10_000)[-1000:]
+        raise AssertionError(f"{done} never appeared after clicking {button} on {page.url}; the page shows:\n"
+                             f"{shown}") from None
+
+
 def conftest_helpers() -> ModuleType:
     """tests/browser/conftest.py as a module (``ServerProcess``, ``free_port``, ``server_env``, ...)."""
     return sibling("conftest.py")

@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from browser_support import conftest_helpers as _shared
-from browser_support import hidden_from, wait_until_ready
+from browser_support import click_until, hidden_from, wait_until_ready
 
 ServerProcess, free_port, server_env = _shared().ServerProcess, _shared().free_port, _shared().server_env
 
@@ -59,18 +59,6 @@ def serve(tmp_path_factory):
 def ready(page) -> None:
     """Wait until the page's kernel answers; a page whose kernel never answered is reloaded once."""
     wait_until_ready(page, RENDER)
-
-
-def click_until(page, button: str, done: str, tries: int = 6) -> None:
-    """Click until ``done`` shows (a click before the kernel's connection is up is lost)."""
-    for _ in range(tries):
-        page.locator(button).first.click()
-        try:
-            page.locator(done).first.wait_for(state="attached", timeout=8_000)
-            return
-        except playwright_api.TimeoutError:
-            continue
-    raise AssertionError(f"{done} never appeared after clicking {button}")
 
 
 def find(pages: dict, selector: str, timeout: float = 60.0):

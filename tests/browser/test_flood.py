@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from browser_support import conftest_helpers as _shared
+from browser_support import click_until, conftest_helpers as _shared
 
 TESTS = Path(__file__).resolve().parents[1]
 for _p in (str(TESTS), str(TESTS / "browser")):
@@ -83,17 +83,6 @@ def bounded(tmp_path_factory):
         server.stop()
 
 
-def _click_until(page, button: str, done: str, tries: int = 12) -> None:
-    for _ in range(tries):
-        page.locator(button).first.click()
-        try:
-            page.locator(done).first.wait_for(state="visible", timeout=10_000)
-            return
-        except playwright_api.TimeoutError:
-            pass
-    raise AssertionError(f"{done} never appeared after clicking {button}")
-
-
 def test_one_device_flooding_cannot_take_the_class_down(browser, bounded):
     from dichotomy_widget import Table
 
@@ -125,7 +114,7 @@ def test_one_device_flooding_cannot_take_the_class_down(browser, bounded):
         cleo.locator(".dichotomy-name input").wait_for(timeout=RENDER)
         cleo.locator("html[data-dichotomy-ready]").wait_for(state="attached", timeout=RENDER)
         cleo.locator(".dichotomy-name input").fill("Cleo")
-        _click_until(cleo, "button.dichotomy-join", ".dw-root[data-you='Cleo']")
+        click_until(cleo, "button.dichotomy-join", ".dw-root[data-you='Cleo']")
         results = [f.result(timeout=2 * SLOW) for f in flood]
         flood_peak = sampler.peak_kernels
 
@@ -143,7 +132,7 @@ def test_one_device_flooding_cannot_take_the_class_down(browser, bounded):
         for student in students:
             student.wait(lambda v: sorted(p["name"] for p in v["players"]) == ["Cleo", "Wes", "Wira"], SLOW)
         expect(host.locator(".dw-kind-table .dw-players li")).to_have_count(3, timeout=RENDER)
-        _click_until(host, ".dw-kind-table button[data-action=start]", ".dw-root.dw-kind-table[data-phase=reveal]")
+        click_until(host, ".dw-kind-table button[data-action=start]", ".dw-root.dw-kind-table[data-phase=reveal]")
         views = [student.wait(lambda v: v["phase"] == "reveal", SLOW) for student in students]
         cleo.locator(".dw-root[data-phase=reveal]").wait_for(timeout=RENDER)
         drawer = next((s for s, v in zip(students, views) if "pick" in v["actions"]), None)

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from browser_support import conftest_helpers as _shared
-from browser_support import hidden_from, show_or_reload
+from browser_support import click_until, hidden_from, show_or_reload
 
 from dichotomy_widget.widgets.widget_code import ROUTE
 
@@ -79,19 +79,6 @@ def continue_recap(page, tries: int = 4) -> None:
         except AssertionError:
             continue
     raise AssertionError("Continue was never taken on this page")
-
-
-def click_until(page, button_selector: str, done_selector: str, tries: int = 6) -> None:
-    """Click until ``done_selector`` shows: a click made before the page's kernel connection is up is lost."""
-    for _ in range(tries):
-        page.locator(button_selector).first.click()
-        try:
-            page.locator(done_selector).first.wait_for(state="visible", timeout=5_000)
-            return
-        except playwright_api.TimeoutError:
-            if page.locator(done_selector).count():
-                return
-    raise AssertionError(f"{done_selector} never appeared after clicking {button_selector}")
 
 
 def create_table(context, serve, rounds: int = 2):
