@@ -65,6 +65,9 @@ const VIEW_RETRY_MS = 4000;
 /** A screen with a view tells the kernel which one (its version) this often; the kernel sends its traits
  * again if the screen is behind (an update it missed). */
 const VIEW_CHECK_MS = 10000;
+/** A screen that has had no view for this long says the table is not answering and offers a reload
+ * (a seat's link brings it back to its seat); it keeps asking meanwhile. */
+const VIEW_STALLED_MS = 30000;
 
 // --- the translator ---------------------------------------------------------------------------------
 //
@@ -1064,6 +1067,8 @@ class App {
     this.pending = new Map();
     /** The timer that asks for a view not yet here (see awaitView); 0 when none is set. */
     this.viewTimer = 0;
+    /** When this screen began to wait for a view (Date.now()); 0 while it has one. */
+    this.waitingSince = 0;
     /** The timer that tells the kernel which view this screen shows (see checkView). */
     this.checkTimer = window.setInterval(() => this.checkView(), VIEW_CHECK_MS);
     /** Each region as last drawn (see Drawing): a view update must not swap a button under the pointer
@@ -1332,13 +1337,17 @@ class App {
       return;
     }
     if (!view || !view.phase) {
-      this.drawTitleOnly();
-      this.setStatus(t("Connecting to the table…"), true);
+      this.waitingSince = this.waitingSince || Date.now();
+      const stalled = Date.now() - this.waitingSince >= VIEW_STALLED_MS;
+      this.drawTitleOnly(stalled);
+      this.setStatus(stalled ? t("The table has not answered for 30 seconds. Reloading the page connects this screen again.")
+        : t("Connecting to the table…"), !stalled);
       this.awaitView();
       return;
     }
     window.clearTimeout(this.viewTimer);
     this.viewTimer = 0;
+    this.waitingSince = 0;
     this.root.dataset.phase = view.phase;
     this.root.dataset.you = view.you ? view.you.name : "";
     if (view.phase === "gone") {
@@ -1406,11 +1415,18 @@ class App {
     return true;
   }
 
-  /** Before a view (or once the table is gone): the title alone, no players, no screen. */
-  drawTitleOnly() {
+  /**
+   * Before a view (or once the table is gone): the title alone, no players, no screen; or, when the
+   * screen has waited VIEW_STALLED_MS for its view (`stalled`), a button that reloads the page (its
+   * address brings it back: a seat's link to its seat).
+   * @param {boolean} [stalled]
+   */
+  drawTitleOnly(stalled = false) {
     this.drawRegion("header", this.header, {}, ["title"], () => [h("span", { class: "dw-title", text: t("Dichotomy") })]);
     this.drawRegion("players", this.players, {}, ["none"], () => []);
-    this.drawRegion("screen", this.main, {}, ["none"], () => []);
+    this.drawRegion("screen", this.main, {}, [stalled ? "stalled" : "none"], () => (stalled ? [
+      h("button", { type: "button", class: "dw-reload", onclick: () => window.location.reload() }, t("Reload the page")),
+    ] : []));
   }
 
   /** The status line; the projector, which has no Continue, says where the recap is read. @param {View} view */

@@ -529,6 +529,44 @@ def test_a_screen_without_its_view_asks_the_kernel_again_until_it_has_it(page):
     assert not page.console_errors, page.console_errors[:3]
 
 
+def test_a_screen_whose_kernel_never_answers_says_so_after_30_s_and_its_button_reloads_the_page(page):
+    """A screen that has had no view for 30 s (a class seat stayed on "Connecting to the table…" in
+    loaded runs although it asked every 4 s) says the table is not answering and offers a reload, which
+    brings a seat back through its link; it goes on asking, and a view that comes after all is drawn."""
+    from dichotomy_widget import Table
+    from dichotomy_widget.widgets.game import SeatWidget
+
+    table = Table.create(deck="en", seed=11)
+    for name in ("Ada", "Ben", "Cy"):
+        table.join(name)
+    ada = SeatWidget(table, "Ada", lang="fr")
+    page.clock.install()  # the page's timers run when the test says
+    _load_harness(page)
+    page.evaluate("(s) => { window.sent = []; window.one = mount(s); }",
+                  {"kind": "seat", "view": {}, "lang": "fr", "i18n": ada.i18n, "store_trouble": ""})
+    root = page.locator(".dw-root")
+    expect(root).to_contain_text("Connexion à la table")
+    page.clock.run_for(20_000)
+    expect(page.locator("button.dw-reload")).to_have_count(0)  # 20 s: still only connecting
+    page.clock.run_for(12_000)
+    expect(root.locator("[data-testid=dw-status]")).to_contain_text("ne répond pas depuis 30 secondes")
+    reload = page.get_by_role("button", name="Recharger la page")
+    expect(reload).to_be_visible()
+    asked = page.evaluate("window.sent.filter((m) => m.type === 'send_view').length")
+    assert asked >= 7  # every 4 s, and on after the notice
+    page.evaluate("(s) => one.model.update(s)", ada.get_state(["view"]))  # the kernel answers after all
+    expect(page.locator(".dw-root[data-you='Ada']")).to_have_attribute("data-phase", "lobby")
+    expect(page.locator("button.dw-reload")).to_have_count(0)
+    page.evaluate("(s) => one.model.update(s)", {"view": {}})  # and waits again: the notice only after 30 s more
+    page.clock.run_for(8_000)
+    expect(root).to_contain_text("Connexion à la table")
+    page.clock.run_for(25_000)
+    page.evaluate("window.before = 'reload'")
+    page.get_by_role("button", name="Recharger la page").click()
+    page.wait_for_function("window.before === undefined")  # the page was loaded again
+    assert not page.console_errors, page.console_errors[:3]
+
+
 def test_a_screen_a_phase_behind_tells_its_version_and_draws_the_kernels_answer(page):
     """A screen that missed an update (run V1, loaded: a projector stayed a phase behind) tells the kernel
     the version it shows every 10 s; the kernel sends its traits again only when that is not its own, and
