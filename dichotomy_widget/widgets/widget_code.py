@@ -63,8 +63,13 @@ def served_files() -> dict[str, Path]:
 
 
 def loader() -> str:
-    """The ES module a served page's widget runs: it imports the code and adds the style, then exports
-    the code's widget. It waits for the style (at most 3 s) so the widget never shows unstyled."""
+    """The ES module a served page's widget runs: it exports at once a widget whose ``render`` waits
+    for the code and the style (the style at most 3 s, so the widget never shows unstyled), which it
+    starts to fetch when it is evaluated.
+
+    The module itself must not wait: anywidget gives a model 2 s to evaluate its module, and after that
+    drops every message the kernel sends to it, for good and without a word (a class seat stayed on
+    "Connecting to the table…" on a loaded machine while its kernel answered every ask)."""
     names = json.dumps({"code": served_name(CODE), "style": served_name(STYLE), "route": ROUTE})
     return f"""// Dichotomy: the widget's code and style, from the server that sent this page.
 const files = {names};
@@ -94,8 +99,13 @@ function addStyle(href) {{
     setTimeout(resolve, 3000);
   }});
 }}
-const [code] = await Promise.all([import(at(files.code)), addStyle(at(files.style))]);
-export default code.default;
+const widget = Promise.all([import(at(files.code)), addStyle(at(files.style))]).then(([code]) => code.default);
+widget.catch((err) => console.error("Dichotomy: the widget's code could not be loaded", err));
+export default {{
+  async render(context) {{
+    return (await widget).render(context);
+  }},
+}};
 """
 
 

@@ -424,6 +424,41 @@ def test_the_widget_code_comes_by_url_not_inside_every_page(context, serve):
         assert context.request.get(f"{serve.base}/{ROUTE}{wrong}").status == 404, wrong
 
 
+def test_a_widget_whose_code_arrives_late_still_follows_its_table(browser, serve):
+    """anywidget gives a widget's module 2 s to load and then drops, for good and silently, every
+    message the kernel sends to that widget. The loader therefore exports at once and loads the code
+    and style in ``render``: with the style 3.5 s late (a loaded server), the seat still shows each
+    join after it was drawn. (The loader that waited for them: a class seat stayed on "Connecting to
+    the table…" in loaded runs while its kernel answered every ask.)"""
+    from dichotomy_widget import SqliteStore, Table
+    from dichotomy_widget.widgets.widget_code import STYLE, served_name
+
+    table = Table.create(deck="en", rounds=1, store=SqliteStore(serve.store))
+    link = f"{serve.base}/voila/render/seat.ipynb?table={table.code}&seat={table.join('Ana').token}"
+    late: list[str] = []
+
+    def slow_style(route) -> None:
+        late.append(route.request.url)
+        time.sleep(3.5)  # holds this request only; the page goes on
+        route.continue_()
+
+    ctx = browser.new_context(viewport={"width": 1000, "height": 800})  # nothing cached
+    ctx.set_default_timeout(RENDER_TIMEOUT)
+    try:
+        page = ctx.new_page()
+        page.route(f"**/{ROUTE}{served_name(STYLE)}", slow_style)
+        page.goto(link, wait_until="commit", timeout=RENDER_TIMEOUT)
+        ready(page)
+        page.locator(".dw-root[data-you='Ana']").wait_for(timeout=RENDER_TIMEOUT)
+        assert late, "the style was not fetched through the slow route"
+        for name in ("Ben", "Cy"):  # updates after the widget was drawn
+            table.join(name)
+            expect(page.locator(".dw-players")).to_contain_text(name, timeout=30_000)
+        expect(page.locator("[data-testid=lobby-count]")).to_contain_text("3", timeout=30_000)
+    finally:
+        ctx.close()
+
+
 def test_host_reorders_and_removes_seats_in_the_lobby(context, serve):
     from dichotomy_widget import SqliteStore, Table
 
