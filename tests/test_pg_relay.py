@@ -87,9 +87,15 @@ def test_a_server_of_many_seats_holds_its_pool_and_one_listener(pg: PostgresServ
             t.join(120)
         assert not errors, errors
         assert seats[3].last_seq("T1") == 15  # every write landed
-        # the pool and the relay, never one per seat (that would be 5 + 1); PostgreSQL may still list,
-        # for a moment, the backend of a connection a kernel has just closed (its exit is asynchronous)
-        assert max(peak) <= 2 + 1 + 1, peak
+        # the pool and the relay, never one per seat (that would be 5 + 1). PostgreSQL may still list,
+        # for a moment, the backends of connections a seat has just given back (their exit is asynchronous:
+        # run B2, loaded, saw 5 once), so the play may show two of those, and soon after it, with all five
+        # stores still open, only the pool and the relay are left.
+        assert max(peak) <= 2 + 1 + 2, peak
+        deadline = time.monotonic() + 10
+        while (settled := client_connections(pg.dsn(), _db(dsn))) > 2 + 1 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert settled <= 2 + 1, settled
     finally:
         for s in seats:
             s.close()
