@@ -42,6 +42,8 @@ variant_reason(b, a)``; ``guess_reason`` reads its second word as the card's, se
    menteur/mentir, Müdigkeit/müde; guards keep out look-alikes (a base of five letters or more
    for a short ending, an -eur needs its -euse, a nearer headword base wins, diminutives get no
    spelling change: veneur/venir, entero/ente, Gefälligkeit/Gefälle, mosquito/mosca stay apart).
+   Portuguese: a learned prefix (``affix_rules.CHECKED_PREFIXES``) plus a headword of five
+   letters or more is of its family (bioquímico/químico; hipoteca/teca stay apart).
    Stems alone never count for two known words, so universe/university,
    organ/organization, pero/pera, pape/papa are not variants.
 6. ``compound`` (German only): one word is the other with a known word or prefix in front
