@@ -7,6 +7,7 @@ per language and per kind (one suffix ending or one prefix).
     python bench/words_derivations.py --root DIR           # another checkout's matcher
     python bench/words_derivations.py --baseline DIR       # this checkout and DIR, side by side
     python bench/words_derivations.py --langs en,it --pairs 300 --misses 5
+    python bench/words_derivations.py --half dev            # only the half rules may be written against
 
 Sources, none read by the table build, so these are held-out figures: en_US (SCOWL), de_DE
 (igerman98), it_IT and pt_BR (VERO; the Portuguese tables are built from European Portuguese).
@@ -26,11 +27,17 @@ For each kind a seeded sample of distinct (headword, derived) pairs is checked w
 with another checkout's matcher (each checkout in a process of its own).  The "all" lines pool a
 language's samples (at most --pairs per kind).  Recall only: precision on look-alikes is
 ``bench/words_false_friends.py``.
+
+Each kind's pairs are split into a "dev" and a "test" half by a stable hash of (language,
+headword, derived word, --split-seed); each half is sampled and reported on its own (``--half``).
+Missed pairs are listed from the dev half only: write rules against dev misses, and judge them on
+the test half, which no rule was written against.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -110,6 +117,12 @@ def derivations(lang: str) -> dict[str, set[tuple[str, str]]]:
     return out
 
 
+def half_of(lang: str, pair: tuple[str, str], split_seed: int) -> str:
+    """"dev" or "test": the half a pair falls in, by a stable hash (the same in every run)."""
+    digest = hashlib.sha256(f"{split_seed}\t{lang}\t{pair[0]}\t{pair[1]}".encode()).digest()
+    return "dev" if digest[0] % 2 == 0 else "test"
+
+
 def judge(root: Path, pairs: list[tuple[str, str, str]]) -> tuple[str, list[bool]]:
     """``is_variant(headword, derived, lang)`` of each pair with the matcher of checkout ``root``,
     in a process of its own: the module's file and the answers."""
@@ -140,7 +153,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--langs", default="en,de,it,pt")
     ap.add_argument("--pairs", type=int, default=1500, help="pairs sampled per kind")
     ap.add_argument("--misses", type=int, default=8, help="missed pairs to list per kind (--root's matcher)")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1, help="seed of the sampling within each half")
+    ap.add_argument("--half", choices=("dev", "test", "both"), default="both",
+                    help="report the dev half, the test half, or both side by side (misses: dev only)")
+    ap.add_argument("--split-seed", type=int, default=30, help="seed of the dev/test split")
     ap.add_argument("--smoke", action="store_true", help="CI: en and de, 30 pairs per kind")
     ap.add_argument("--judge", action="store_true", help=argparse.SUPPRESS)  # worker: JSON pairs on stdin
     args = ap.parse_args(argv)
@@ -149,43 +165,60 @@ def main(argv: list[str] | None = None) -> int:
     if args.smoke:
         args.langs, args.pairs, args.misses = "en,de", 30, 2
     roots = [args.root.resolve()] + ([args.baseline.resolve()] if args.baseline else [])
-    samples: dict[tuple[str, str], tuple[int, list[tuple[str, str]]]] = {}
+    halves = ("dev", "test") if args.half == "both" else (args.half,)
+    # (lang, kind) -> (pairs listed, {half: sampled pairs})
+    samples: dict[tuple[str, str], tuple[int, dict[str, list[tuple[str, str]]]]] = {}
     for lang in args.langs.split(","):
         if not Path(DICTIONARIES[lang] + ".dic").is_file():
             print(f"{lang:4} missing {DICTIONARIES[lang]}.dic (apt-get install the hunspell package)")
             continue
         for kind, pairs in sorted(derivations(lang).items()):
             listed = sorted(pairs)
-            samples[lang, kind] = len(listed), random.Random(args.seed).sample(listed, min(args.pairs, len(listed)))
-    flat = [(lang, a, b) for (lang, _kind), (_n, sample) in samples.items() for a, b in sample]
+            split = {h: [p for p in listed if half_of(lang, p, args.split_seed) == h] for h in halves}
+            samples[lang, kind] = len(listed), {
+                h: random.Random(args.seed).sample(part, min(args.pairs, len(part))) for h, part in split.items()}
+    flat = [(lang, a, b) for (lang, _kind), (_n, by_half) in samples.items()
+            for h in halves for a, b in by_half[h]]
     columns = []
     for root in roots:
         module, found = judge(root, flat)
         print(f"{'matcher' if len(roots) == 1 else 'this' if root == roots[0] else 'baseline'}: {module}")
         columns.append(found)
 
-    heads = ["recall"] if len(roots) == 1 else ["this", "baseline"]
-    print(f"{'lang':4} {'kind':20} {'listed':>8} {'sampled':>8} " + " ".join(f"{h:>9}" for h in heads))
+    names = ["recall"] if len(roots) == 1 else ["this", "baseline"]
+    heads = [f"{n} {h}" if len(halves) > 1 or len(roots) > 1 else f"{h}" for n in names for h in halves]
+    width = max(9, *map(len, heads))
+    print(f"{'lang':4} {'kind':20} {'listed':>8} " + " ".join(f"{'n ' + h:>7}" for h in halves) + " "
+          + " ".join(f"{h:>{width}}" for h in heads))
     at = 0
-    totals: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0] * (1 + len(roots)))
-    for n, ((lang, kind), (listed, sample)) in enumerate(samples.items()):
-        hits = [sum(found[at: at + len(sample)]) for found in columns]
-        missed = [p for p, ok in zip(sample, columns[0][at: at + len(sample)]) if not ok]
-        at += len(sample)
-        total = totals[lang, kind.split()[0]]
-        for i, count in enumerate([len(sample), *hits]):
-            total[i] += count
-        print(f"{lang:4} {kind:20} {listed:8,} {len(sample):8,} " + " ".join(f"{h / len(sample):9.2%}" for h in hits))
-        if missed and args.misses:
-            print("     missed:", ", ".join(f"{a}/{b}" for a, b in missed[: args.misses]))
+    # (lang, "prefix"/"suffix") -> per half: [sampled, hits per root]
+    totals: dict[tuple[str, str], dict[str, list[int]]] = defaultdict(
+        lambda: {h: [0] * (1 + len(roots)) for h in halves})
+    for n, ((lang, kind), (listed, by_half)) in enumerate(samples.items()):
+        rates: dict[tuple[int, str], float] = {}
+        for h in halves:
+            sample = by_half[h]
+            hits = [sum(found[at: at + len(sample)]) for found in columns]
+            if h == "dev":
+                missed = [p for p, ok in zip(sample, columns[0][at: at + len(sample)]) if not ok]
+            at += len(sample)
+            total = totals[lang, kind.split()[0]][h]
+            for i, count in enumerate([len(sample), *hits]):
+                total[i] += count
+            for r, count in enumerate(hits):
+                rates[r, h] = count / len(sample) if sample else float("nan")
+        print(f"{lang:4} {kind:20} {listed:8,} " + " ".join(f"{len(by_half[h]):7,}" for h in halves) + " "
+              + " ".join(f"{rates[r, h]:{width}.2%}" for r in range(len(roots)) for h in halves))
+        if "dev" in halves and missed and args.misses:
+            print("     missed (dev):", ", ".join(f"{a}/{b}" for a, b in missed[: args.misses]))
         if n + 1 == len(samples) or list(samples)[n + 1][0] != lang:  # the language's last kind
             for part in ("prefix", "suffix"):
                 if (lang, part) in totals:
-                    sampled, *found_all = totals[lang, part]
-                    print(f"{lang:4} {part + 'es, all':20} {'':8} {sampled:8,} "
-                          + " ".join(f"{h / sampled:9.2%}" for h in found_all))
+                    t = totals[lang, part]
+                    print(f"{lang:4} {part + 'es, all':20} {'':8} " + " ".join(f"{t[h][0]:7,}" for h in halves)
+                          + " " + " ".join(f"{t[h][1 + r] / max(t[h][0], 1):{width}.2%}"
+                                           for r in range(len(roots)) for h in halves))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

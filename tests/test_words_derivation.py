@@ -1,4 +1,4 @@
-"""Run-time derivation rules for es/fr/de: ``affix_rules.checked_bases`` and friends, and the
+"""Run-time derivation rules for es/fr/de/it/pt: ``affix_rules.checked_bases`` and friends, and the
 matcher's ``family`` judgement of two known headwords (``matcher._checked_derivation``)."""
 
 from __future__ import annotations
@@ -154,9 +154,11 @@ def test_the_rules_join_no_false_friend_of_the_bench(lang: str, monkeypatch: pyt
 
 
 def test_other_languages_get_no_run_time_rules() -> None:
-    for word, lang in (("teacher", "en"), ("lattaio", "it"), ("padeiro", "pt")):
+    for word, lang in (("teacher", "en"), ("padeiro", "pt")):
         assert rules.checked_bases(word, lang) == ()
         assert rules.derived_endings_index(lang) == {}
+    assert rules.checked_bases("lattaio", "it") == ()  # Italian: -errimo only
+    assert set(rules.derived_endings_index("it").values()) == {("errimo",)}
     assert variant_reason("teacher", "teach", "en") == "family"  # English keeps its own links
 
 
@@ -195,3 +197,45 @@ def test_the_index_lets_through_every_pair_a_rule_joins() -> None:
         heads = matcher._analyse(a, lang).spellings
         assert any(rules.may_derive(h, b, lang) for h in heads), (derived, base)
     assert not rules.may_derive("casa", "perro", "es")
+
+
+# Italian and Portuguese superlatives and adverbs (``affix_rules.SUFFIXES``, ``ACCENT_DROPPING_ENDINGS``,
+# -errimo in ``CHECKED_SUFFIXES``) and Portuguese learned prefixes (``CHECKED_PREFIXES``): pairs of
+# the dev half of bench/words_derivations.py (held-out hunspell lists), none of which the
+# shipped tables link.
+ITPT_FAMILIES = [
+    ("vorace", "voracissimo", "it"), ("venerabile", "venerabilissimo", "it"),
+    ("svogliato", "svogliatissimo", "it"), ("tenace", "tenacissimamente", "it"),
+    ("grafico", "graficamente", "it"), ("perfido", "perfidamente", "it"), ("celebre", "celeberrimo", "it"),
+    ("dadivoso", "dadivosíssimo", "pt"), ("meticuloso", "meticulosissimamente", "pt"),
+    ("alifático", "alifaticamente", "pt"), ("poluível", "poluivelmente", "pt"),
+    ("plástico", "bioplástico", "pt"), ("químico", "bioquímico", "pt"), ("economia", "macroeconomia", "pt"),
+    ("estrutura", "infraestrutura", "pt"), ("satélite", "microssatélite", "pt"), ("câmera", "antecâmera", "pt"),
+    ("cortical", "intracortical", "pt"),
+]
+# Look-alikes the same rules would join without their guards: a superlative is not made after a
+# stripped prefix (``WHOLE_WORD_ENDINGS``), a learned prefix needs a base of five letters
+# (``MIN_PREFIXED_BASE``): hipoteca (mortgage) is no "hipo-teca".
+ITPT_LOOK_ALIKES = [
+    ("dotto", "ridottissimo", "it"), ("questo", "prestissimo", "it"), ("pático", "antipaticíssimo", "pt"),
+    ("teca", "hipoteca", "pt"), ("colo", "protocolo", "pt"),
+]
+
+
+@pytest.mark.parametrize(("base", "derived", "lang"), ITPT_FAMILIES)
+def test_italian_and_portuguese_superlatives_adverbs_and_learned_prefixes_join(
+        base: str, derived: str, lang: str) -> None:
+    assert variant_reason(base, derived, lang) == "family"
+    assert guess_reason(derived, base, lang) is None  # a family, not a right guess
+
+
+@pytest.mark.parametrize(("base", "derived", "lang"), ITPT_LOOK_ALIKES)
+def test_italian_and_portuguese_look_alikes_stay_apart(base: str, derived: str, lang: str) -> None:
+    assert variant_reason(base, derived, lang) is None
+
+
+def test_accents_are_put_back_only_before_accent_dropping_endings() -> None:
+    assert "rápido" in {b for b, _p, _s in rules.suffix_bases("rapidamente", "pt")}
+    assert not any(b != rules.strip_accents(b) for b, _p, _s in rules.suffix_bases("rapidez", "pt"))
+    assert rules.checked_prefix("microssatélite", "satélite", "pt") == "micro"
+    assert rules.checked_prefix("hipoteca", "teca", "pt") is None

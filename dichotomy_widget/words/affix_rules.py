@@ -2,7 +2,7 @@
 
 A rule proposes a *base* for a derived word ("cotización" -> "cotizar"); the builder keeps a
 link only when the base is itself a known lemma, so the rules only need to be plausible, not
-exhaustive.  ``CHECKED_SUFFIXES`` (es, fr, de) are read at run time only, by the matcher, on two
+exhaustive.  ``CHECKED_SUFFIXES`` (es, fr, de, it) are read at run time only, by the matcher, on two
 words the lexicon both lists (``checked_bases``); the build does not read them, so the shipped
 tables do not depend on them.  English leans on WordNet links and uses only transparent
 suffixes here (no -ize, -al, -ic: those join false friends such as organ/organize).  Written
@@ -109,6 +109,11 @@ SUFFIXES: dict[str, list[tuple[str, str]]] = {
         ("ata", "are"), ("ita", "ire"), ("uta", "ere"), ("ura", "are"), ("tura", "re"), ("iano", "ia"),
         ("iano", "o"), ("ano", "a"), ("ese", "o"), ("ese", "a"), ("ese", ""), ("ivo", "are"), ("ativo", "are"),
         ("aggio", "are"), ("aggio", "o"), ("ame", "e"), ("ame", "o"), ("ume", "o"), ("ume", "e"),
+        # adverbs of adjectives in -o (chiaramente: the stem "chiara" may be a lemma of its own);
+        # the absolute superlative -issimo (bellissimo, vorace / voracissimo, ricco / ricchissimo)
+        ("amente", "o", "", True), ("issimo", "o", "", True), ("issimo", "e", "", True),
+        ("issima", "o", "", True), ("issima", "e", "", True), ("chissimo", "co", "", True),
+        ("ghissimo", "go", "", True), ("issimamente", "o", "", True), ("issimamente", "e", "", True),
     ],
     "pt": [
         ("ação", "ar"), ("ição", "ir"), ("ição", "er"), ("ução", "uir"), ("amento", "ar"), ("imento", "er"),
@@ -132,6 +137,13 @@ SUFFIXES: dict[str, list[tuple[str, str]]] = {
         ("agem", "o"), ("ura", "ar"), ("ura", "o"), ("ês", ""), ("ês", "a"), ("ês", "o"), ("ense", ""),
         ("ense", "a"), ("ano", "a"), ("ano", ""), ("iano", "ia"), ("ivo", "ar"), ("ativo", "ar"),
         ("ume", "o"), ("ume", "e"), ("ia", "o"), ("ia", "e"),
+        # the absolute superlative -íssimo (dadivosíssimo, cultíssimo, rico / riquíssimo, amável /
+        # amabilíssimo) and its adverb -issimamente; see ACCENT_DROPPING_ENDINGS
+        ("íssimo", "o", "", True), ("íssimo", "e", "", True), ("íssimo", "", "", True),
+        ("íssima", "o", "", True), ("íssima", "e", "", True), ("quíssimo", "co", "", True),
+        ("guíssimo", "go", "", True), ("abilíssimo", "ável", "", True), ("ibilíssimo", "ível", "", True),
+        ("issimamente", "o", "", True), ("issimamente", "e", "", True), ("issimamente", "", "", True),
+        ("abilissimamente", "ável", "", True), ("ibilissimamente", "ível", "", True),
     ],
 }
 
@@ -169,6 +181,52 @@ NEGATION_PREFIXES: dict[str, tuple[str, ...]] = {
 
 MIN_BASE = 3
 
+# Portuguese: the written accent of a base falls before these endings (rápido / rapidamente /
+# rapidíssimo, poluível / poluivelmente), so ``suffix_bases`` also proposes the base with one
+# accent put back (the build and the matcher keep only a base that is a known lemma).
+ACCENT_DROPPING_ENDINGS: dict[str, tuple[str, ...]] = {"pt": ("mente", "íssimo", "íssima", "issimamente")}
+# Endings made from a whole adjective or participle (impreciso / imprecisissimo, calciato /
+# calciatissimo, fisso / fissamente): ``bases`` does not try them after stripping a prefix
+# (ridottissimo is no "ri-dotto", prestissimo no "pre-sto"), and the matcher also takes a base
+# that is a regular verb form (``matcher._rule_verb_lemmas``: calciato, a form of calciare).
+WHOLE_WORD_ENDINGS: dict[str, tuple[str, ...]] = {
+    "it": ("mente", "issimo", "issima", "errimo"), "pt": ("mente", "íssimo", "íssima"),
+}
+_ACCENTS = {"a": "áâ", "e": "éê", "i": "í", "o": "óô", "u": "ú"}
+
+
+def accented(base: str) -> Iterator[str]:
+    """``base`` with one accent put on one of its vowels (none when it has one already)."""
+    if strip_accents(base) != base:
+        return
+    for i, c in enumerate(base):
+        for a in _ACCENTS.get(c, ""):
+            yield base[:i] + a + base[i + 1:]
+
+
+# Learned prefixes (Greek and Latin combining forms) checked at run time: a word that is one of
+# them plus a headword of five letters or more (``MIN_PREFIXED_BASE``) is of that headword's
+# family (bioquímico / químico, macroeconomia / economia, infraestrutura / estrutura).  Portuguese
+# doubles an r or s after them (microssatélite, biorritmo).  The build does not read them.
+CHECKED_PREFIXES: dict[str, tuple[str, ...]] = {
+    "pt": ("aero", "ante", "bio", "hipo", "infra", "intra", "macro", "micro", "poli", "proto", "pseudo",
+           "supra", "hexa", "hepta", "penta"),
+}
+MIN_PREFIXED_BASE = 5
+
+
+def checked_prefix(word: str, base: str, lang: str) -> str | None:
+    """The ``CHECKED_PREFIXES`` prefix that makes ``word`` from ``base`` (with a hyphen, or, in
+    Portuguese, a doubled r or s), or None."""
+    if len(base) < MIN_PREFIXED_BASE:
+        return None
+    for prefix in CHECKED_PREFIXES.get(lang, ()):
+        if word.startswith(prefix):
+            rest = word[len(prefix):].removeprefix("-")
+            if rest == base or lang == "pt" and rest[:1] in "rs" and rest[1:] == base and base[0] == rest[0]:
+                return prefix
+    return None
+
 # Spanish quality nouns in -idad, -edad, -ez, -eza are made from adjectives (rapidez/rápido,
 # seguridad/seguro, pureza/puro); on a base in -o that is only a noun they join look-alikes
 # (cabeza/cabo, pereza/pero, cantidad/canto).  Those rules carry the part of speech "a" in
@@ -194,7 +252,7 @@ def is_adjective(base: str, lang: str, lemmas_of: Callable[[str], Collection[str
     return base.endswith("ivo") or base in lemmas_of(stem + "a") or bool(lemmas_of(stem + "amente"))
 
 
-# Derivations checked at run time (es, fr, de) on two words that the lexicon *both* lists as
+# Derivations checked at run time (es, fr, de, it) on two words that the lexicon *both* lists as
 # headwords: the matcher joins them when one is the other's base by one of these rules (or by
 # ``SUFFIXES``), with the spelling changes of ``_checked_stems``.  Because both words must be
 # known headwords these rules may be wider than ``SUFFIXES`` (whose links the build wrote into the
@@ -239,6 +297,10 @@ CHECKED_SUFFIXES: dict[str, tuple[tuple[str, str], ...]] = {
         # verbs in -eln / -ern lose their e (Sammlung, Händler, veränderbar); -in replaces the
         # -e of a masculine noun (Griechin, Kollegin: it needs its plural -innen, see WITNESSES)
         ("lung", "eln"), ("ler", "eln"), ("bar", "n"), ("in", "e"),
+    ),
+    "it": (
+        # the learned superlative -errimo of adjectives in -re (acre / acerrimo, celebre / celeberrimo)
+        ("errimo", "re"),
     ),
 }
 # Rules that join only when the lexicon also lists a sister form made from the same stem, the
@@ -437,6 +499,9 @@ def suffix_bases(word: str, lang: str) -> Iterator[tuple[str, str, bool]]:
             for s in undouble(stem, lang) if lang in ("en", "fr") else (stem,):
                 if lang != "de" or len(s + base_end) >= 4:
                     yield s + base_end, pos, strong
+            if derived.endswith(ACCENT_DROPPING_ENDINGS.get(lang, ())) and strip_accents(base_end) == base_end:
+                for s in accented(stem):
+                    yield s + base_end, pos, strong
 
 
 def bases(word: str, lang: str) -> Iterator[tuple[str, str, bool]]:
@@ -447,7 +512,7 @@ def bases(word: str, lang: str) -> Iterator[tuple[str, str, bool]]:
             rest = word[len(prefix):]
             strong = is_negation_pair(word, rest, lang)
             yield rest, "", strong
-            if lang != "en":
+            if lang != "en" and not word.endswith(WHOLE_WORD_ENDINGS.get(lang, ())):
                 for base, pos, _strong in suffix_bases(rest, lang):
                     yield base, pos, False
                 if lang == "de" and rest.endswith("en") and len(rest) >= 6:

@@ -42,6 +42,8 @@ variant_reason(b, a)``; ``guess_reason`` reads its second word as the card's, se
    menteur/mentir, Müdigkeit/müde; guards keep out look-alikes (a base of five letters or more
    for a short ending, an -eur needs its -euse, a nearer headword base wins, diminutives get no
    spelling change: veneur/venir, entero/ente, Gefälligkeit/Gefälle, mosquito/mosca stay apart).
+   Portuguese: a learned prefix (``affix_rules.CHECKED_PREFIXES``) plus a headword of five
+   letters or more is of its family (bioquímico/químico; hipoteca/teca stay apart).
    Stems alone never count for two known words, so universe/university,
    organ/organization, pero/pera, pape/papa are not variants.
 6. ``compound`` (German only): one word is the other with a known word or prefix in front
@@ -270,8 +272,11 @@ def _analyse(word: str, lang: str) -> _Word:
 
     lemmas = _guess_lemmas(word, lang, lex)
     written, family = lex.describe(lemmas)
+    # it/pt: a superlative's or adverb's base may be a participle the tables leave out (calciatissimo)
+    participle_base = word.endswith(rules.WHOLE_WORD_ENDINGS.get(lang, ()))
     family = family.union(*(
-        lex.lemmas(base) for base, pos, _strong in rules.bases(word, lang)
+        lex.lemmas(base) or (_rule_verb_lemmas(base, lang, lex) if participle_base else frozenset())
+        for base, pos, _strong in rules.bases(word, lang)
         # es -idad/-ez/-eza on -o want an adjective base (English parts of speech: build only)
         if not (pos == "a" and lang != "en" and not _is_adjective(base, lang, lex))
     ))
@@ -442,6 +447,8 @@ def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
         return None
     if wa.family & wb.lemmas or wb.family & wa.lemmas or _checked_derivation(wa, wb, lang):
         return "family"
+    if _checked_prefix(wa, wb, lang):
+        return "family"
     if lang not in _NO_STEM_LANGS and not (wa.exact and wb.exact) and _stems(a, lang) & _stems(b, lang):
         return "inflection"
     if lang == "de" and _is_compound(wa, wb, lang):
@@ -449,7 +456,7 @@ def _morph_reason(a: str, b: str, lang: str, strict: bool) -> str | None:
     return None
 
 
-_CHECKED_DERIVATION_LANGS = frozenset({"es", "fr", "de"})
+_CHECKED_DERIVATION_LANGS = frozenset({"es", "fr", "de", "it"})
 
 
 @lru_cache(maxsize=1)
@@ -461,7 +468,7 @@ def _affix_rules():
 
 
 def _checked_derivation(wa: _Word, wb: _Word, lang: str) -> bool:
-    """es/fr/de: two headwords the lexicon lists, one derived from the other by a suffix rule
+    """es/fr/de/it: two headwords the lexicon lists, one derived from the other by a suffix rule
     (``affix_rules.CHECKED_SUFFIXES``, or ``SUFFIXES`` with its spelling changes): menteur/mentir,
     lechero/leche, Müdigkeit/müde.  Both must be known, so a rule never invents a word."""
     if lang not in _CHECKED_DERIVATION_LANGS or not (wa.exact and wb.exact):
@@ -489,6 +496,22 @@ def _checked_derivation(wa: _Word, wb: _Word, lang: str) -> bool:
             ends = index.get((len(b) - len(a), b[-1]))
             if ends is not None and b.endswith(ends) and _derives(b, a, lang):
                 return True
+    return False
+
+
+def _checked_prefix(wa: _Word, wb: _Word, lang: str) -> bool:
+    """pt: one word (or a lemma it is a form of) is a learned prefix plus the other, a headword
+    (``affix_rules.CHECKED_PREFIXES``): bioquímico/químico, bioplástico/plástico."""
+    rules = _affix_rules()
+    if lang not in rules.CHECKED_PREFIXES:
+        return False
+    lex = _lexicon(lang)
+    for long, short in ((wa, wb), (wb, wa)):
+        if len(long.text) <= len(short.text) or not short.known:
+            continue
+        bases = [s for s in short.spellings if _is_citation_form(s, lex)]
+        if any(rules.checked_prefix(word, base, lang) for word in long.spellings for base in bases):
+            return True
     return False
 
 
