@@ -35,7 +35,7 @@ TESTS = str(Path(__file__).resolve().parents[1])
 if TESTS not in sys.path:  # this file is also loaded by path (browser_support.conftest_helpers)
     sys.path.insert(0, TESTS)
 from dichotomy_widget.logs import KERNEL_LOG_ENV  # noqa: E402
-from support import free_port, server_env  # noqa: E402  (tests/support.py: shared with the non-browser tests)
+from support import free_port, server_env, tree_pids  # noqa: E402  (tests/support.py: shared with the non-browser tests)
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"
@@ -96,18 +96,9 @@ class ServerProcess:
     def stacks(self) -> str:
         """Where the server and each of its kernels wait now (``py-spy dump`` of every process below the
         server), saved next to its log: what a stuck kernel was doing."""
-        children: dict[int, list[int]] = {}
-        table = subprocess.run(["ps", "-eo", "pid=,ppid="], capture_output=True, text=True).stdout
-        for line in table.splitlines():
-            pid, ppid = (int(x) for x in line.split())
-            children.setdefault(ppid, []).append(pid)
-        found, todo = [], [self.proc.pid]
-        while todo:
-            pid = todo.pop()
-            found.append(pid)
-            todo.extend(children.get(pid, []))
         dumps = []
-        for pid in found:
+        server = self.proc.pid
+        for pid in [server, *sorted(tree_pids(server) - {server})]:
             try:
                 out = subprocess.run(["py-spy", "dump", "--pid", str(pid)], capture_output=True, text=True,
                                      timeout=60)
