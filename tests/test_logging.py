@@ -252,27 +252,36 @@ def test_every_class_event_and_no_other_has_a_teachers_line():
     assert set(TEACHER_LINES) == {name for name, cls in EVENT_TYPES.items() if cls.stream_kind == "class"}
 
 
-def test_the_teachers_lines_reach_the_servers_terminal_only_in_a_served_kernel(monkeypatch):
-    import io
+@pytest.fixture()
+def package_logger():
+    """The package's logger, and its handlers, level and propagation as they were: put back (the
+    handlers a test added closed) when the test ends."""
+    package = logging.getLogger("dichotomy_widget")
+    handlers, level, propagate = list(package.handlers), package.level, package.propagate
+    try:
+        yield package
+    finally:
+        for handler in package.handlers[len(handlers):]:
+            handler.close()
+        package.handlers[:] = handlers
+        package.setLevel(level)
+        package.propagate = propagate
 
+
+def test_the_teachers_lines_reach_the_servers_terminal_only_in_a_served_kernel(monkeypatch, package_logger):
     from dichotomy_widget import logs
 
-    package = logging.getLogger("dichotomy_widget")
-    before = (list(package.handlers), package.level, package.propagate)
-    assert logs.served_logging({}) is False and package.handlers == before[0]
+    package = package_logger
+    before = list(package.handlers)
+    assert logs.served_logging({}) is False and package.handlers == before
     out = io.StringIO()
     monkeypatch.setattr(sys, "__stderr__", out)
-    try:
-        assert logs.served_logging({"DICHOTOMY_WIDGET_CODE": "served"}) is True
-        assert logs.served_logging({"DICHOTOMY_WIDGET_CODE": "served"}) is True  # once: one handler
-        assert len(package.handlers) == len(before[0]) + 1
-        logs.refused("class ABC123", "Ana", InvalidAction("nope {x}", params={"x": "secretword"}))
-        logging.getLogger("dichotomy_widget.table").info("an info line the teacher does not need")
-        logging.getLogger("dichotomy_widget.table").warning("a warning the teacher sees")
-    finally:
-        package.handlers[:] = before[0]
-        package.setLevel(before[1])
-        package.propagate = before[2]
+    assert logs.served_logging({"DICHOTOMY_WIDGET_CODE": "served"}) is True
+    assert logs.served_logging({"DICHOTOMY_WIDGET_CODE": "served"}) is True  # once: one handler
+    assert len(package.handlers) == len(before) + 1
+    logs.refused("class ABC123", "Ana", InvalidAction("nope {x}", params={"x": "secretword"}))
+    logging.getLogger("dichotomy_widget.table").info("an info line the teacher does not need")
+    logging.getLogger("dichotomy_widget.table").warning("a warning the teacher sees")
     text = out.getvalue()
     assert "class ABC123: a student joining as 'Ana' was refused (InvalidAction " in text
     assert "a warning the teacher sees" in text and "does not need" not in text
@@ -280,26 +289,18 @@ def test_the_teachers_lines_reach_the_servers_terminal_only_in_a_served_kernel(m
 
 
 def test_a_served_kernel_with_a_kernel_log_appends_every_info_line_there_and_the_terminal_stays_quiet(
-        monkeypatch, tmp_path):
+        monkeypatch, tmp_path, package_logger):
     """``DICHOTOMY_KERNEL_LOG``: every INFO line of the package (with process and thread) goes to that file
     as well, for troubleshooting a kernel; the terminal still gets the teacher's lines and warnings only."""
     from dichotomy_widget import logs
 
-    package = logging.getLogger("dichotomy_widget")
-    before = (list(package.handlers), package.level, package.propagate)
+    before = len(package_logger.handlers)
     out, path = io.StringIO(), tmp_path / "kernels.log"
     monkeypatch.setattr(sys, "__stderr__", out)
-    try:
-        assert logs.served_logging({"DICHOTOMY_WIDGET_CODE": "served", logs.KERNEL_LOG_ENV: str(path)}) is True
-        assert len(package.handlers) == len(before[0]) + 2
-        logging.getLogger("dichotomy_widget.widgets.game").info("table ABC123: a screen asked for its view again")
-        logging.getLogger("dichotomy_widget.table").warning("a warning the teacher sees")
-    finally:
-        for handler in package.handlers[len(before[0]):]:
-            handler.close()
-        package.handlers[:] = before[0]
-        package.setLevel(before[1])
-        package.propagate = before[2]
+    assert logs.served_logging({"DICHOTOMY_WIDGET_CODE": "served", logs.KERNEL_LOG_ENV: str(path)}) is True
+    assert len(package_logger.handlers) == before + 2
+    logging.getLogger("dichotomy_widget.widgets.game").info("table ABC123: a screen asked for its view again")
+    logging.getLogger("dichotomy_widget.table").warning("a warning the teacher sees")
     kept = path.read_text(encoding="utf-8")
     assert f" {os.getpid()} MainThread] INFO dichotomy_widget.widgets.game: table ABC123: a screen asked" in kept
     assert "WARNING dichotomy_widget.table: a warning the teacher sees" in kept
